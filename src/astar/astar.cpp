@@ -1,0 +1,396 @@
+// GOAP A*: see include/topoplan/astar.h for the design.
+#include "topoplan/astar.h"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+
+namespace topoplan {
+
+namespace {
+
+constexpr int64_t kInf = std::numeric_limits<int64_t>::max() / 4;
+// Full per-class distance tables are kept when they hold at most this many entries.
+constexpr int64_t kMaxTableEntries = int64_t{1} << 20;
+
+bool heap_less(int64_t fa, int64_t ga, int64_t fb, int64_t gb) {
+  // Min-heap on f; among equal f, prefer the deeper node (larger g).
+  return fa != fb ? fa < fb : ga > gb;
+}
+
+uint64_t mix(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 33;
+  return h;
+}
+
+}  // namespace
+
+AStarPlanner::AStarPlanner(const Domain& domain) : domain_(&domain), packer_(domain) {
+  words_ = packer_.num_words();
+  const int32_t m = domain.num_variables();
+  const int32_t na = domain.num_actions();
+  std::vector<uint64_t> mask(static_cast<size_t>(words_)), value(static_cast<size_t>(words_));
+  std::vector<uint64_t> ones(static_cast<size_t>(words_));
+  auto flush = [&](std::vector<int32_t>& offset, std::vector<Cond>& out) {
+    for (int32_t w = 0; w < words_; ++w)
+      if (mask[static_cast<size_t>(w)] != 0)
+        out.push_back(Cond{w, mask[static_cast<size_t>(w)], value[static_cast<size_t>(w)]});
+    offset.push_back(static_cast<int32_t>(out.size()));
+  };
+  // A mask with all bits of variable v set, in its word.
+  auto var_bits = [&](VarId v, uint64_t* m_out) {
+    std::fill(ones.begin(), ones.end(), 0);
+    packer_.set(ones.data(), v, std::numeric_limits<ValueId>::max());
+    for (int32_t w = 0; w < words_; ++w) m_out[w] |= ones[static_cast<size_t>(w)];
+  };
+  cond_offset_.push_back(0);
+  eff_offset_.push_back(0);
+  for (ActionId a = 0; a < na; ++a) {
+    std::fill(mask.begin(), mask.end(), 0);
+    std::fill(value.begin(), value.end(), 0);
+    for (const Effect& e : domain.effects(a)) {
+      if (e.pre == kUndefined) continue;
+      var_bits(e.var, mask.data());
+      packer_.set(value.data(), e.var, e.pre);
+    }
+    for (const Fact& f : domain.prevail(a)) {
+      var_bits(f.var, mask.data());
+      packer_.set(value.data(), f.var, f.value);
+    }
+    flush(cond_offset_, conds_);
+    std::fill(mask.begin(), mask.end(), 0);
+    std::fill(value.begin(), value.end(), 0);
+    for (const Effect& e : domain.effects(a)) {
+      var_bits(e.var, mask.data());
+      packer_.set(value.data(), e.var, e.post);
+    }
+    flush(eff_offset_, effs_);
+  }
+  dist_offset_.resize(static_cast<size_t>(m) + 1, 0);
+  for (VarId v = 0; v < m; ++v) {
+    const int64_t n = domain.domain_size(v);
+    dist_offset_[static_cast<size_t>(v) + 1] =
+        dist_offset_[static_cast<size_t>(v)] + static_cast<int32_t>(n);
+  }
+  // Actions grouped by (variable, post value) for the backward Dijkstra.
+  by_post_offset_.assign(static_cast<size_t>(dist_offset_.back()) + 1, 0);
+  for (ActionId a = 0; a < na; ++a)
+    for (const Effect& e : domain.effects(a))
+      ++by_post_offset_[static_cast<size_t>(dist_offset_[static_cast<size_t>(e.var)] + e.post) + 1];
+  for (size_t i = 1; i < by_post_offset_.size(); ++i) by_post_offset_[i] += by_post_offset_[i - 1];
+  by_post_.resize(static_cast<size_t>(by_post_offset_.back()));
+  {
+    std::vector<int32_t> fill(by_post_offset_.begin(), by_post_offset_.end() - 1);
+    for (ActionId a = 0; a < na; ++a)
+      for (const Effect& e : domain.effects(a)) {
+        const size_t slot = static_cast<size_t>(dist_offset_[static_cast<size_t>(e.var)] + e.post);
+        by_post_[static_cast<size_t>(fill[slot]++)] = PostEdge{a, e.pre};
+      }
+  }
+  int64_t table_entries = 0;
+  for (VarId v = 0; v < m; ++v)
+    table_entries += int64_t{domain.domain_size(v)} * domain.domain_size(v);
+  use_tables_ = table_entries <= kMaxTableEntries;
+  tables_.resize(static_cast<size_t>(domain.num_classes() + 1) * 2);
+  goal_of_.assign(static_cast<size_t>(m), kUndefined);
+  hgoal_.assign(static_cast<size_t>(dist_offset_.back()), 0);
+  goal_mask_.assign(static_cast<size_t>(words_), 0);
+  goal_value_.assign(static_cast<size_t>(words_), 0);
+  scratch_.assign(static_cast<size_t>(words_), 0);
+}
+
+// Backward Dijkstra in v's transition graph: out[x] = cheapest way from x to `target` using
+// only the actions in `mask` (prevails ignored). O(n^2 + edges): domains are small.
+void AStarPlanner::dist_to(VarId v, ValueId target, std::span<const uint8_t> mask,
+                           Objective objective, int64_t* out) {
+  const Domain& d = *domain_;
+  const int32_t n = d.domain_size(v);
+  const int32_t off = dist_offset_[static_cast<size_t>(v)];
+  done_.assign(static_cast<size_t>(n), 0);
+  for (int32_t x = 0; x < n; ++x) out[x] = kInf;
+  out[target] = 0;
+  for (;;) {
+    int32_t y = -1;
+    for (int32_t x = 0; x < n; ++x)
+      if (!done_[static_cast<size_t>(x)] && out[x] < kInf && (y < 0 || out[x] < out[y])) y = x;
+    if (y < 0) break;
+    done_[static_cast<size_t>(y)] = 1;
+    const size_t slot = static_cast<size_t>(off + y);
+    for (int32_t i = by_post_offset_[slot]; i < by_post_offset_[slot + 1]; ++i) {
+      const PostEdge& e = by_post_[static_cast<size_t>(i)];
+      if (!mask[static_cast<size_t>(e.action)]) continue;
+      const int64_t c = out[y] + (objective == Objective::kLength ? 1 : d.cost(e.action));
+      if (e.pre == kUndefined) {
+        for (int32_t x = 0; x < n; ++x) out[x] = std::min(out[x], c);
+      } else {
+        out[e.pre] = std::min(out[e.pre], c);
+      }
+    }
+  }
+}
+
+void AStarPlanner::prepare_heuristic(ClassId npc_class, Objective objective) {
+  const Domain& d = *domain_;
+  const auto mask = d.action_mask(npc_class);
+  const int32_t m = d.num_variables();
+  if (use_tables_) {
+    DistTable& t =
+        tables_[static_cast<size_t>(npc_class + 1) * 2 + (objective == Objective::kLength)];
+    if (!t.built) {
+      int64_t total = 0;
+      t.offset.assign(static_cast<size_t>(m) + 1, 0);
+      for (VarId v = 0; v < m; ++v) {
+        total += int64_t{d.domain_size(v)} * d.domain_size(v);
+        t.offset[static_cast<size_t>(v) + 1] = total;
+      }
+      t.dist.assign(static_cast<size_t>(total), kInf);
+      for (VarId v = 0; v < m; ++v) {
+        const int32_t n = d.domain_size(v);
+        for (ValueId y = 0; y < n; ++y)
+          dist_to(v, y, mask, objective,
+                  t.dist.data() + t.offset[static_cast<size_t>(v)] + int64_t{y} * n);
+      }
+      t.built = true;
+    }
+    for (VarId v : goal_vars_) {
+      const int32_t n = d.domain_size(v);
+      const int64_t* src = t.dist.data() + t.offset[static_cast<size_t>(v)] +
+                           int64_t{goal_of_[static_cast<size_t>(v)]} * n;
+      std::copy(src, src + n, hgoal_.data() + dist_offset_[static_cast<size_t>(v)]);
+    }
+  } else {
+    for (VarId v : goal_vars_)
+      dist_to(v, goal_of_[static_cast<size_t>(v)], mask, objective,
+              hgoal_.data() + dist_offset_[static_cast<size_t>(v)]);
+  }
+}
+
+int64_t AStarPlanner::heuristic(const uint64_t* s) const {
+  int64_t h = 0;
+  if (domain_->all_unary()) {
+    for (VarId v : goal_vars_) {
+      const int64_t x =
+          hgoal_[static_cast<size_t>(dist_offset_[static_cast<size_t>(v)] + packer_.get(s, v))];
+      if (x >= kInf) return kInf;
+      h += x;
+    }
+  } else {
+    for (VarId v : goal_vars_)
+      h = std::max(
+          h, hgoal_[static_cast<size_t>(dist_offset_[static_cast<size_t>(v)] + packer_.get(s, v))]);
+  }
+  return h;
+}
+
+uint64_t AStarPlanner::hash_state(const uint64_t* s) const {
+  uint64_t h = 0x9e3779b97f4a7c15ULL;
+  for (int32_t w = 0; w < words_; ++w) h = mix(h ^ s[w]) + static_cast<uint64_t>(w);
+  return h;
+}
+
+void AStarPlanner::grow_table() {
+  const size_t size = table_.empty() ? 1024 : table_.size() * 2;
+  table_.assign(size, -1);
+  const size_t mask = size - 1;
+  for (size_t i = 0; i < nodes_count_; ++i) {
+    size_t slot = hash_state(states_.data() + i * static_cast<size_t>(words_)) & mask;
+    while (table_[slot] >= 0) slot = (slot + 1) & mask;
+    table_[slot] = static_cast<int32_t>(i);
+  }
+}
+
+PlanStatus AStarPlanner::plan(std::span<const ValueId> init, std::span<const ValueId> goal,
+                              ClassId npc_class, const PlannerOptions& options,
+                              std::vector<ActionId>& out) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  const Domain& d = *domain_;
+  const auto W = static_cast<size_t>(words_);
+  out.clear();
+  last_cost_ = 0;
+  expanded_ = 0;
+  generated_ = 0;
+  const bool length = options.objective == Objective::kLength;
+
+  // Goal: per-word masks for the test, the goal variables for the heuristic.
+  goal_vars_.clear();
+  std::fill(goal_mask_.begin(), goal_mask_.end(), 0);
+  std::fill(goal_value_.begin(), goal_value_.end(), 0);
+  for (VarId v = 0; v < d.num_variables(); ++v) {
+    const ValueId g = goal[static_cast<size_t>(v)];
+    goal_of_[static_cast<size_t>(v)] = g;
+    if (g == kUndefined) continue;
+    goal_vars_.push_back(v);
+    std::fill(scratch_.begin(), scratch_.end(), 0);
+    packer_.set(scratch_.data(), v, std::numeric_limits<ValueId>::max());
+    for (size_t w = 0; w < W; ++w) goal_mask_[w] |= scratch_[w];
+    packer_.set(goal_value_.data(), v, g);
+  }
+  prepare_heuristic(npc_class, options.objective);
+
+  // The class's actions.
+  actions_.clear();
+  if (npc_class == kAllActions) {
+    for (ActionId a = 0; a < d.num_actions(); ++a) actions_.push_back(a);
+  } else {
+    for (ActionId a : d.class_actions(npc_class)) actions_.push_back(a);
+  }
+
+  // Reset the arena and table (capacity is kept).
+  nodes_count_ = 0;
+  heap_.clear();
+  if (table_.empty()) grow_table();
+  std::fill(table_.begin(), table_.end(), -1);
+
+  const size_t per_node =
+      W * sizeof(uint64_t) + sizeof(Node) + 2 * sizeof(int32_t) + sizeof(HeapEntry);
+  const int64_t max_nodes =
+      std::max<int64_t>(1, options.limits.max_memory_bytes / static_cast<int64_t>(per_node));
+
+  auto is_goal = [&](const uint64_t* s) {
+    for (size_t w = 0; w < W; ++w)
+      if ((s[w] & goal_mask_[w]) != goal_value_[w]) return false;
+    return true;
+  };
+  // Inserts the state in scratch_ (or finds it). Returns the node index and whether it is new.
+  auto intern = [&](bool& inserted) -> int32_t {
+    if ((nodes_count_ + 1) * 2 > table_.size()) grow_table();
+    const size_t mask = table_.size() - 1;
+    size_t slot = hash_state(scratch_.data()) & mask;
+    for (;;) {
+      const int32_t idx = table_[slot];
+      if (idx < 0) break;
+      if (std::equal(scratch_.begin(), scratch_.end(),
+                     states_.begin() + static_cast<ptrdiff_t>(static_cast<size_t>(idx) * W))) {
+        inserted = false;
+        return idx;
+      }
+      slot = (slot + 1) & mask;
+    }
+    const size_t idx = nodes_count_++;
+    if (nodes_.size() < nodes_count_) {
+      nodes_.resize(std::max<size_t>(nodes_count_, nodes_.size() * 2));
+      states_.resize(nodes_.size() * W);
+    }
+    std::copy(scratch_.begin(), scratch_.end(), states_.begin() + static_cast<ptrdiff_t>(idx * W));
+    table_[slot] = static_cast<int32_t>(idx);
+    inserted = true;
+    return static_cast<int32_t>(idx);
+  };
+  auto push = [&](int64_t f, int64_t g, int32_t node) {
+    heap_.push_back(HeapEntry{f, g, node});
+    std::push_heap(heap_.begin(), heap_.end(), [](const HeapEntry& a, const HeapEntry& b) {
+      return heap_less(b.f, b.g, a.f, a.g);
+    });
+  };
+
+  packer_.pack(init, scratch_.data());
+  bool inserted = false;
+  const int32_t root = intern(inserted);
+  const int64_t h0 = heuristic(scratch_.data());
+  if (h0 >= kInf) return PlanStatus::kUnsolvable;  // a goal value is unreachable on its own
+  nodes_[static_cast<size_t>(root)] = Node{0, h0, -1, -1};
+  push(h0, 0, root);
+  const double max_seconds = options.limits.max_seconds;
+
+  while (!heap_.empty()) {
+    std::pop_heap(heap_.begin(), heap_.end(), [](const HeapEntry& a, const HeapEntry& b) {
+      return heap_less(b.f, b.g, a.f, a.g);
+    });
+    const HeapEntry top = heap_.back();
+    heap_.pop_back();
+    Node node = nodes_[static_cast<size_t>(top.node)];
+    if (top.g != node.g) continue;  // stale entry
+    const uint64_t* s = states_.data() + static_cast<size_t>(top.node) * W;
+    if (is_goal(s)) {
+      last_cost_ = node.g;
+      for (int32_t i = top.node; nodes_[static_cast<size_t>(i)].parent >= 0;
+           i = nodes_[static_cast<size_t>(i)].parent)
+        out.push_back(nodes_[static_cast<size_t>(i)].action);
+      std::reverse(out.begin(), out.end());
+      return PlanStatus::kSolved;
+    }
+    if (expanded_ >= options.limits.max_expansions) return PlanStatus::kLimitReached;
+    if (max_seconds > 0 && (expanded_ & 1023) == 0 &&
+        std::chrono::duration<double>(Clock::now() - start).count() > max_seconds)
+      return PlanStatus::kLimitReached;
+    ++expanded_;
+    for (ActionId a : actions_) {
+      // Applicable?
+      bool ok = true;
+      s = states_.data() + static_cast<size_t>(top.node) * W;  // states_ may have moved
+      for (int32_t i = cond_offset_[static_cast<size_t>(a)];
+           i < cond_offset_[static_cast<size_t>(a) + 1]; ++i) {
+        const Cond& c = conds_[static_cast<size_t>(i)];
+        if ((s[c.word] & c.mask) != c.value) {
+          ok = false;
+          break;
+        }
+      }
+      if (!ok) continue;
+      std::copy(s, s + W, scratch_.begin());
+      for (int32_t i = eff_offset_[static_cast<size_t>(a)];
+           i < eff_offset_[static_cast<size_t>(a) + 1]; ++i) {
+        const Cond& e = effs_[static_cast<size_t>(i)];
+        scratch_[static_cast<size_t>(e.word)] =
+            (scratch_[static_cast<size_t>(e.word)] & ~e.mask) | e.value;
+      }
+      ++generated_;
+      const int64_t g = node.g + (length ? 1 : d.cost(a));
+      if (static_cast<int64_t>(nodes_count_) >= max_nodes) return PlanStatus::kLimitReached;
+      const int32_t child = intern(inserted);
+      Node& cn = nodes_[static_cast<size_t>(child)];
+      if (inserted) {
+        const int64_t h = heuristic(scratch_.data());
+        cn = Node{g, h, top.node, a};
+        if (h >= kInf) continue;  // dead end: kept in the table, never expanded
+        push(g + h, g, child);
+      } else if (g < cn.g && cn.h < kInf) {
+        cn.g = g;
+        cn.parent = top.node;
+        cn.action = a;
+        push(g + cn.h, g, child);
+      }
+    }
+  }
+  return PlanStatus::kUnsolvable;
+}
+
+PlanResult plan_astar(const Domain& domain, const Instance& instance,
+                      const PlannerOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  PlanResult result;
+  result.stats.engine = "astar";
+  if (auto err = domain.check_instance(instance)) {
+    result.status = PlanStatus::kGaveUp;
+    result.message = err->to_string();
+    return result;
+  }
+  AStarPlanner planner(domain);
+  result.status = planner.plan(instance, options, result.actions);
+  result.stats.expanded = planner.expanded();
+  result.stats.generated = planner.generated();
+  switch (result.status) {
+    case PlanStatus::kSolved:
+      result.cost = plan_cost(domain, result.actions);
+      break;
+    case PlanStatus::kUnsolvable:
+      result.message = "A* exhausted the reachable states: no plan exists";
+      break;
+    case PlanStatus::kLimitReached:
+      result.message = "A* stopped at a limit (" + std::to_string(planner.expanded()) +
+                       " expansions): raise --max-expansions, --max-memory or --max-seconds";
+      break;
+    default:
+      break;
+  }
+  result.stats.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace topoplan

@@ -1,0 +1,157 @@
+#include "topoplan/astar.h"
+
+#include <gtest/gtest.h>
+
+#include "../support/horse_breeder.h"
+#include "random_tasks.h"
+#include "topoplan/plan.h"
+#include "topoplan/search.h"
+#include "topoplan/validate.h"
+
+namespace topoplan {
+namespace {
+
+using testing::make_instance;
+using testing::random_task;
+using testing::RandomTaskSpec;
+
+Domain compile_or_die(const DomainDef& def) {
+  auto d = Domain::compile(def);
+  EXPECT_TRUE(d.ok()) << (d.ok() ? "" : d.error().to_string());
+  return std::move(d).value();
+}
+
+TEST(AStar, IsRegistered) {
+  const PlannerInfo* p = find_planner("astar");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->plan, &plan_astar);
+}
+
+TEST(AStar, HorseBreederFeedsTheHorses) {
+  const Domain d = compile_or_die(testing::horse_breeder_003_def());
+  const Instance inst = make_instance({0, 0, 0}, {2, 0, 2});
+  const PlanResult r = plan_astar(d, inst);
+  ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
+  const Validation v = validate_plan(d, inst, r.actions);
+  EXPECT_TRUE(v.valid) << v.reason;
+  const PlanResult e = plan_exact(d, inst);
+  ASSERT_EQ(e.status, PlanStatus::kSolved);
+  EXPECT_EQ(r.cost, e.cost);
+  EXPECT_EQ(r.stats.engine, "astar");
+}
+
+TEST(AStar, EmptyPlanWhenGoalHolds) {
+  const Domain d = compile_or_die(testing::horse_breeder_003_def());
+  const PlanResult r = plan_astar(d, make_instance({1, 0, 1}, {1, kUndefined, kUndefined}));
+  ASSERT_EQ(r.status, PlanStatus::kSolved);
+  EXPECT_TRUE(r.actions.empty());
+}
+
+TEST(AStar, UnreachableGoalValueIsUnsolvable) {
+  // Water can never return to the fountain: no action has post inFountain.
+  const Domain d = compile_or_die(testing::horse_breeder_003_def());
+  const PlanResult r = plan_astar(d, make_instance({0, 0, 2}, {0, 0, 0}));
+  EXPECT_EQ(r.status, PlanStatus::kUnsolvable);
+}
+
+TEST(AStar, ExpansionLimitIsNotAProof) {
+  const Domain d = compile_or_die(testing::horse_breeder_003_def());
+  PlannerOptions options;
+  options.limits.max_expansions = 1;
+  const PlanResult r = plan_astar(d, make_instance({0, 0, 0}, {2, 0, 2}), options);
+  EXPECT_EQ(r.status, PlanStatus::kLimitReached);
+  EXPECT_FALSE(r.message.empty());
+}
+
+TEST(AStar, MemoryLimitIsNotAProof) {
+  const Domain d = compile_or_die(testing::horse_breeder_003_def());
+  PlannerOptions options;
+  options.limits.max_memory_bytes = 64;
+  const PlanResult r = plan_astar(d, make_instance({0, 0, 0}, {2, 0, 2}), options);
+  EXPECT_EQ(r.status, PlanStatus::kLimitReached);
+}
+
+TEST(AStar, BadInstanceIsReportedNotCrashed) {
+  const Domain d = compile_or_die(testing::horse_breeder_003_def());
+  const PlanResult r = plan_astar(d, make_instance({0, 0}, {2, 0, 2}));
+  EXPECT_NE(r.status, PlanStatus::kSolved);
+  EXPECT_FALSE(r.message.empty());
+}
+
+// Differential test against the exact search: same status, same optimal objective value, and
+// a valid plan, for both objectives, over general SAS+ tasks and SAS+-PUS tasks.
+void differential(const RandomTaskSpec& spec, uint64_t first_seed, int count) {
+  int solved = 0, unsolvable = 0;
+  for (uint64_t seed = first_seed; seed < first_seed + static_cast<uint64_t>(count); ++seed) {
+    const auto task = random_task(seed, spec);
+    auto compiled = Domain::compile(task.def);
+    ASSERT_TRUE(compiled.ok()) << "seed " << seed << ": " << compiled.error().to_string();
+    const Domain& d = *compiled;
+    AStarPlanner planner(d);  // reused across instances and objectives
+    std::vector<ActionId> plan;
+    for (const Instance& inst : task.instances) {
+      for (Objective obj : {Objective::kCost, Objective::kLength}) {
+        PlannerOptions options;
+        options.objective = obj;
+        const PlanResult e = plan_exact(d, inst, options);
+        const PlanStatus s = planner.plan(inst, options, plan);
+        ASSERT_EQ(s, e.status) << "seed " << seed << " " << format_state(d, inst.init) << " -> "
+                               << format_state(d, inst.goal);
+        if (s != PlanStatus::kSolved) {
+          ++unsolvable;
+          continue;
+        }
+        ++solved;
+        const Validation v = validate_plan(d, inst, plan);
+        ASSERT_TRUE(v.valid) << "seed " << seed << ": " << v.reason;
+        const int64_t objective =
+            obj == Objective::kCost ? plan_cost(d, plan) : static_cast<int64_t>(plan.size());
+        const int64_t expected =
+            obj == Objective::kCost ? e.cost : static_cast<int64_t>(e.actions.size());
+        ASSERT_EQ(objective, expected) << "seed " << seed;
+        ASSERT_EQ(planner.last_cost(), expected) << "seed " << seed;
+      }
+    }
+  }
+  // The generator must exercise both outcomes, or the test proves little.
+  EXPECT_GT(solved, count / 4) << solved << " solved, " << unsolvable << " not";
+  EXPECT_GT(unsolvable, 0);
+}
+
+TEST(AStarDifferential, GeneralTasksWithCosts) {
+  differential(RandomTaskSpec{}, 1, 400);
+}
+
+TEST(AStarDifferential, UnitCostTasks) {
+  RandomTaskSpec spec;
+  spec.unit_cost = true;
+  differential(spec, 1000, 300);
+}
+
+TEST(AStarDifferential, TotalGoalsNoClasses) {
+  RandomTaskSpec spec;
+  spec.partial_goal = 0;
+  spec.classes = 0;
+  differential(spec, 2000, 300);
+}
+
+TEST(AStarDifferential, PusTasks) {
+  RandomTaskSpec spec;
+  spec.pus = true;
+  spec.max_vars = 7;
+  differential(spec, 3000, 300);
+}
+
+TEST(AStarDifferential, LargerTasks) {
+  RandomTaskSpec spec;
+  spec.min_vars = 6;
+  spec.max_vars = 10;
+  spec.max_values = 5;
+  spec.max_actions = 60;
+  spec.prevail = 0.12;
+  spec.partial_goal = 0.6;
+  differential(spec, 4000, 100);
+}
+
+}  // namespace
+}  // namespace topoplan
