@@ -54,8 +54,8 @@ struct PostConflict {
 // (S) violated: analysed actions require `var` at different values in their prevail-conditions.
 struct PrevailConflict {
   VarId var = 0;
-  std::vector<ValueId> values;       // the distinct values required, ascending, at least two
-  std::vector<ActionId> witnesses;   // witnesses[i]: the first action requiring values[i]
+  std::vector<ValueId> values;      // the distinct values required, ascending, at least two
+  std::vector<ActionId> witnesses;  // witnesses[i]: the first action requiring values[i]
 };
 
 // One cycle of a domain-action graph. For unary post-unique actions with defined pre-conditions
@@ -92,8 +92,8 @@ struct ClassViolation {
   VarId var = 0;
   std::vector<ActionId> cycle;        // the cycle's actions
   std::vector<ActionId> requestable;  // its requestable actions
-  ActionId requester_plus = -1;       // kRelatedRequesters: requester of cycle[0]'s partner ...
-  ActionId requester_minus = -1;      // ... and of the other, connected in G \ G(v)
+  ActionId requester_plus = -1;       // kRelatedRequesters: a requester of cycle[0] and ...
+  ActionId requester_minus = -1;      // ... a requester of cycle[1], related in G \ G(v)
   std::string message;                // one line, with names
 };
 
@@ -102,14 +102,14 @@ struct ClassReport {
   int32_t num_analysed = 0;         // |A|: actions in the class or mask
 
   // Syntactic restrictions, each with its offenders (empty when the flag is true).
-  bool unary = true;                         // (U)
-  bool post_unique = true;                   // (P)
-  bool single_valued = true;                 // (S)
-  bool pre_defined = true;                   // every effect has a defined pre-condition
-  std::vector<ActionId> non_unary;           // actions with more than one effect
-  std::vector<PostConflict> post_conflicts;  // sorted by (var, post)
+  bool unary = true;                               // (U)
+  bool post_unique = true;                         // (P)
+  bool single_valued = true;                       // (S)
+  bool pre_defined = true;                         // every effect has a defined pre-condition
+  std::vector<ActionId> non_unary;                 // actions with more than one effect
+  std::vector<PostConflict> post_conflicts;        // sorted by (var, post)
   std::vector<PrevailConflict> prevail_conflicts;  // sorted by var
-  std::vector<ActionId> undefined_pre;       // actions with an effect whose pre is kUndefined
+  std::vector<ActionId> undefined_pre;             // actions with an effect whose pre is kUndefined
 
   // Defs 1-3, one entry per variable of the domain (index = VarId).
   std::vector<VariableReport> variables;
@@ -127,7 +127,7 @@ struct ClassReport {
   // Defs 4, 5, 7.
   StructuralClass structural_class = StructuralClass::kNone;
   std::vector<ClassViolation> violations;  // every reason a smaller class fails
-  std::string why_not;  // why the next smaller class does not hold; empty for C0
+  std::string why_not;                     // why the next smaller class does not hold; empty for C0
 };
 
 // Analyses the actions of NPC class `npc_class` (kAllActions: every action of the domain).
