@@ -1,0 +1,49 @@
+// topoplan — files: the native domain format (TOML), Fast Downward's SAS format (version 3),
+// plan files. Build-time tooling (library topoplan::io); a game ships compiled domains.
+//
+// Every reader reports bad input as an Error with file and line ("file:line: message"); no
+// reader crashes, hangs, or allocates in proportion to a count the file merely claims.
+// docs/formats.md is the reference of both formats.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "topoplan/domain.h"
+#include "topoplan/result.h"
+
+namespace topoplan {
+
+enum class FileFormat : uint8_t {
+  kAuto,         // by extension (.sas → Fast Downward, .toml → native), else by content
+  kNative,       // topoplan's TOML domain format
+  kFastDownward  // Fast Downward SAS, version 3
+};
+
+// Reads a task file (domain + the instances it carries). `path` appears in error messages.
+[[nodiscard]] Result<Task> load_task(const std::string& path,
+                                     FileFormat format = FileFormat::kAuto);
+
+// Parses text already in memory; `filename` is only used in error messages.
+[[nodiscard]] Result<Task> parse_native(std::string_view text, const std::string& filename);
+[[nodiscard]] Result<Task> parse_fd_sas(std::string_view text, const std::string& filename);
+
+// Writers. The native writer keeps everything (classes, every instance, costs). The Fast
+// Downward writer writes one instance (FD tasks carry exactly one) with the domain's actions;
+// NPC classes have no FD equivalent: pass the instance's class to write only its actions.
+[[nodiscard]] std::string write_native(const Task& task);
+[[nodiscard]] std::string write_fd_sas(const Domain& domain, const Instance& instance);
+
+// Parses "var=value,var=value" (names; spaces around tokens allowed) into a partial state of
+// the domain's size (kUndefined where not given). Used for --init / --goal.
+[[nodiscard]] Result<std::vector<ValueId>> parse_state_by_names(const Domain& domain,
+                                                                std::string_view text);
+
+// Plan files in Fast Downward's form: one "(action name)" per line, ';' comment lines.
+[[nodiscard]] Result<std::vector<ActionId>> parse_plan(const Domain& domain, std::string_view text,
+                                                       const std::string& filename);
+[[nodiscard]] std::string write_plan(const Domain& domain, std::span<const ActionId> plan);
+
+}  // namespace topoplan

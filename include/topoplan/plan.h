@@ -1,0 +1,76 @@
+// topoplan — what every planner returns, and the registry of planners by name.
+//
+// The cold-path interface: a planner takes a compiled Domain and an Instance and returns a
+// PlanResult. Hot paths (ℙ for crowds) have their own allocation-free entry points; this one
+// is for tools, tests and the CLI, where one vector per plan is fine.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "topoplan/domain.h"
+
+namespace topoplan {
+
+enum class PlanStatus : uint8_t {
+  kSolved,        // `actions` is a plan
+  kUnsolvable,    // proven: no plan exists
+  kLimitReached,  // a node, memory or time limit stopped the search: no plan, no proof
+  kGaveUp,        // the planner cannot decide this instance (e.g. outside its class)
+  kUnsupported,   // the planner refuses the domain (e.g. non-unary actions for ℙ)
+};
+
+[[nodiscard]] std::string_view to_string(PlanStatus status);
+
+struct PlanStats {
+  std::string engine;     // which planner produced the answer (the default planner chains)
+  int64_t expanded = 0;   // search nodes expanded (0 for non-search planners)
+  int64_t generated = 0;  // search nodes generated
+  double seconds = 0.0;   // wall-clock time of the call
+};
+
+struct PlanResult {
+  PlanStatus status = PlanStatus::kGaveUp;
+  std::vector<ActionId> actions;  // the plan, in execution order, when kSolved
+  int64_t cost = 0;               // sum of action costs, when kSolved
+  std::string message;            // why, for every status other than kSolved
+  PlanStats stats;
+};
+
+// Limits shared by search-based planners. A limit that is hit yields kLimitReached, never a
+// wrong kUnsolvable.
+struct SearchLimits {
+  int64_t max_expansions = 20'000'000;
+  int64_t max_memory_bytes = int64_t{4} << 30;  // bytes of states + bookkeeping
+  double max_seconds = 0.0;                     // 0: no time limit
+};
+
+// What the planner minimises. The papers' ℙ returns plans of minimal length (number of
+// actions); Fast Downward-style search minimises cost.
+enum class Objective : uint8_t { kCost, kLength };
+
+struct PlannerOptions {
+  SearchLimits limits;
+  Objective objective = Objective::kCost;
+};
+
+using PlanFn = PlanResult (*)(const Domain&, const Instance&, const PlannerOptions&);
+
+struct PlannerInfo {
+  std::string_view name;         // e.g. "exact", "topo", "astar"
+  std::string_view description;  // one line for --help
+  PlanFn plan;
+};
+
+// Every planner linked into the library, in a stable order.
+[[nodiscard]] std::span<const PlannerInfo> planners();
+// The planner called `name`, or nullptr.
+[[nodiscard]] const PlannerInfo* find_planner(std::string_view name);
+
+// Sum of the costs of `actions`.
+[[nodiscard]] int64_t plan_cost(const Domain& domain, std::span<const ActionId> actions);
+
+}  // namespace topoplan

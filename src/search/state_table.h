@@ -1,0 +1,89 @@
+// A set of bit-packed states with dense ids: the closed/seen list of the search planners.
+// States are stored back to back in one word pool; a linear-probing table of ids indexes them.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+namespace topoplan {
+
+class StateTable {
+ public:
+  explicit StateTable(int32_t words_per_state)
+      : words_(static_cast<size_t>(words_per_state)), slots_(1024, -1), scratch_(words_) {}
+
+  // Inserts a copy of `state` if absent. Returns its id and whether it was new.
+  std::pair<int32_t, bool> insert(const uint64_t* state) {
+    if ((size_ + 1) * 4 > slots_.size() * 3) grow();
+    size_t i = hash(state) & (slots_.size() - 1);
+    while (slots_[i] >= 0) {
+      if (std::memcmp(this->state(slots_[i]), state, words_ * sizeof(uint64_t)) == 0)
+        return {slots_[i], false};
+      i = (i + 1) & (slots_.size() - 1);
+    }
+    const auto id = static_cast<int32_t>(size_);
+    pool_.insert(pool_.end(), state, state + words_);
+    slots_[i] = id;
+    ++size_;
+    return {id, true};
+  }
+
+  // Looks `state` up without inserting; -1 when absent.
+  [[nodiscard]] int32_t find(const uint64_t* state) const {
+    size_t i = hash(state) & (slots_.size() - 1);
+    while (slots_[i] >= 0) {
+      if (std::memcmp(this->state(slots_[i]), state, words_ * sizeof(uint64_t)) == 0)
+        return slots_[i];
+      i = (i + 1) & (slots_.size() - 1);
+    }
+    return -1;
+  }
+
+  [[nodiscard]] const uint64_t* state(int32_t id) const {
+    return pool_.data() + static_cast<size_t>(id) * words_;
+  }
+  [[nodiscard]] size_t size() const { return size_; }
+  [[nodiscard]] size_t memory_bytes() const {
+    return pool_.capacity() * sizeof(uint64_t) + slots_.capacity() * sizeof(int32_t);
+  }
+  // A state-sized buffer the caller may write a successor into before insert().
+  std::vector<uint64_t>& scratch() { return scratch_; }
+
+  void clear() {
+    pool_.clear();
+    std::fill(slots_.begin(), slots_.end(), -1);
+    size_ = 0;
+  }
+
+ private:
+  [[nodiscard]] uint64_t hash(const uint64_t* state) const {
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ words_;
+    for (size_t w = 0; w < words_; ++w) {
+      uint64_t x = state[w] + 0x9E3779B97F4A7C15ull * (w + 1);
+      x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+      x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+      h = (h ^ (x ^ (x >> 31))) * 0x100000001B3ull;
+    }
+    return h ^ (h >> 29);
+  }
+
+  void grow() {
+    std::vector<int32_t> bigger(slots_.size() * 2, -1);
+    for (int32_t id = 0; static_cast<size_t>(id) < size_; ++id) {
+      size_t i = hash(state(id)) & (bigger.size() - 1);
+      while (bigger[i] >= 0) i = (i + 1) & (bigger.size() - 1);
+      bigger[i] = id;
+    }
+    slots_.swap(bigger);
+  }
+
+  size_t words_;
+  std::vector<uint64_t> pool_;
+  std::vector<int32_t> slots_;
+  size_t size_ = 0;
+  std::vector<uint64_t> scratch_;
+};
+
+}  // namespace topoplan

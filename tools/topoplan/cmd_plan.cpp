@@ -1,0 +1,106 @@
+// topoplan plan TASK [--planner NAME] [-o FILE] [--stats]
+#include <cstdio>
+#include <fstream>
+#include <memory>
+
+#include "commands.h"
+#include "topoplan/io.h"
+#include "topoplan/validate.h"
+
+namespace topoplan::cli {
+namespace {
+
+struct PlanOptions {
+  TaskOptions task;
+  std::string planner = "auto";
+  std::string output;
+  std::string objective = "cost";
+  int64_t max_expansions = SearchLimits{}.max_expansions;
+  double max_seconds = 0.0;
+  bool stats = false;
+};
+
+int run_plan(const PlanOptions& options) {
+  const PlannerInfo* planner = find_planner(options.planner);
+  if (planner == nullptr) {
+    std::string names;
+    for (const PlannerInfo& p : planners())
+      names += (names.empty() ? "" : ", ") + std::string(p.name);
+    std::fprintf(stderr, "topoplan plan: unknown planner '%s' (available: %s)\n",
+                 options.planner.c_str(), names.c_str());
+    return kExitUsage;
+  }
+  std::optional<LoadedTask> loaded = load_task_and_instance(options.task);
+  if (!loaded) return kExitInputError;
+  const Domain& domain = loaded->task.domain;
+
+  PlannerOptions popts;
+  popts.limits.max_expansions = options.max_expansions;
+  popts.limits.max_seconds = options.max_seconds;
+  popts.objective = options.objective == "length" ? Objective::kLength : Objective::kCost;
+  PlanResult result = planner->plan(domain, loaded->instance, popts);
+
+  if (options.stats) {
+    std::fprintf(stderr, "; planner: %s, engine: %s, status: %s, time: %.6f s, expanded: %lld\n",
+                 std::string(planner->name).c_str(), result.stats.engine.c_str(),
+                 std::string(to_string(result.status)).c_str(), result.stats.seconds,
+                 static_cast<long long>(result.stats.expanded));
+  }
+  if (result.status != PlanStatus::kSolved) {
+    std::fprintf(stderr, "topoplan plan: %s: %s\n", std::string(to_string(result.status)).c_str(),
+                 result.message.c_str());
+    return exit_code_for(result.status);
+  }
+  // Defence in depth: never print a plan the validator rejects.
+  Validation check = validate_plan(domain, loaded->instance, result.actions);
+  if (!check.valid) {
+    std::fprintf(stderr,
+                 "topoplan plan: internal error: planner '%s' produced an invalid plan: %s\n",
+                 result.stats.engine.c_str(), check.reason.c_str());
+    return 70;
+  }
+  const std::string text = write_plan(domain, result.actions);
+  if (options.output.empty()) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  } else {
+    std::ofstream out(options.output, std::ios::binary);
+    out << text;
+    if (!out) {
+      std::fprintf(stderr, "topoplan plan: cannot write '%s'\n", options.output.c_str());
+      return kExitInputError;
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_plan_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<PlanOptions>();
+  CLI::App* cmd = app.add_subcommand("plan", "find a plan and print it as Fast Downward does");
+  add_task_options(*cmd, options->task);
+  cmd->add_option("--planner", options->planner, "planner name (see `topoplan plan --help`)")
+      ->capture_default_str();
+  cmd->add_option("-o,--output", options->output, "write the plan to FILE instead of stdout");
+  cmd->add_option("--objective", options->objective,
+                  "what optimal means for search planners: cost or length")
+      ->check(CLI::IsMember({"cost", "length"}))
+      ->capture_default_str();
+  cmd->add_option("--max-expansions", options->max_expansions,
+                  "node limit of search planners (then exit 12)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--max-seconds", options->max_seconds, "time limit of search planners, 0 = none")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--stats", options->stats, "print which engine answered and the time to stderr");
+  std::string footer = "Planners:";
+  for (const PlannerInfo& p : planners())
+    footer += "\n  " + std::string(p.name) + ": " + std::string(p.description);
+  footer +=
+      "\nExit codes: 0 plan found, 11 proven unsolvable, 12 no plan and no proof, "
+      "33 input error, 2 usage error.";
+  cmd->footer(footer);
+  cmd->callback([options, &exit_code] { exit_code = run_plan(*options); });
+}
+
+}  // namespace topoplan::cli

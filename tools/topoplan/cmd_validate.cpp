@@ -1,0 +1,55 @@
+// topoplan validate TASK PLAN
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "commands.h"
+#include "topoplan/io.h"
+#include "topoplan/validate.h"
+
+namespace topoplan::cli {
+namespace {
+
+struct ValidateOptions {
+  TaskOptions task;
+  std::string plan_path;
+};
+
+int run_validate(const ValidateOptions& options) {
+  std::optional<LoadedTask> loaded = load_task_and_instance(options.task);
+  if (!loaded) return kExitInputError;
+  std::ifstream in(options.plan_path, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "%s: cannot open the plan file\n", options.plan_path.c_str());
+    return kExitInputError;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  Result<std::vector<ActionId>> plan =
+      parse_plan(loaded->task.domain, text.str(), options.plan_path);
+  if (!plan) {
+    std::fprintf(stderr, "%s\n", plan.error().to_string().c_str());
+    return kExitInputError;
+  }
+  Validation v = validate_plan(loaded->task.domain, loaded->instance, *plan);
+  if (!v.valid) {
+    std::printf("invalid plan: %s\n", v.reason.c_str());
+    return kExitInvalidPlan;
+  }
+  std::printf("valid plan: %zu actions, cost %lld\n", plan->size(), static_cast<long long>(v.cost));
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_validate_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<ValidateOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "validate", "check a plan: exit 0 if valid, 1 with the first failing step if not");
+  add_task_options(*cmd, options->task);
+  cmd->add_option("PLAN", options->plan_path, "plan file: one (action name) per line")->required();
+  cmd->callback([options, &exit_code] { exit_code = run_validate(*options); });
+}
+
+}  // namespace topoplan::cli

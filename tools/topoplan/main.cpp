@@ -1,0 +1,36 @@
+// topoplan — command-line entry point. Each subcommand lives in its own cmd_*.cpp.
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+#include "commands.h"
+
+int main(int argc, char** argv) {
+  using namespace topoplan::cli;
+  CLI::App app{"topoplan — linear-time action planning for game characters (SAS+ / SAS-PU)"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "topoplan 0.1.0");
+  int exit_code = kExitOk;
+  add_plan_command(app, exit_code);
+  add_validate_command(app, exit_code);
+  add_show_command(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitUsage;
+  } catch (const std::bad_alloc&) {
+    std::fputs("topoplan: out of memory\n", stderr);
+    return kExitNoPlan;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "topoplan: internal error: %s\n", e.what());
+    return 70;
+  }
+  return exit_code;
+}
