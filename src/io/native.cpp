@@ -1,0 +1,612 @@
+// The native domain format (TOML, parsed by toml++): reader and writer. Reference:
+// docs/formats.md.
+//
+// Design: everything is named, nothing is positional. The reader resolves every name itself
+// (variables, values, actions, classes) so each error carries the line of the offending key or
+// value; Domain::compile then re-validates the model rules as the single source of truth.
+// Unknown keys are errors: a typo ("previal") must not silently drop a condition. TOML tables
+// do not keep key order, so effects, pre-conditions and prevails are stored in variable order.
+#include <algorithm>
+#include <initializer_list>
+#include <unordered_map>
+
+#include <toml++/toml.h>
+
+#include "text.h"
+#include "topoplan/io.h"
+
+namespace topoplan {
+namespace {
+
+using io_detail::quote;
+
+int line_of(const toml::source_region& r) {
+  return static_cast<int>(r.begin.line);
+}
+int line_of(const toml::node& n) {
+  return line_of(n.source());
+}
+
+std::string type_name(const toml::node& n) {
+  switch (n.type()) {
+    case toml::node_type::table:
+      return "a table";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a float";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::date:
+      return "a date";
+    case toml::node_type::time:
+      return "a time";
+    case toml::node_type::date_time:
+      return "a date-time";
+    default:
+      return "nothing";
+  }
+}
+
+struct Named {
+  int32_t id = 0;
+  int line = 0;
+};
+
+class NativeReader {
+ public:
+  explicit NativeReader(const std::string& file) : file_(file) {}
+  Result<Task> read(std::string_view text);
+
+ private:
+  bool fail(int line, std::string message) {
+    err_ = Error{std::move(message), file_, line};
+    return false;
+  }
+
+  bool check_keys(const toml::table& t, std::initializer_list<std::string_view> allowed,
+                  const std::string& where) {
+    for (auto&& [key, node] : t) {
+      (void)node;
+      if (std::find(allowed.begin(), allowed.end(), key.str()) != allowed.end()) continue;
+      std::string list;
+      for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+      return fail(line_of(key.source()),
+                  "unknown key " + quote(key.str()) + " in " + where + " (allowed: " + list + ")");
+    }
+    return true;
+  }
+
+  // A string-valued key. `out` stays untouched (and true is returned) when absent and optional.
+  bool get_string(const toml::table& t, std::string_view key, const std::string& where,
+                  bool required, std::string& out, int& line) {
+    const toml::node* n = t.get(key);
+    line = line_of(t);
+    if (!n) {
+      if (required) return fail(line, where + " is missing the key '" + std::string(key) + "'");
+      return true;
+    }
+    line = line_of(*n);
+    if (!n->is_string())
+      return fail(line, "'" + std::string(key) + "' of " + where + " must be a string, found " +
+                            type_name(*n));
+    out = n->as_string()->get();
+    return true;
+  }
+
+  bool check_name(std::string_view name, const std::string& what, int line) {
+    if (auto why = io_detail::name_problem(name))
+      return fail(line, what + " " + quote(name) + " " + *why);
+    return true;
+  }
+
+  bool array_of_tables(const toml::table& root, std::string_view key,
+                       std::vector<const toml::table*>& out) {
+    const toml::node* n = root.get(key);
+    if (!n) return true;
+    const toml::array* arr = n->as_array();
+    if (!arr)
+      return fail(line_of(*n), "'" + std::string(key) + "' must be an array of tables (write [[" +
+                                   std::string(key) + "]]), found " + type_name(*n));
+    for (const toml::node& el : *arr) {
+      if (!el.is_table())
+        return fail(line_of(el), "every element of '" + std::string(key) +
+                                     "' must be a table, found " + type_name(el));
+      out.push_back(el.as_table());
+    }
+    return true;
+  }
+
+  const toml::table* get_table(const toml::table& t, std::string_view key, const std::string& where,
+                               bool required, bool& ok) {
+    ok = true;
+    const toml::node* n = t.get(key);
+    if (!n) {
+      if (required) ok = fail(line_of(t), where + " is missing the key '" + std::string(key) + "'");
+      return nullptr;
+    }
+    if (!n->is_table()) {
+      ok = fail(line_of(*n), "'" + std::string(key) + "' of " + where +
+                                 " must be a table such as { variable = \"value\" }, found " +
+                                 type_name(*n));
+      return nullptr;
+    }
+    return n->as_table();
+  }
+
+  // Resolves { variable = "value", ... } into facts sorted by variable; `lines` gets the line of
+  // each fact's key (same order).
+  bool assignments(const toml::table& t, const std::string& where, std::vector<Fact>& facts,
+                   std::vector<int>* lines = nullptr) {
+    std::vector<std::pair<Fact, int>> out;
+    for (auto&& [key, node] : t) {
+      const int kline = line_of(key.source());
+      auto v = var_index_.find(std::string(key.str()));
+      if (v == var_index_.end())
+        return fail(kline, "unknown variable " + quote(key.str()) + " in " + where +
+                               io_detail::list_if_short(var_names_));
+      const VariableDef& var = def_.variables[static_cast<size_t>(v->second.id)];
+      if (!node.is_string())
+        return fail(line_of(node), "the value of " + quote(var.name) + " in " + where +
+                                       " must be a string (a value name), found " +
+                                       type_name(node));
+      const std::string& value = node.as_string()->get();
+      const auto& values = value_index_[static_cast<size_t>(v->second.id)];
+      auto x = values.find(value);
+      if (x == values.end()) {
+        std::vector<std::string_view> names(var.values.begin(), var.values.end());
+        return fail(line_of(node), "unknown value " + quote(value) + " for variable " +
+                                       quote(var.name) + " in " + where +
+                                       io_detail::list_if_short(names));
+      }
+      out.push_back({Fact{v->second.id, x->second}, kline});
+    }
+    std::sort(out.begin(), out.end(),
+              [](const auto& a, const auto& b) { return a.first.var < b.first.var; });
+    facts.clear();
+    if (lines) lines->clear();
+    for (const auto& [f, l] : out) {
+      facts.push_back(f);
+      if (lines) lines->push_back(l);
+    }
+    return true;
+  }
+
+  bool read_domain(const toml::table& root);
+  bool read_variables(const toml::table& root);
+  bool read_actions(const toml::table& root);
+  bool read_classes(const toml::table& root);
+  bool read_instances(const toml::table& root, const Domain& domain,
+                      std::vector<Instance>& instances);
+
+  const std::string& file_;
+  Error err_;
+  DomainDef def_;
+  std::unordered_map<std::string, Named> var_index_;
+  std::vector<std::string_view> var_names_;
+  std::vector<std::unordered_map<std::string, ValueId>> value_index_;
+  std::unordered_map<std::string, Named> action_index_;
+  std::unordered_map<std::string, Named> class_index_;
+  int domain_line_ = 1;
+};
+
+bool NativeReader::read_domain(const toml::table& root) {
+  const toml::node* n = root.get("domain");
+  if (!n) return true;
+  domain_line_ = line_of(*n);
+  const toml::table* t = n->as_table();
+  if (!t) return fail(line_of(*n), "'domain' must be a table ([domain]), found " + type_name(*n));
+  if (!check_keys(*t, {"name"}, "[domain]")) return false;
+  int line = 0;
+  if (!get_string(*t, "name", "[domain]", false, def_.name, line)) return false;
+  if (t->get("name") && !check_name(def_.name, "domain name", line)) return false;
+  return true;
+}
+
+bool NativeReader::read_variables(const toml::table& root) {
+  std::vector<const toml::table*> items;
+  if (!array_of_tables(root, "variable", items)) return false;
+  if (items.empty())
+    return fail(1, "the domain has no variables (add at least one [[variable]] table)");
+  if (items.size() > static_cast<size_t>(kMaxVariables))
+    return fail(line_of(*items[static_cast<size_t>(kMaxVariables)]),
+                "too many variables (limit " + std::to_string(kMaxVariables) + ")");
+  for (const toml::table* t : items) {
+    const int tline = line_of(*t);
+    if (!check_keys(*t, {"name", "values"}, "[[variable]]")) return false;
+    VariableDef var;
+    int line = 0;
+    if (!get_string(*t, "name", "[[variable]]", true, var.name, line)) return false;
+    if (!check_name(var.name, "variable name", line)) return false;
+    const auto id = static_cast<VarId>(def_.variables.size());
+    if (auto [it, inserted] = var_index_.emplace(var.name, Named{id, line}); !inserted)
+      return fail(line, "duplicate variable " + quote(var.name) + " (first defined at line " +
+                            std::to_string(it->second.line) + ")");
+    const std::string who = "variable " + quote(var.name);
+    const toml::node* vals = t->get("values");
+    if (!vals) return fail(tline, who + " is missing the key 'values'");
+    const toml::array* arr = vals->as_array();
+    if (!arr)
+      return fail(line_of(*vals),
+                  "'values' of " + who + " must be an array of strings, found " + type_name(*vals));
+    if (arr->empty()) return fail(line_of(*vals), who + " has no values");
+    if (arr->size() > static_cast<size_t>(kMaxDomainSize))
+      return fail(line_of(*vals), who + " has too many values (" + std::to_string(arr->size()) +
+                                      ", limit " + std::to_string(kMaxDomainSize) + ")");
+    std::unordered_map<std::string, ValueId> values;
+    for (const toml::node& el : *arr) {
+      if (!el.is_string())
+        return fail(line_of(el), "values of " + who + " must be strings, found " + type_name(el));
+      const std::string& value = el.as_string()->get();
+      if (!check_name(value, who + ": value name", line_of(el))) return false;
+      if (!values.emplace(value, static_cast<ValueId>(var.values.size())).second)
+        return fail(line_of(el), who + ": duplicate value " + quote(value));
+      var.values.push_back(value);
+    }
+    value_index_.push_back(std::move(values));
+    def_.variables.push_back(std::move(var));
+  }
+  for (const VariableDef& v : def_.variables) var_names_.push_back(v.name);
+  return true;
+}
+
+bool NativeReader::read_actions(const toml::table& root) {
+  std::vector<const toml::table*> items;
+  if (!array_of_tables(root, "action", items)) return false;
+  if (items.size() > static_cast<size_t>(kMaxActions))
+    return fail(line_of(*items[static_cast<size_t>(kMaxActions)]),
+                "too many actions (limit " + std::to_string(kMaxActions) + ")");
+  for (const toml::table* t : items) {
+    if (!check_keys(*t, {"name", "cost", "pre", "post", "prevail"}, "[[action]]")) return false;
+    ActionDef act;
+    int line = 0;
+    if (!get_string(*t, "name", "[[action]]", true, act.name, line)) return false;
+    if (!check_name(act.name, "action name", line)) return false;
+    const auto id = static_cast<ActionId>(def_.actions.size());
+    if (auto [it, inserted] = action_index_.emplace(act.name, Named{id, line}); !inserted)
+      return fail(line, "duplicate action " + quote(act.name) + " (first defined at line " +
+                            std::to_string(it->second.line) + ")");
+    const std::string who = "action " + quote(act.name);
+    if (const toml::node* c = t->get("cost")) {
+      if (!c->is_integer())
+        return fail(line_of(*c),
+                    "'cost' of " + who + " must be an integer, found " + type_name(*c));
+      act.cost = c->as_integer()->get();
+      if (act.cost < 0) return fail(line_of(*c), "'cost' of " + who + " must not be negative");
+      if (act.cost > kMaxCost)
+        return fail(line_of(*c),
+                    "'cost' of " + who + " is above the limit " + std::to_string(kMaxCost));
+    }
+    bool ok = true;
+    const toml::table* post = get_table(*t, "post", who, true, ok);
+    if (!ok) return false;
+    const toml::table* pre = get_table(*t, "pre", who, false, ok);
+    if (!ok) return false;
+    const toml::table* prv = get_table(*t, "prevail", who, false, ok);
+    if (!ok) return false;
+    std::vector<Fact> post_facts, pre_facts, prv_facts;
+    std::vector<int> pre_lines, prv_lines;
+    if (!assignments(*post, "'post' of " + who, post_facts)) return false;
+    if (post_facts.empty())
+      return fail(line_of(*post), who + " changes nothing: 'post' needs at least one variable");
+    if (pre && !assignments(*pre, "'pre' of " + who, pre_facts, &pre_lines)) return false;
+    if (prv && !assignments(*prv, "'prevail' of " + who, prv_facts, &prv_lines)) return false;
+    auto in_post = [&](VarId v) {
+      return std::any_of(post_facts.begin(), post_facts.end(),
+                         [v](const Fact& f) { return f.var == v; });
+    };
+    for (size_t i = 0; i < pre_facts.size(); ++i)
+      if (!in_post(pre_facts[i].var))
+        return fail(pre_lines[i],
+                    who + ": 'pre' names " +
+                        quote(def_.variables[static_cast<size_t>(pre_facts[i].var)].name) +
+                        ", which 'post' does not change (a condition on an unchanged variable "
+                        "belongs in 'prevail')");
+    for (size_t i = 0; i < prv_facts.size(); ++i)
+      if (in_post(prv_facts[i].var))
+        return fail(prv_lines[i],
+                    who + ": variable " +
+                        quote(def_.variables[static_cast<size_t>(prv_facts[i].var)].name) +
+                        " is in both 'post' and 'prevail'");
+    for (const Fact& f : post_facts) {
+      Effect e{f.var, kUndefined, f.value};
+      for (const Fact& p : pre_facts)
+        if (p.var == f.var) e.pre = p.value;
+      act.effects.push_back(e);
+    }
+    act.prevail = std::move(prv_facts);
+    def_.actions.push_back(std::move(act));
+  }
+  return true;
+}
+
+bool NativeReader::read_classes(const toml::table& root) {
+  std::vector<const toml::table*> items;
+  if (!array_of_tables(root, "class", items)) return false;
+  std::vector<std::string_view> action_names;
+  if (def_.actions.size() <= 10)
+    for (const ActionDef& a : def_.actions) action_names.push_back(a.name);
+  for (const toml::table* t : items) {
+    if (!check_keys(*t, {"name", "actions"}, "[[class]]")) return false;
+    NpcClassDef cls;
+    int line = 0;
+    if (!get_string(*t, "name", "[[class]]", true, cls.name, line)) return false;
+    if (!check_name(cls.name, "class name", line)) return false;
+    const auto id = static_cast<ClassId>(def_.classes.size());
+    if (auto [it, inserted] = class_index_.emplace(cls.name, Named{id, line}); !inserted)
+      return fail(line, "duplicate class " + quote(cls.name) + " (first defined at line " +
+                            std::to_string(it->second.line) + ")");
+    const std::string who = "class " + quote(cls.name);
+    const toml::node* acts = t->get("actions");
+    if (!acts) return fail(line_of(*t), who + " is missing the key 'actions'");
+    const toml::array* arr = acts->as_array();
+    if (!arr)
+      return fail(
+          line_of(*acts),
+          "'actions' of " + who + " must be an array of action names, found " + type_name(*acts));
+    std::vector<uint8_t> member(def_.actions.size(), 0);
+    for (const toml::node& el : *arr) {
+      if (!el.is_string())
+        return fail(line_of(el),
+                    "'actions' of " + who + " must hold strings, found " + type_name(el));
+      const std::string& name = el.as_string()->get();
+      auto a = action_index_.find(name);
+      if (a == action_index_.end())
+        return fail(line_of(el), who + ": unknown action " + quote(name) +
+                                     io_detail::list_if_short(action_names));
+      if (member[static_cast<size_t>(a->second.id)])
+        return fail(line_of(el), who + ": action " + quote(name) + " is listed twice");
+      member[static_cast<size_t>(a->second.id)] = 1;
+      cls.actions.push_back(a->second.id);
+    }
+    def_.classes.push_back(std::move(cls));
+  }
+  return true;
+}
+
+bool NativeReader::read_instances(const toml::table& root, const Domain& domain,
+                                  std::vector<Instance>& instances) {
+  std::vector<const toml::table*> items;
+  if (!array_of_tables(root, "instance", items)) return false;
+  std::unordered_map<std::string, int> names;
+  std::vector<std::string_view> class_names;
+  if (def_.classes.size() <= 10)
+    for (const NpcClassDef& c : def_.classes) class_names.push_back(c.name);
+  for (const toml::table* t : items) {
+    if (!check_keys(*t, {"name", "class", "init", "goal"}, "[[instance]]")) return false;
+    Instance inst;
+    int line = 0;
+    if (!get_string(*t, "name", "[[instance]]", false, inst.name, line)) return false;
+    if (t->get("name")) {
+      if (!check_name(inst.name, "instance name", line)) return false;
+      if (auto [it, inserted] = names.emplace(inst.name, line); !inserted)
+        return fail(line, "duplicate instance " + quote(inst.name) + " (first defined at line " +
+                              std::to_string(it->second) + ")");
+    }
+    const std::string who = inst.name.empty()
+                                ? "the instance at line " + std::to_string(line_of(*t))
+                                : "instance " + quote(inst.name);
+    std::string cls;
+    if (!get_string(*t, "class", who, false, cls, line)) return false;
+    if (t->get("class")) {
+      auto c = class_index_.find(cls);
+      if (c == class_index_.end())
+        return fail(line, who + ": unknown class " + quote(cls) +
+                              (def_.classes.empty() ? std::string(" (the domain has no classes)")
+                                                    : io_detail::list_if_short(class_names)));
+      inst.npc_class = c->second.id;
+    }
+    bool ok = true;
+    const toml::table* init = get_table(*t, "init", who, true, ok);
+    if (!ok) return false;
+    const toml::table* goal = get_table(*t, "goal", who, true, ok);
+    if (!ok) return false;
+    std::vector<Fact> facts;
+    if (!assignments(*init, "'init' of " + who, facts)) return false;
+    if (facts.size() != def_.variables.size()) {
+      std::string missing;
+      int count = 0;
+      size_t k = 0;
+      for (size_t v = 0; v < def_.variables.size(); ++v) {
+        if (k < facts.size() && facts[k].var == static_cast<VarId>(v)) {
+          ++k;
+          continue;
+        }
+        if (++count <= 5) missing += (missing.empty() ? "" : ", ") + quote(def_.variables[v].name);
+      }
+      if (count > 5) missing += ", ... (" + std::to_string(count) + " in all)";
+      return fail(line_of(*init),
+                  "'init' of " + who + " must give every variable a value; missing: " + missing);
+    }
+    inst.init.assign(def_.variables.size(), kUndefined);
+    for (const Fact& f : facts) inst.init[static_cast<size_t>(f.var)] = f.value;
+    if (!assignments(*goal, "'goal' of " + who, facts)) return false;
+    if (facts.empty())
+      return fail(line_of(*goal), "'goal' of " + who + " is empty (give at least one variable)");
+    inst.goal.assign(def_.variables.size(), kUndefined);
+    for (const Fact& f : facts) inst.goal[static_cast<size_t>(f.var)] = f.value;
+    if (auto bad = domain.check_instance(inst)) return fail(line_of(*t), bad->message);
+    instances.push_back(std::move(inst));
+  }
+  return true;
+}
+
+Result<Task> NativeReader::read(std::string_view text) {
+  toml::table root;
+  try {
+    root = toml::parse(text, file_);
+  } catch (const toml::parse_error& e) {
+    return Error{std::string(e.description()), file_, line_of(e.source())};
+  } catch (const std::exception& e) {
+    return Error{std::string("cannot parse the file: ") + e.what(), file_, 0};
+  }
+  if (!check_keys(root, {"domain", "variable", "action", "class", "instance"}, "the file"))
+    return err_;
+  if (!read_domain(root) || !read_variables(root) || !read_actions(root) || !read_classes(root))
+    return err_;
+  auto domain = Domain::compile(def_);
+  if (!domain) return Error{domain.error().message, file_, 0};
+  Task task{std::move(domain).value(), {}};
+  if (!read_instances(root, task.domain, task.instances)) return err_;
+  return task;
+}
+
+// ---- writer ----
+
+void append_string(std::string& out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  out += '"';
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        if (io_detail::is_control(u)) {
+          out += "\\u00";
+          out += kHex[u >> 4];
+          out += kHex[u & 15];
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
+}
+
+void append_key(std::string& out, std::string_view key) {
+  const bool bare = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-';
+  });
+  if (bare)
+    out += key;
+  else
+    append_string(out, key);
+}
+
+template <typename Facts>
+void append_facts(std::string& out, const Domain& d, const Facts& facts) {
+  out += "{ ";
+  bool first = true;
+  for (const auto& [var, value] : facts) {
+    if (!first) out += ", ";
+    first = false;
+    append_key(out, d.variable_name(var));
+    out += " = ";
+    append_string(out, d.value_name(var, value));
+  }
+  out += first ? "}" : " }";
+}
+
+void append_state(std::string& out, const Domain& d, const std::vector<ValueId>& state) {
+  std::vector<std::pair<VarId, ValueId>> facts;
+  for (size_t v = 0; v < state.size() && v < static_cast<size_t>(d.num_variables()); ++v)
+    if (state[v] != kUndefined) facts.emplace_back(static_cast<VarId>(v), state[v]);
+  append_facts(out, d, facts);
+}
+
+}  // namespace
+
+Result<Task> parse_native(std::string_view text, const std::string& filename) {
+  NativeReader reader(filename);
+  return reader.read(text);
+}
+
+std::string write_native(const Task& task) {
+  const Domain& d = task.domain;
+  std::string out = "# topoplan domain (native format, see docs/formats.md)\n\n[domain]\n";
+  if (!d.name().empty()) {
+    out += "name = ";
+    append_string(out, d.name());
+    out += "\n";
+  }
+  for (VarId v = 0; v < d.num_variables(); ++v) {
+    out += "\n[[variable]]\nname = ";
+    append_string(out, d.variable_name(v));
+    out += "\nvalues = [";
+    for (ValueId x = 0; x < d.domain_size(v); ++x) {
+      if (x) out += ", ";
+      append_string(out, d.value_name(v, x));
+    }
+    out += "]\n";
+  }
+  for (ActionId a = 0; a < d.num_actions(); ++a) {
+    out += "\n[[action]]\nname = ";
+    append_string(out, d.action_name(a));
+    out += "\n";
+    if (d.cost(a) != 1) out += "cost = " + std::to_string(d.cost(a)) + "\n";
+    std::vector<std::pair<VarId, ValueId>> pre, post, prv;
+    for (const Effect& e : d.effects(a)) {
+      if (e.pre != kUndefined) pre.emplace_back(e.var, e.pre);
+      post.emplace_back(e.var, e.post);
+    }
+    for (const Fact& f : d.prevail(a)) prv.emplace_back(f.var, f.value);
+    std::sort(pre.begin(), pre.end());
+    std::sort(post.begin(), post.end());
+    std::sort(prv.begin(), prv.end());
+    if (!pre.empty()) {
+      out += "pre = ";
+      append_facts(out, d, pre);
+      out += "\n";
+    }
+    out += "post = ";
+    append_facts(out, d, post);
+    out += "\n";
+    if (!prv.empty()) {
+      out += "prevail = ";
+      append_facts(out, d, prv);
+      out += "\n";
+    }
+  }
+  for (ClassId c = 0; c < d.num_classes(); ++c) {
+    out += "\n[[class]]\nname = ";
+    append_string(out, d.class_name(c));
+    out += "\nactions = [";
+    bool first = true;
+    for (ActionId a : d.class_actions(c)) {
+      out += first ? "\n  " : ",\n  ";
+      first = false;
+      append_string(out, d.action_name(a));
+    }
+    out += first ? "]\n" : ",\n]\n";
+  }
+  for (const Instance& inst : task.instances) {
+    out += "\n[[instance]]\n";
+    if (!inst.name.empty()) {
+      out += "name = ";
+      append_string(out, inst.name);
+      out += "\n";
+    }
+    if (inst.npc_class >= 0 && inst.npc_class < d.num_classes()) {
+      out += "class = ";
+      append_string(out, d.class_name(inst.npc_class));
+      out += "\n";
+    }
+    out += "init = ";
+    append_state(out, d, inst.init);
+    out += "\ngoal = ";
+    append_state(out, d, inst.goal);
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace topoplan

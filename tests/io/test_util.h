@@ -1,0 +1,47 @@
+// Shared helpers for the io tests.
+#pragma once
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "topoplan/io.h"
+
+namespace topoplan::test {
+
+inline std::string domain_path(const std::string& file) {
+  return std::string(TOPOPLAN_SOURCE_DIR) + "/domains/" + file;
+}
+
+inline std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A malformed-input case: the reader must fail at `line` with `phrase` in the message.
+struct BadCase {
+  const char* name;
+  std::string text;
+  int line;
+  const char* phrase;
+};
+
+inline void PrintTo(const BadCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+template <typename Parse>
+void expect_error(const BadCase& c, Parse parse, const std::string& file) {
+  auto r = parse(c.text, file);
+  ASSERT_FALSE(r.ok()) << c.name << ": accepted\n" << c.text;
+  EXPECT_EQ(r.error().file, file) << c.name;
+  EXPECT_EQ(r.error().line, c.line) << c.name << ": " << r.error().to_string();
+  EXPECT_NE(r.error().message.find(c.phrase), std::string::npos)
+      << c.name << ": message '" << r.error().message << "' lacks '" << c.phrase << "'";
+}
+
+}  // namespace topoplan::test
