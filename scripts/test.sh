@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it: a warnings-as-errors build and its tests, then the
+# tests again under AddressSanitizer + UndefinedBehaviorSanitizer, then an install and a
+# find_package(topoplan) consumer build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+jobs=$(nproc)
+
+cmake -S . -B build/ci -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTOPOPLAN_WERROR=ON
+cmake --build build/ci -j"$jobs"
+ctest --test-dir build/ci --output-on-failure -j"$jobs"
+
+cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTOPOPLAN_WERROR=ON \
+  -DTOPOPLAN_SANITIZE=ON -DTOPOPLAN_BUILD_BENCHMARKS=OFF
+cmake --build build/asan -j"$jobs"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build/asan --output-on-failure -j"$jobs"
+
+prefix=$(mktemp -d)
+cmake --install build/ci --prefix "$prefix" >/dev/null
+cmake -S examples/hello -B build/consumer -G Ninja -DCMAKE_PREFIX_PATH="$prefix"
+cmake --build build/consumer
+build/consumer/hello
+rm -rf "$prefix"

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# End-to-end checks of the topoplan command line: outputs, exit codes, error messages.
+# Usage: cli_test.sh PATH/TO/topoplan SOURCE_DIR
+set -uo pipefail
+bin=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+
+# expect NAME EXIT_CODE PATTERN -- command...   (PATTERN: grep -E over stdout+stderr, or "")
+expect() {
+  local name=$1 code=$2 pattern=$3
+  shift 4
+  local out
+  out=$("$@" 2>&1)
+  local got=$?
+  if [[ $got -ne $code ]]; then
+    echo "FAIL $name: exit $got, expected $code"
+    echo "$out" | sed 's/^/    /' | head -20
+    failed=$((failed + 1))
+    return
+  fi
+  if [[ -n $pattern ]] && ! grep -Eq -- "$pattern" <<<"$out"; then
+    echo "FAIL $name: output does not match /$pattern/"
+    echo "$out" | sed 's/^/    /' | head -20
+    failed=$((failed + 1))
+    return
+  fi
+  passed=$((passed + 1))
+}
+
+hb=$src/domains/horse-breeder.toml
+
+# plan + validate, native file, every planner that applies
+for planner in auto exact astar; do
+  expect "plan hb ($planner)" 0 '^; cost = 6 \(unit cost\)$' -- "$bin" plan "$hb" --planner "$planner" -o "$tmp/$planner.plan"
+  expect "plan hb ($planner) writes 6 actions" 0 '' -- test "$(grep -c '^(' "$tmp/$planner.plan")" -eq 6
+  expect "validate hb ($planner)" 0 '^valid plan: 6 actions, cost 6' -- "$bin" validate "$hb" "$tmp/$planner.plan"
+done
+expect "plan to stdout" 0 '^\(PickUpBucket\)$' -- "$bin" plan "$hb"
+expect "stats name the engine" 0 'engine: ' -- "$bin" plan "$hb" --stats
+
+# the paper's instances, chosen by --init/--goal
+expect "seed 000: haystack in hands needs 7" 0 '^; cost = 7 ' -- "$bin" plan "$hb" --init "haystack=inHands,bucket=none,water=inSource" --goal "haystack=inFeeder,bucket=none,water=inTrough"
+expect "seed 001: one action" 0 '^; cost = 1 ' -- "$bin" plan "$hb" --init "haystack=inHands,bucket=none,water=inSource" --goal "haystack=inFeeder,bucket=none,water=inSource"
+expect "unsolvable exits 11" 11 'unsolvable' -- "$bin" plan "$hb" --init "haystack=inFeeder,bucket=none,water=inSource" --goal "haystack=inFeeder,bucket=none,water=inTrough"
+expect "exact: unsolvable exits 11" 11 '' -- "$bin" plan "$hb" --planner exact --init "haystack=inFeeder,bucket=none,water=inSource" --goal "haystack=inFeeder,bucket=none,water=inTrough"
+expect "node limit exits 12" 12 'limit' -- "$bin" plan "$hb" --planner exact --max-expansions 1
+expect "partial goal" 0 '^; cost = 2 ' -- "$bin" plan "$hb" --goal "haystack=inFeeder"
+
+# Fast Downward files: convert, plan, validate against both forms
+expect "convert to sas" 0 '' -- "$bin" convert "$hb" -o "$tmp/hb.sas"
+expect "plan sas" 0 '^; cost = 6 \(unit cost\)$' -- "$bin" plan "$tmp/hb.sas" -o "$tmp/sas.plan"
+expect "validate sas plan on sas" 0 '^valid plan' -- "$bin" validate "$tmp/hb.sas" "$tmp/sas.plan"
+expect "validate sas plan on native" 0 '^valid plan' -- "$bin" validate "$hb" "$tmp/sas.plan"
+expect "shipped sas file plans" 0 '^; cost = 6 ' -- "$bin" plan "$src/domains/horse-breeder.sas"
+
+# invalid plans
+printf '(TakeHaystack)\n(PickUpBucket)\n' >"$tmp/bad.plan"
+expect "invalid plan exits 1" 1 "step 2 \(PickUpBucket\): prevail-condition 'haystack=none'" -- "$bin" validate "$hb" "$tmp/bad.plan"
+printf '(TakeHaystack)\n(FillHorseFeeder)\n' >"$tmp/short.plan"
+expect "goal not reached exits 1" 1 'goal is not reached' -- "$bin" validate "$hb" "$tmp/short.plan"
+printf '(NoSuchAction)\n' >"$tmp/unknown.plan"
+expect "unknown action in plan exits 33" 33 'unknown.plan:1:' -- "$bin" validate "$hb" "$tmp/unknown.plan"
+
+# bad input files: file:line: message, exit 33
+printf '[[variable]]\nname = "a"\nvalues = ["x", "x"]\n' >"$tmp/dup.toml"
+expect "duplicate value exits 33" 33 'dup.toml:[0-9]+: ' -- "$bin" plan "$tmp/dup.toml"
+printf 'begin_version\n3\nend_version\nbegin_metric\n0\nend_metric\n1000000000\nbegin_variable\n' >"$tmp/trunc.sas"
+expect "truncated sas exits 33" 33 'trunc.sas:[0-9]+: ' -- "$bin" plan "$tmp/trunc.sas"
+head -c 4096 /dev/urandom >"$tmp/garbage.sas"
+expect "binary garbage exits 33" 33 'garbage.sas:[0-9]+: ' -- "$bin" plan "$tmp/garbage.sas"
+expect "missing file exits 33" 33 'nope.toml' -- "$bin" plan "$tmp/nope.toml"
+expect "unknown value in --goal" 33 "haystack" -- "$bin" plan "$hb" --goal "haystack=onTheMoon"
+
+# usage errors exit 2
+expect "unknown planner exits 2" 2 'unknown planner' -- "$bin" plan "$hb" --planner nope
+expect "missing argument exits 2" 2 '' -- "$bin" plan
+expect "unknown subcommand exits 2" 2 '' -- "$bin" frobnicate
+expect "help exits 0" 0 'plan' -- "$bin" --help
+
+# show
+expect "show lists actions" 0 'PickUpBucket' -- "$bin" show "$hb"
+
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]
