@@ -1,0 +1,169 @@
+// topoplan — ℙ (TopoPlan): the linear-time planner for unary, post-unique action sets.
+//
+// Design
+// ------
+// Seeds 000, 001 and 003 plan SAS-PU tasks by building, per variable, the chain of actions from
+// s0[v] to s*[v] (post-uniqueness makes it unique), adding the chains that prevail-conditions
+// request, ordering the chosen actions by their pre- and prevail-conditions, and sorting them
+// topologically. docs/algorithm.md describes the version implemented here and where (and why) it
+// departs from the papers.
+//
+// Two objects, split by lifetime (as Detour's dtNavMesh / dtNavMeshQuery):
+//   * TopoPlanner — built once per (Domain, NPC class or action mask): the post-uniqueness index
+//     (var, post) → action, ghost values, the cycle of every domain-action graph, prevail lists as
+//     CSR, and the structural class. Immutable; share it between threads.
+//   * TopoScratch — per-thread working memory sized for one planner. plan() never allocates.
+//
+// Guarantees (checked by tests/topo against the exact search):
+//   * a returned plan is valid (plan() re-simulates it before returning; a failed self-check is
+//     reported as kGaveUp with TopoFailure::kSelfCheck, never as a plan);
+//   * a returned plan is minimal in length among all plans, and uses each action at most once;
+//   * kUnsolvable only with a proof: a goal or requested value no walk can reach, or — for action
+//     sets in C0, C2S or C2* (seed 000 Theorems 1, 3, 4) — no plan using each action once;
+//   * time O(|A| + |E_A|) per plan; the same plan for the same input.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "topoplan/analysis.h"
+#include "topoplan/domain.h"
+#include "topoplan/plan.h"
+#include "topoplan/result.h"
+
+namespace topoplan {
+
+// Why the last plan() call did not return kSolved (detail bits of the status, Detour-style).
+enum class TopoFailure : uint8_t {
+  kNone,
+  kBadInput,            // state sizes or values out of range
+  kPartialGoal,         // goal leaves a variable free and a prevail requests it elsewhere
+  kBufferTooSmall,      // `out` too small: *out_len holds the length needed (status kLimitReached)
+  kGoalUnreachable,     // no walk of var reaches the goal value (proof of unsolvability)
+  kPrevailUnreachable,  // a needed prevail value cannot be visited on the way to the goal (proof)
+  kNeedsRepeat,         // visiting the requested value needs an action twice (no T1 plan)
+  kOrderingCycle,       // the chosen actions cannot be totally ordered
+  kSelfCheck,           // internal: the plan failed re-simulation (a bug; never returned as plan)
+};
+
+[[nodiscard]] std::string_view to_string(TopoFailure failure);
+
+class TopoPlanner;
+
+// Per-thread working memory of one TopoPlanner. Create with TopoPlanner::make_scratch(); reuse
+// for every plan() call of that thread.
+class TopoScratch {
+ public:
+  TopoScratch() = default;
+
+  // Details of the last failed plan() call: the reason and the variable / value / action at
+  // fault (-1 when not applicable).
+  [[nodiscard]] TopoFailure failure() const { return failure_; }
+  [[nodiscard]] VarId failure_var() const { return failure_var_; }
+  [[nodiscard]] ValueId failure_value() const { return failure_value_; }
+  [[nodiscard]] ActionId failure_action() const { return failure_action_; }
+
+ private:
+  friend class TopoPlanner;
+  uint32_t gen_ = 0;  // generation stamp: entries whose stamp != gen_ are "unset"
+  // Per action.
+  std::vector<uint32_t> used_stamp_;
+  std::vector<int32_t> indeg_;
+  std::vector<int32_t> head_;   // first out-edge (linked list), -1 none
+  std::vector<uint8_t> state_;  // 0 pending, 1 queued/deferred, 2 done
+  // Per value slot (value_offset[v] + x).
+  std::vector<uint32_t> walk_stamp_;  // value is on the walk of its variable
+  std::vector<ActionId> leave_;       // action leaving that value on the walk (-1: final value)
+  // Per variable.
+  std::vector<uint8_t> long_walk_;     // walk starts with the cycle through s0
+  std::vector<ActionId> sigma_first_;  // first action of the s0 → goal path (-1 if none)
+  std::vector<int32_t> pending_disj_;  // unresolved requesters of s0[v] (long walks)
+  std::vector<int32_t> disj_head_;     // their list (linked through disj_next_)
+  std::vector<ValueId> sim_;           // self-check state
+  // Edges and lists.
+  std::vector<int32_t> edge_next_;
+  std::vector<ActionId> edge_to_;
+  int32_t num_edges_ = 0;
+  std::vector<ActionId> disj_action_;  // disjunctive request: requester ...
+  std::vector<int32_t> disj_next_;
+  int32_t num_disj_ = 0;
+  std::vector<ActionId> used_;  // actions of the plan, in discovery order
+  int32_t num_used_ = 0;
+  std::vector<ActionId> queue_;  // Kahn queue
+  std::vector<ActionId> deferred_;
+  TopoFailure failure_ = TopoFailure::kNone;
+  VarId failure_var_ = -1;
+  ValueId failure_value_ = -1;
+  ActionId failure_action_ = -1;
+};
+
+class TopoPlanner {
+ public:
+  // Builds the tables for the actions of `npc_class` (kAllActions: every action). Fails (the
+  // message names the actions) when an available action is not unary, has an undefined
+  // pre-condition, or two available actions set the same variable to the same value.
+  // Runs the class analysis (analysis.h) to know which failures are proofs.
+  [[nodiscard]] static Result<TopoPlanner> create(const Domain& domain,
+                                                  ClassId npc_class = kAllActions);
+  // Same for an explicit per-NPC action mask (size num_actions(), non-zero = available).
+  [[nodiscard]] static Result<TopoPlanner> create(const Domain& domain,
+                                                  std::span<const uint8_t> action_mask);
+  // Same with the structural class supplied by the caller (skips the analysis). Passing a class
+  // smaller than the true one voids the kUnsolvable guarantee.
+  [[nodiscard]] static Result<TopoPlanner> create(const Domain& domain,
+                                                  std::span<const uint8_t> action_mask,
+                                                  StructuralClass structural_class);
+
+  TopoPlanner() = default;
+
+  [[nodiscard]] const Domain& domain() const { return *domain_; }
+  [[nodiscard]] StructuralClass structural_class() const { return class_; }
+  // Upper bound on plan length: the number of available actions.
+  [[nodiscard]] int32_t max_plan_length() const { return num_available_; }
+
+  // Scratch sized for this planner (allocates; do it once per thread).
+  [[nodiscard]] TopoScratch make_scratch() const;
+
+  // Plans from the total state `s0` to `goal` (one entry per variable; kUndefined = free) into
+  // `out`; *out_len receives the plan length (or, for kBufferTooSmall, the length needed).
+  // Statuses: kSolved; kUnsolvable (proof, see header comment); kGaveUp (no plan, no proof —
+  // scratch.failure() says why); kLimitReached (out too small). No heap allocation.
+  PlanStatus plan(TopoScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
+                  std::span<ActionId> out, int32_t* out_len) const;
+
+  // One-line explanation of the last failure recorded in `scratch`, with names (cold path).
+  [[nodiscard]] std::string explain(const TopoScratch& scratch) const;
+
+ private:
+  [[nodiscard]] int32_t slot(VarId v, ValueId x) const { return value_offset_[v] + x; }
+  bool fail(TopoScratch& s, TopoFailure f, VarId v, ValueId x, ActionId a) const;
+  bool build_walk(TopoScratch& s, VarId v, ValueId s0, ValueId g) const;
+  bool make_long(TopoScratch& s, VarId v, ValueId s0) const;
+  [[nodiscard]] bool reaches(VarId v, ValueId from, ValueId to) const;
+  void add_edge(TopoScratch& s, ActionId from, ActionId to) const;
+  void use(TopoScratch& s, ActionId a) const;
+  bool order(TopoScratch& s, std::span<const ValueId> s0, std::span<ActionId> out) const;
+  bool self_check(TopoScratch& s, std::span<const ValueId> s0, std::span<const ValueId> goal,
+                  std::span<const ActionId> plan) const;
+
+  const Domain* domain_ = nullptr;
+  StructuralClass class_ = StructuralClass::kNone;
+  int32_t num_available_ = 0;
+  int32_t max_prevails_ = 0;           // Σ |prv(a)| over available actions
+  std::vector<int32_t> value_offset_;  // size m+1
+  std::vector<ActionId> producer_;     // per slot: the available action setting v = x, or -1
+  std::vector<uint8_t> on_cycle_;      // per slot: x lies on the cycle of G(v)
+  std::vector<ValueId> cycle_next_;    // per slot on a cycle: the next value along the cycle
+  std::vector<VarId> act_var_;         // per action: effect variable, pre, post
+  std::vector<ValueId> act_pre_;
+  std::vector<ValueId> act_post_;
+};
+
+// The cold-path PlanFn registered as "topo": builds a TopoPlanner for the instance's class and
+// plans once. Non-unary or non-post-unique action sets give kUnsupported.
+[[nodiscard]] PlanResult plan_topo(const Domain& domain, const Instance& instance,
+                                   const PlannerOptions& options = {});
+
+}  // namespace topoplan

@@ -1,0 +1,76 @@
+// Seeded generator of random unary post-unique domains and instances for differential tests.
+//
+// Every domain: 2-8 variables of 2-5 values (configurable); per variable a domain-action graph
+// that is a tree (one ghost value) or holds one cycle of any length 2..|D_v| with trees hanging
+// off it, sometimes with an extra ghost value; each action gets a prevail-condition on each other
+// variable with the domain's density, drawn from sparse to dense. All actions are unary, have a
+// defined pre-condition different from their post, and are post-unique. The same seed gives the
+// same domain and instances on every platform (own PRNG, no std distributions).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "topoplan/domain.h"
+
+namespace topoplan::testing {
+
+// SplitMix64: small, fast, portable.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : state_(seed) {}
+  uint64_t next() {
+    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  // Uniform in [lo, hi] (inclusive).
+  int32_t uniform(int32_t lo, int32_t hi) {
+    return lo + static_cast<int32_t>(next() % static_cast<uint64_t>(hi - lo + 1));
+  }
+  // True with probability p.
+  bool chance(double p) { return static_cast<double>(next() >> 11) * 0x1.0p-53 < p; }
+
+ private:
+  uint64_t state_;
+};
+
+struct RandomDomainOptions {
+  int32_t min_variables = 2;
+  int32_t max_variables = 8;
+  int32_t min_values = 2;
+  int32_t max_values = 5;
+  // Probability that an action has a prevail-condition on a given other variable. Negative:
+  // drawn per domain from {0.05, 0.15, 0.3, 0.5, 0.8}.
+  double prevail_density = -1.0;
+  double cycle_probability = 0.6;         // a variable's graph holds a cycle (else: a tree)
+  double extra_ghost_probability = 0.15;  // drop one more producer (disconnected G(v))
+};
+
+enum class GoalKind : uint8_t {
+  kRandomWalk,  // the state reached by a random walk of applicable actions from init: solvable
+  kRandomGoal,  // a uniformly random total state
+};
+
+struct RandomInstanceOptions {
+  GoalKind kind = GoalKind::kRandomWalk;
+  int32_t max_walk = 12;             // random-walk length drawn from [0, max_walk]
+  double free_goal_probability = 0;  // each goal entry left kUndefined with this probability
+};
+
+// A random unary post-unique domain (no NPC classes: every action is available).
+[[nodiscard]] DomainDef random_domain_def(uint64_t seed, const RandomDomainOptions& options = {});
+// random_domain_def compiled (the generator only produces valid definitions).
+[[nodiscard]] Domain random_domain(uint64_t seed, const RandomDomainOptions& options = {});
+
+// A random instance of `domain` (class kAllActions), using and advancing `rng`.
+[[nodiscard]] Instance random_instance(const Domain& domain, Rng& rng,
+                                       const RandomInstanceOptions& options = {});
+
+// MultiPrv_n_Cycle of seed 001 §3: m variables with the cycle 0 → 1 → ... → n-1 → 0, each action
+// on v_i requiring v_j = n/2 for every j > i. From all-0 to all-0 every variable walks its cycle
+// once (each waits for the later ones to reach n/2).
+[[nodiscard]] DomainDef multiprv_cycle_def(int32_t m, int32_t n);
+
+}  // namespace topoplan::testing

@@ -1,0 +1,190 @@
+// Golden tests of ℙ: the papers' Horse Breeder instances, MultiPrv_n_Cycle, statuses and API
+// contracts. Every plan goes through the validator and is compared with the exact search.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "../support/horse_breeder.h"
+#include "random_domains.h"
+#include "topoplan/search.h"
+#include "topoplan/topo.h"
+#include "topoplan/validate.h"
+
+namespace topoplan {
+namespace {
+
+using testing::horse_breeder_000_def;
+using testing::horse_breeder_003_def;
+using testing::make_instance;
+
+Domain compile(const DomainDef& def) {
+  Result<Domain> d = Domain::compile(def);
+  EXPECT_TRUE(d.ok()) << (d.ok() ? "" : d.error().to_string());
+  return std::move(d).value();
+}
+
+std::vector<std::string> names(const Domain& d, const std::vector<ActionId>& plan) {
+  std::vector<std::string> out;
+  for (ActionId a : plan) out.push_back(d.action_name(a));
+  return out;
+}
+
+// Runs "topo" and the exact search (length objective); checks validity, distinct actions and
+// equal length; returns ℙ's result.
+PlanResult run_checked(const Domain& d, const Instance& inst) {
+  PlanResult r = plan_topo(d, inst);
+  PlannerOptions opts;
+  opts.objective = Objective::kLength;
+  const PlanResult ex = plan_exact(d, inst, opts);
+  if (r.status == PlanStatus::kSolved) {
+    const Validation val = validate_plan(d, inst, r.actions);
+    EXPECT_TRUE(val.valid) << val.reason;
+    EXPECT_EQ(std::set<ActionId>(r.actions.begin(), r.actions.end()).size(), r.actions.size());
+    EXPECT_EQ(ex.status, PlanStatus::kSolved);
+    EXPECT_EQ(r.actions.size(), ex.actions.size());
+  } else if (r.status == PlanStatus::kUnsolvable) {
+    EXPECT_EQ(ex.status, PlanStatus::kUnsolvable) << r.message;
+  }
+  return r;
+}
+
+TEST(TopoGolden, HorseBreeder000FromEmptyHands) {
+  const Domain d = compile(horse_breeder_000_def());
+  const PlanResult r = run_checked(d, make_instance({0, 0, 0}, {2, 0, 2}));
+  ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
+  // Seed 000 §3: Δ = ⟨a5, a6, a7, a4, a2, a3⟩.
+  EXPECT_EQ(names(d, r.actions),
+            (std::vector<std::string>{"PickUpBucket", "FillBucketWithWater", "FillHorseTrough",
+                                      "DropBucket", "TakeHaystack", "FillHorseFeeder"}));
+}
+
+TEST(TopoGolden, HorseBreeder000HaystackInHands) {
+  const Domain d = compile(horse_breeder_000_def());
+  const PlanResult r = run_checked(d, make_instance({1, 0, 0}, {2, 0, 2}));
+  ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
+  EXPECT_EQ(r.actions.size(), 7u);
+  EXPECT_EQ(names(d, r.actions),
+            (std::vector<std::string>{"DropHaystack", "PickUpBucket", "FillBucketWithWater",
+                                      "FillHorseTrough", "DropBucket", "TakeHaystack",
+                                      "FillHorseFeeder"}));
+}
+
+TEST(TopoGolden, HorseBreeder000HaystackInFeederIsUnsolvable) {
+  const Domain d = compile(horse_breeder_000_def());
+  const PlanResult r = run_checked(d, make_instance({2, 0, 0}, {2, 0, 2}));
+  EXPECT_EQ(r.status, PlanStatus::kUnsolvable);
+  EXPECT_NE(r.message.find("haystack=none"), std::string::npos) << r.message;
+}
+
+// Seed 001 §2.3: from ⟨1,0,0⟩ the first action to leave s0[v0] depends on the goal.
+TEST(TopoGolden, Seed001Section23) {
+  const Domain d = compile(horse_breeder_000_def());
+  PlanResult r = run_checked(d, make_instance({1, 0, 0}, {2, 0, 0}));
+  ASSERT_EQ(r.status, PlanStatus::kSolved);
+  EXPECT_EQ(names(d, r.actions), std::vector<std::string>{"FillHorseFeeder"});
+  r = run_checked(d, make_instance({1, 0, 0}, {2, 0, 2}));
+  ASSERT_EQ(r.status, PlanStatus::kSolved);
+  EXPECT_EQ(r.actions.size(), 7u);
+  EXPECT_EQ(d.action_name(r.actions.front()), "DropHaystack");
+}
+
+TEST(TopoGolden, HorseBreeder003Table) {
+  const Domain d = compile(horse_breeder_003_def());
+  PlanResult r = run_checked(d, make_instance({0, 0, 0}, {2, 0, 2}));
+  ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
+  EXPECT_EQ(r.actions.size(), 6u);
+  // Seed 003 §3: s0[v0] = 1 and v0 = 0 requested: both entries of Next in use.
+  r = run_checked(d, make_instance({1, 0, 0}, {2, 0, 2}));
+  ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
+  EXPECT_EQ(r.actions.size(), 7u);
+}
+
+TEST(TopoGolden, HorseBreederEveryTotalInstance) {
+  for (const DomainDef& def : {horse_breeder_000_def(), horse_breeder_003_def()}) {
+    const Domain d = compile(def);
+    for (int32_t i = 0; i < 18 * 18; ++i) {
+      const std::vector<ValueId> s0 = {i % 3, (i / 3) % 2, (i / 6) % 3};
+      const std::vector<ValueId> g = {(i / 18) % 3, (i / 54) % 2, (i / 108) % 3};
+      const PlanResult r = run_checked(d, make_instance(s0, g));
+      PlannerOptions opts;
+      opts.objective = Objective::kLength;
+      // In C2*: solved iff solvable.
+      EXPECT_EQ(r.status == PlanStatus::kSolved,
+                plan_exact(d, make_instance(s0, g), opts).status == PlanStatus::kSolved);
+    }
+  }
+}
+
+// Seed 001 §3: every variable but v0 walks its whole cycle once.
+TEST(TopoGolden, MultiPrvCycle) {
+  for (const auto& [m, n] : {std::pair{2, 2}, {4, 3}, {4, 4}, {5, 5}}) {
+    const Domain d = compile(testing::multiprv_cycle_def(m, n));
+    std::vector<ValueId> goal(static_cast<size_t>(m), 0);
+    goal[0] = n - 1;
+    const PlanResult r = run_checked(d, make_instance(std::vector<ValueId>(m, 0), goal));
+    ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
+    EXPECT_EQ(static_cast<int32_t>(r.actions.size()), (n - 1) + (m - 1) * n);
+  }
+}
+
+TEST(TopoApi, UnsupportedActionSets) {
+  DomainDef def = horse_breeder_000_def();
+  def.actions.push_back({"Juggle", 1, {{0, 0, 2}, {1, 0, 1}}, {}});
+  Domain d = compile(def);
+  EXPECT_EQ(plan_topo(d, make_instance({0, 0, 0}, {2, 0, 2})).status, PlanStatus::kUnsupported);
+  def = horse_breeder_000_def();
+  def.actions.push_back({"ThrowHaystack", 1, {{0, 0, 2}}, {}});  // second producer of v0 = 2
+  d = compile(def);
+  const PlanResult r = plan_topo(d, make_instance({0, 0, 0}, {2, 0, 2}));
+  EXPECT_EQ(r.status, PlanStatus::kUnsupported);
+  EXPECT_NE(r.message.find("post-unique"), std::string::npos) << r.message;
+}
+
+// Contextual post-uniqueness: two producers of v0 = 2, never in the same class.
+TEST(TopoApi, ContextualPostUniqueness) {
+  DomainDef def = horse_breeder_000_def();
+  def.actions.push_back({"ThrowHaystack", 1, {{0, 0, 2}}, {}});
+  def.classes = {{"breeder", {0, 1, 2, 3, 4, 5, 6}}, {"thrower", {0, 1, 3, 4, 5, 6, 7}}};
+  const Domain d = compile(def);
+  PlanResult r = run_checked(d, make_instance({0, 0, 0}, {2, 0, 0}, 0));
+  ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
+  EXPECT_EQ(r.actions.size(), 2u);
+  r = run_checked(d, make_instance({0, 0, 0}, {2, 0, 0}, 1));
+  ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
+  EXPECT_EQ(names(d, r.actions), std::vector<std::string>{"ThrowHaystack"});
+}
+
+TEST(TopoApi, BufferTooSmallAndDeterminism) {
+  const Domain d = compile(horse_breeder_000_def());
+  Result<TopoPlanner> p = TopoPlanner::create(d);
+  ASSERT_TRUE(p.ok());
+  TopoScratch s = p->make_scratch();
+  std::vector<ActionId> out(3);
+  int32_t len = -1;
+  const std::vector<ValueId> s0 = {0, 0, 0};
+  const std::vector<ValueId> g = {2, 0, 2};
+  EXPECT_EQ(p->plan(s, s0, g, out, &len), PlanStatus::kLimitReached);
+  EXPECT_EQ(s.failure(), TopoFailure::kBufferTooSmall);
+  EXPECT_EQ(len, 6);
+  out.resize(static_cast<size_t>(p->max_plan_length()));
+  ASSERT_EQ(p->plan(s, s0, g, out, &len), PlanStatus::kSolved);
+  const std::vector<ActionId> first(out.begin(), out.begin() + len);
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_EQ(p->plan(s, s0, g, out, &len), PlanStatus::kSolved);
+    EXPECT_EQ(std::vector<ActionId>(out.begin(), out.begin() + len), first);
+  }
+}
+
+TEST(TopoApi, PartialGoal) {
+  const Domain d = compile(horse_breeder_000_def());
+  // The bucket is free and nobody needs it elsewhere: a minimal plan.
+  PlanResult r = run_checked(d, make_instance({0, 0, 0}, {2, kUndefined, kUndefined}));
+  ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
+  EXPECT_EQ(r.actions.size(), 2u);
+  // Water needs the bucket in hands and the bucket is free: ℙ gives up, never claims more.
+  r = run_checked(d, make_instance({0, 0, 0}, {2, kUndefined, 2}));
+  EXPECT_EQ(r.status, PlanStatus::kGaveUp);
+}
+
+}  // namespace
+}  // namespace topoplan
