@@ -274,7 +274,10 @@ bool FdReader::read_operators(bool use_costs) {
     int64_t e = 0;
     if (!number("the number of effects", 1, num_vars(), e)) return false;
     for (int64_t k = 0; k < e; ++k) {
-      if (!numbers("an effect 'C VAR PRE POST'", 4)) return false;
+      // Room for the longest legal line (C <= N conditions) so a conditional effect is named
+      // as such rather than as a long line.
+      if (!numbers("an effect 'C VAR PRE POST'", 2 * static_cast<size_t>(num_vars()) + 4))
+        return false;
       if (!nums_.empty() && nums_[0] != 0)
         return fail(line_no_, who +
                                   " has a conditional effect; conditional effects are not "
