@@ -7,6 +7,7 @@
 #include "topoplan/astar.h"
 #include "topoplan/plan.h"
 #include "topoplan/search.h"
+#include "topoplan/topo.h"
 
 namespace topoplan {
 
@@ -41,6 +42,10 @@ const std::array kPlanners = {
                 &plan_exact},
     PlannerInfo{"astar", "GOAP forward A* (packed states, admissible DTG heuristic; optimal)",
                 &plan_astar},
+    PlannerInfo{"topo",
+                "ℙ / TopoPlan: linear-time minimal plans for unary post-unique action sets (each "
+                "action once)",
+                &plan_topo},
 };
 // ℙ answers in linear time when the domain is in its class; its plans are minimal in length,
 // which is minimal in cost only with unit costs. Everything ℙ cannot decide goes to the exact
