@@ -93,6 +93,8 @@ class TopoScratch {
   int32_t num_used_ = 0;
   std::vector<ActionId> queue_;  // Kahn queue
   std::vector<ActionId> deferred_;
+  std::vector<int32_t> tmp_indeg_;  // pick_deferred: in-degrees and descendant masks
+  std::vector<uint64_t> mask_;
   TopoFailure failure_ = TopoFailure::kNone;
   VarId failure_var_ = -1;
   ValueId failure_value_ = -1;
@@ -144,6 +146,8 @@ class TopoPlanner {
   [[nodiscard]] bool reaches(VarId v, ValueId from, ValueId to) const;
   void add_edge(TopoScratch& s, ActionId from, ActionId to) const;
   void use(TopoScratch& s, ActionId a) const;
+  ActionId pick_deferred(TopoScratch& s, std::span<const ValueId> s0, int32_t dh, int32_t dt,
+                         int32_t qt) const;
   bool order(TopoScratch& s, std::span<const ValueId> s0, std::span<ActionId> out) const;
   bool self_check(TopoScratch& s, std::span<const ValueId> s0, std::span<const ValueId> goal,
                   std::span<const ActionId> plan) const;

@@ -40,8 +40,10 @@ Error error_of(std::string message) {
   return Error{std::move(message), {}, 0};
 }
 
+// Classes whose theorem (seed 000) we rely on to turn "no plan with each action once" into
+// "no plan". Not C2*: its Theorem 4 is false (docs/algorithm.md, departure 5).
 bool in_proven_class(StructuralClass c) {
-  return c == StructuralClass::kC0 || c == StructuralClass::kC2S || c == StructuralClass::kC2Star;
+  return c == StructuralClass::kC0 || c == StructuralClass::kC2S;
 }
 // Action states during the sort.
 constexpr uint8_t kPending = 0;
@@ -145,6 +147,8 @@ TopoScratch TopoPlanner::make_scratch() const {
       static_cast<size_t>(num_available_) + 4 * static_cast<size_t>(max_prevails_) + 1;
   s.used_stamp_.assign(na, 0);
   s.indeg_.assign(na, 0);
+  s.tmp_indeg_.assign(na, 0);
+  s.mask_.assign(na, 0);
   s.head_.assign(na, -1);
   s.state_.assign(na, kPending);
   s.walk_stamp_.assign(slots, 0);
@@ -366,6 +370,63 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   return PlanStatus::kSolved;
 }
 
+// Chooses which deferred f_w to fire when nothing else is ready. With one candidate, that one.
+// With several, one pass over the not-yet-ordered actions labels each with the candidates it
+// descends from (64-bit masks, the first 64 candidates); the first candidate whose waiting
+// requesters all descend from it is free to fire (they could not run before it anyway). Else the
+// oldest. Cost O(|A| + |E|) per call; calls happen at most once per looping variable.
+ActionId TopoPlanner::pick_deferred(TopoScratch& s, std::span<const ValueId> s0, int32_t dh,
+                                    int32_t dt, int32_t qt) const {
+  constexpr int32_t kMaxCandidates = 64;
+  ActionId cand[kMaxCandidates];
+  int32_t nc = 0;
+  for (int32_t i = dh; i < dt && nc < kMaxCandidates; ++i) {
+    const ActionId a = s.deferred_[i];
+    if (s.state_[a] != kDeferred || s.indeg_[a] != 0) continue;
+    bool dup = false;
+    for (int32_t j = 0; j < nc; ++j) dup = dup || cand[j] == a;
+    if (!dup) cand[nc++] = a;
+  }
+  if (nc <= 1) return cand[0];
+  for (int32_t i = 0; i < s.num_used_; ++i) {
+    const ActionId a = s.used_[i];
+    s.tmp_indeg_[a] = s.indeg_[a];
+    s.mask_[a] = 0;
+  }
+  int32_t t = qt;
+  for (int32_t j = 0; j < nc; ++j) {
+    s.mask_[cand[j]] = uint64_t{1} << j;
+    s.queue_[t++] = cand[j];
+  }
+  for (int32_t h = qt; h < t; ++h) {
+    const ActionId x = s.queue_[h];
+    for (int32_t e = s.head_[x]; e >= 0; e = s.edge_next_[e]) {
+      const ActionId to = s.edge_to_[e];
+      s.mask_[to] |= s.mask_[x];
+      if (--s.tmp_indeg_[to] == 0) s.queue_[t++] = to;
+    }
+  }
+  // Free: every waiting requester descends from cand[j]. Bad: a waiting requester that is itself
+  // a candidate reaches the action restoring s0[w], so sending it late closes a cycle.
+  int32_t not_bad = -1;
+  for (int32_t j = 0; j < nc; ++j) {
+    const VarId w = act_var_[cand[j]];
+    const ActionId restore = producer_[slot(w, s0[w])];
+    bool free_to_fire = true;
+    bool bad = false;
+    for (int32_t k = s.disj_head_[w]; k >= 0; k = s.disj_next_[k]) {
+      const ActionId b = s.disj_action_[k];
+      if (s.state_[b] == kDone) continue;
+      if ((s.mask_[b] >> j & 1u) == 0) free_to_fire = false;
+      for (int32_t i = 0; i < nc; ++i)
+        if (cand[i] == b && (s.mask_[restore] >> i & 1u) != 0) bad = true;
+    }
+    if (free_to_fire) return cand[j];
+    if (!bad && not_bad < 0) not_bad = j;
+  }
+  return cand[not_bad >= 0 ? not_bad : 0];
+}
+
 // Kahn's algorithm with one rule for the disjunctive requests (b needs w = s0[w], w loops back
 // to s0[w]): f_w, the action that first leaves s0[w], is deferred while some such b has not run,
 // and fired only when nothing else is ready; the b still waiting then go to the second epoch of
@@ -420,11 +481,12 @@ bool TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
       if (s.state_[a] == kQueued) fire(a);
       continue;
     }
-    // Nothing ready: fire the oldest deferred f_w; its waiting requesters go late.
+    // Nothing ready: fire a deferred f_w; its waiting requesters go late (after the action
+    // restoring s0[w]). Prefer an f_w all of whose waiting requesters descend from f_w anyway.
     while (dh < dt && (s.state_[s.deferred_[dh]] != kDeferred || s.indeg_[s.deferred_[dh]] != 0))
       ++dh;
     if (dh == dt) break;
-    const ActionId f = s.deferred_[dh++];
+    const ActionId f = pick_deferred(s, s0, dh, dt, qt);
     const VarId w = act_var_[f];
     const ActionId restore = producer_[slot(w, s0[w])];
     for (int32_t k = s.disj_head_[w]; k >= 0; k = s.disj_next_[k]) {

@@ -127,6 +127,38 @@ TEST(TopoGolden, MultiPrvCycle) {
   }
 }
 
+// Counterexample to seed 000's Theorem 4 (docs/algorithm.md): a C2* domain with a solvable
+// instance whose only plans repeat an action. b needs v1 = 1 and v2 = 1; c needs v1 = 0 and
+// destroys v2 = 1, so b runs before c and v1 goes 0 → 1 → 0 → 1. ℙ must not say "unsolvable".
+DomainDef c2star_counterexample_def() {
+  DomainDef d;
+  d.name = "c2star-counterexample";
+  d.variables = {{"v0", {"0", "1"}}, {"v1", {"0", "1"}}, {"v2", {"0", "1"}}};
+  d.actions = {
+      {"a_plus", 1, {{1, 0, 1}}, {}},
+      {"a_minus", 1, {{1, 1, 0}}, {}},
+      {"b", 1, {{0, 0, 1}}, {{1, 1}, {2, 1}}},
+      {"c", 1, {{2, 1, 0}}, {{1, 0}}},
+  };
+  return d;
+}
+
+TEST(TopoGolden, C2StarTheoremCounterexample) {
+  const Domain d = compile(c2star_counterexample_def());
+  const Instance inst = make_instance({0, 0, 1}, {1, 1, 0});
+  PlannerOptions opts;
+  opts.objective = Objective::kLength;
+  const PlanResult ex = plan_exact(d, inst, opts);
+  ASSERT_EQ(ex.status, PlanStatus::kSolved);
+  EXPECT_EQ(names(d, ex.actions),
+            (std::vector<std::string>{"a_plus", "b", "a_minus", "c", "a_plus"}));
+  const PlanResult r = run_checked(d, inst);
+  EXPECT_EQ(r.status, PlanStatus::kGaveUp) << r.message;
+  Result<TopoPlanner> p = TopoPlanner::create(d);
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p->structural_class(), StructuralClass::kC2Star);
+}
+
 TEST(TopoApi, UnsupportedActionSets) {
   DomainDef def = horse_breeder_000_def();
   def.actions.push_back({"Juggle", 1, {{0, 0, 2}, {1, 0, 1}}, {}});
