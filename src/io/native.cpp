@@ -191,13 +191,12 @@ class NativeReader {
   std::vector<std::unordered_map<std::string, ValueId>> value_index_;
   std::unordered_map<std::string, Named> action_index_;
   std::unordered_map<std::string, Named> class_index_;
-  int domain_line_ = 1;
+  std::vector<int32_t> mark_;  // scratch: per-variable or per-action stamps
 };
 
 bool NativeReader::read_domain(const toml::table& root) {
   const toml::node* n = root.get("domain");
   if (!n) return true;
-  domain_line_ = line_of(*n);
   const toml::table* t = n->as_table();
   if (!t) return fail(line_of(*n), "'domain' must be a table ([domain]), found " + type_name(*n));
   if (!check_keys(*t, {"name"}, "[domain]")) return false;
@@ -260,6 +259,7 @@ bool NativeReader::read_actions(const toml::table& root) {
   if (items.size() > static_cast<size_t>(kMaxActions))
     return fail(line_of(*items[static_cast<size_t>(kMaxActions)]),
                 "too many actions (limit " + std::to_string(kMaxActions) + ")");
+  mark_.assign(def_.variables.size(), 0);
   for (const toml::table* t : items) {
     if (!check_keys(*t, {"name", "cost", "pre", "post", "prevail"}, "[[action]]")) return false;
     ActionDef act;
@@ -295,10 +295,10 @@ bool NativeReader::read_actions(const toml::table& root) {
       return fail(line_of(*post), who + " changes nothing: 'post' needs at least one variable");
     if (pre && !assignments(*pre, "'pre' of " + who, pre_facts, &pre_lines)) return false;
     if (prv && !assignments(*prv, "'prevail' of " + who, prv_facts, &prv_lines)) return false;
-    auto in_post = [&](VarId v) {
-      return std::any_of(post_facts.begin(), post_facts.end(),
-                         [v](const Fact& f) { return f.var == v; });
-    };
+    // mark_[v] == stamp: v is changed by this action (O(1) test, no per-action allocation).
+    const int32_t stamp = id + 1;
+    for (const Fact& f : post_facts) mark_[static_cast<size_t>(f.var)] = stamp;
+    auto in_post = [&](VarId v) { return mark_[static_cast<size_t>(v)] == stamp; };
     for (size_t i = 0; i < pre_facts.size(); ++i)
       if (!in_post(pre_facts[i].var))
         return fail(pre_lines[i],
@@ -312,10 +312,11 @@ bool NativeReader::read_actions(const toml::table& root) {
                     who + ": variable " +
                         quote(def_.variables[static_cast<size_t>(prv_facts[i].var)].name) +
                         " is in both 'post' and 'prevail'");
+    // Both lists are sorted by variable and pre ⊆ post: merge them.
+    size_t k = 0;
     for (const Fact& f : post_facts) {
       Effect e{f.var, kUndefined, f.value};
-      for (const Fact& p : pre_facts)
-        if (p.var == f.var) e.pre = p.value;
+      if (k < pre_facts.size() && pre_facts[k].var == f.var) e.pre = pre_facts[k++].value;
       act.effects.push_back(e);
     }
     act.prevail = std::move(prv_facts);
@@ -327,6 +328,7 @@ bool NativeReader::read_actions(const toml::table& root) {
 bool NativeReader::read_classes(const toml::table& root) {
   std::vector<const toml::table*> items;
   if (!array_of_tables(root, "class", items)) return false;
+  mark_.assign(def_.actions.size(), 0);
   std::vector<std::string_view> action_names;
   if (def_.actions.size() <= 10)
     for (const ActionDef& a : def_.actions) action_names.push_back(a.name);
@@ -348,7 +350,7 @@ bool NativeReader::read_classes(const toml::table& root) {
       return fail(
           line_of(*acts),
           "'actions' of " + who + " must be an array of action names, found " + type_name(*acts));
-    std::vector<uint8_t> member(def_.actions.size(), 0);
+    const int32_t stamp = id + 1;
     for (const toml::node& el : *arr) {
       if (!el.is_string())
         return fail(line_of(el),
@@ -358,9 +360,10 @@ bool NativeReader::read_classes(const toml::table& root) {
       if (a == action_index_.end())
         return fail(line_of(el), who + ": unknown action " + quote(name) +
                                      io_detail::list_if_short(action_names));
-      if (member[static_cast<size_t>(a->second.id)])
+      int32_t& mark = mark_[static_cast<size_t>(a->second.id)];
+      if (mark == stamp)
         return fail(line_of(el), who + ": action " + quote(name) + " is listed twice");
-      member[static_cast<size_t>(a->second.id)] = 1;
+      mark = stamp;
       cls.actions.push_back(a->second.id);
     }
     def_.classes.push_back(std::move(cls));

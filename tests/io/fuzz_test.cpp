@@ -99,3 +99,30 @@ TEST(Fuzz, PlanParserNeverCrashes) {
 
 }  // namespace
 }  // namespace topoplan
+
+namespace topoplan {
+namespace {
+
+TEST(Pathological, DeepNestingLongLinesAndHugeClaims) {
+  const std::string deep = "a = " + std::string(100000, '[');
+  auto r1 = parse_native(deep, "deep.toml");
+  ASSERT_FALSE(r1.ok());
+  EXPECT_EQ(r1.error().line, 1);
+  const std::string inline_deep = "a = " + std::string(100000, '{');
+  EXPECT_FALSE(parse_native(inline_deep, "deep.toml").ok());
+  auto r2 = parse_fd_sas(std::string(1 << 20, 'x'), "long.sas");
+  ASSERT_FALSE(r2.ok());
+  EXPECT_EQ(r2.error().line, 1);
+  // A number line with a million tokens is rejected at the second token.
+  auto r3 = parse_fd_sas("begin_version\n" + std::string(1 << 20, '3') + "\n", "n.sas");
+  ASSERT_FALSE(r3.ok());
+  EXPECT_EQ(r3.error().line, 2);
+  std::string many = "begin_version\n3\nend_version\nbegin_metric\n0\nend_metric\n";
+  for (int i = 0; i < 100000; ++i) many += "3 3 3 3 3 3 3 3\n";
+  auto r4 = parse_fd_sas(many, "m.sas");
+  ASSERT_FALSE(r4.ok());
+  EXPECT_EQ(r4.error().line, 7);
+}
+
+}  // namespace
+}  // namespace topoplan
