@@ -23,6 +23,8 @@ enum class FileFormat : uint8_t {
 };
 
 // Reads a task file (domain + the instances it carries). `path` appears in error messages.
+// Files from Fast Downward give one instance with npc_class = kAllActions; mutex groups are
+// checked and dropped; conditional effects, derived variables and axioms are errors.
 [[nodiscard]] Result<Task> load_task(const std::string& path,
                                      FileFormat format = FileFormat::kAuto);
 
@@ -37,11 +39,14 @@ enum class FileFormat : uint8_t {
 [[nodiscard]] std::string write_fd_sas(const Domain& domain, const Instance& instance);
 
 // Parses "var=value,var=value" (names; spaces around tokens allowed) into a partial state of
-// the domain's size (kUndefined where not given). Used for --init / --goal.
+// the domain's size (kUndefined where not given). Used for --init / --goal. Errors (no file or
+// line) name the unknown variable or value; a variable given twice is an error.
 [[nodiscard]] Result<std::vector<ValueId>> parse_state_by_names(const Domain& domain,
                                                                 std::string_view text);
 
-// Plan files in Fast Downward's form: one "(action name)" per line, ';' comment lines.
+// Plan files in Fast Downward's form: one "(action name)" per line, ';' comment lines, blank
+// lines ignored, LF or CRLF. Names match exactly; failing that, a case-insensitive match is taken
+// when it is unique. write_plan ends with "; cost = N (unit cost)" or "(general cost)".
 [[nodiscard]] Result<std::vector<ActionId>> parse_plan(const Domain& domain, std::string_view text,
                                                        const std::string& filename);
 [[nodiscard]] std::string write_plan(const Domain& domain, std::span<const ActionId> plan);
