@@ -49,6 +49,7 @@ void add_plan_command(CLI::App& app, int& exit_code);
 void add_validate_command(CLI::App& app, int& exit_code);
 void add_show_command(CLI::App& app, int& exit_code);
 void add_agent_command(CLI::App& app, int& exit_code);
+void add_agent_command(CLI::App& app, int& exit_code);
 void add_convert_command(CLI::App& app, int& exit_code);
 
 }  // namespace topoplan::cli

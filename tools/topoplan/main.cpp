@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   add_validate_command(app, exit_code);
   add_show_command(app, exit_code);
   add_agent_command(app, exit_code);
+  add_agent_command(app, exit_code);
   add_convert_command(app, exit_code);
   try {
     app.parse(argc, argv);
