@@ -1,0 +1,129 @@
+// Scenario files: what the reader accepts, and file:line messages for what it does not.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "topoplan/udgoap/scenario.h"
+
+namespace topoplan::udgoap {
+namespace {
+
+constexpr const char* kMinimal = R"([scenario]
+agent = "npc"
+
+[[entity]]
+name = "npc"
+consumes = ["eat"]
+
+[[entity]]
+name = "apple"
+supplies = ["eat"]
+
+[[fact]]
+entity = "npc"
+attribute = "hunger"
+value = 80
+max = 100
+
+[[action]]
+name = "eat"
+effects = [{ target = "consumer.hunger", subtract = 50 }]
+
+[[drive]]
+name = "eat"
+[[drive.generator]]
+name = "hungry"
+triggers = [{ fact = "self.hunger", op = ">", value = 10 }]
+goal = { name = "not_hungry", conditions = [{ fact = "self.hunger", direction = "decrease", eval = { curve = "polynomial", slope = 1, exponent = 2, x_shift = 1 } }] }
+)";
+
+Error error_of(const std::string& text) {
+  Result<Scenario> s = parse_scenario(text, "bad.toml");
+  EXPECT_FALSE(s.ok());
+  return s.ok() ? Error{"", "", 0} : s.error();
+}
+
+std::string with(std::string text, const std::string& old, const std::string& replacement) {
+  const size_t at = text.find(old);
+  EXPECT_NE(at, std::string::npos) << old;
+  if (at != std::string::npos) text.replace(at, old.size(), replacement);
+  return text;
+}
+
+TEST(Scenario, MinimalFilePlans) {
+  Result<Scenario> s = parse_scenario(kMinimal, "ok.toml");
+  ASSERT_TRUE(s.ok()) << s.error().to_string();
+  ASSERT_EQ(s->agent.goals.size(), 1u);
+  // (0.8 − 1)² = 0.04 complete.
+  EXPECT_NEAR(s->agent.goals[0].completeness, 0.04, 1e-12);
+  const UdgoapResult r = plan_udgoap(s->world, s->agent);
+  ASSERT_EQ(r.status, PlanStatus::kSolved);
+  ASSERT_EQ(r.plan.size(), 1u);
+  EXPECT_NEAR(r.utility, 0.49, 1e-12);  // hunger 30: (0.3 − 1)²
+}
+
+TEST(Scenario, WizardFileLoads) {
+  Result<Scenario> s =
+      load_scenario(std::string(TOPOPLAN_SOURCE_DIR) + "/domains/udgoap/wizard.toml");
+  ASSERT_TRUE(s.ok()) << s.error().to_string();
+  EXPECT_EQ(s->world.entities.size(), 3u);
+  EXPECT_EQ(s->world.actions.size(), 4u);
+  int sensed = 0;
+  for (const Fact& f : s->world.facts) sensed += f.kind == FactKind::kSensed ? 1 : 0;
+  EXPECT_EQ(sensed, 6);  // Table A.1
+}
+
+TEST(Scenario, ErrorsCarryFileAndLine) {
+  Error e = error_of(with(kMinimal, "consumes = [\"eat\"]", "consumes = [\"drink\"]"));
+  EXPECT_EQ(e.file, "bad.toml");
+  EXPECT_EQ(e.line, 6);
+  EXPECT_NE(e.message.find("unknown action 'drink'"), std::string::npos) << e.message;
+
+  e = error_of(with(kMinimal, "max = 100", "maxi = 100"));
+  EXPECT_EQ(e.line, 16);
+  EXPECT_NE(e.message.find("unknown key 'maxi'"), std::string::npos) << e.message;
+
+  e = error_of(with(kMinimal, "op = \">\"", "op = \"=>\""));
+  EXPECT_EQ(e.line, 26);
+  EXPECT_NE(e.message.find("unknown op"), std::string::npos) << e.message;
+
+  e = error_of(with(kMinimal, "consumer.hunger\", subtract", "waiter.hunger\", subtract"));
+  EXPECT_EQ(e.line, 20);
+  EXPECT_NE(e.message.find("unknown entity or role 'waiter'"), std::string::npos) << e.message;
+
+  e = error_of(with(kMinimal, "value = 80", "value = 180"));
+  EXPECT_EQ(e.line, 15);
+  EXPECT_NE(e.message.find("outside [min, max]"), std::string::npos) << e.message;
+
+  e = error_of(with(kMinimal, "curve = \"polynomial\"", "curve = \"cubic\""));
+  EXPECT_EQ(e.line, 27);
+
+  e = error_of(with(kMinimal, "agent = \"npc\"", "agent = \"ghost\""));
+  EXPECT_EQ(e.line, 2);
+
+  e = error_of(with(kMinimal, "subtract = 50 }", "subtract = 50, add = 1 }"));
+  EXPECT_EQ(e.line, 20);
+
+  e = error_of(with(kMinimal, "[[action]]", "[[action]"));  // TOML syntax error
+  EXPECT_EQ(e.line, 18);
+
+  e = error_of("[[entity]]\nname = \"x\"\n");
+  EXPECT_NE(e.message.find("[scenario]"), std::string::npos) << e.message;
+}
+
+TEST(Scenario, GarbageNeverCrashes) {
+  const std::string base = kMinimal;
+  for (size_t cut = 0; cut < base.size(); cut += 7) {
+    Result<Scenario> s = parse_scenario(base.substr(0, cut), "cut.toml");
+    if (!s.ok()) {
+      EXPECT_FALSE(s.error().message.empty());
+    }
+  }
+  std::string binary(256, '\0');
+  for (size_t i = 0; i < binary.size(); ++i) binary[i] = static_cast<char>(i * 37);
+  EXPECT_FALSE(parse_scenario(binary, "bin.toml").ok());
+  EXPECT_FALSE(load_scenario("/nonexistent/file.toml").ok());
+}
+
+}  // namespace
+}  // namespace topoplan::udgoap
