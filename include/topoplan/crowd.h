@@ -1,0 +1,309 @@
+// topoplan — crowds: plans for many NPCs per call (batch, host threads, plan cache, frame budget).
+//
+// Design
+// ------
+// The papers' headline (seed 000 §6: 3,000,000 plans in 1.67 ms on 8 cores; seed 003: about two
+// million NPCs per millisecond) is about throughput, not about one plan. docs/crowds.md says what
+// those figures mean per core and where ours stand. The pieces, split by lifetime:
+//   * CrowdLayout — the fixed bit layout of an NPC's initial state and goal: one field of
+//     bit_width(|D_v|) bits per variable (fields never straddle a 64-bit word), so that an all-ones
+//     field can mean "free" in a goal. Western: 2 words per state, 34 bytes of input per NPC.
+//   * CrowdPlanner — immutable, one per Domain: per NPC class a TopoPlanner (ℙ) over the
+//     *projection* of the domain on the variables that class can change or read. The plan ℙ finds
+//     on the projection is the plan it finds on the whole domain (same actions, same order; tests/
+//     crowd checks it), and a projected key makes NPCs that differ only in variables their class
+//     never touches share one cache entry. Share it between threads.
+//   * PlanCache — bounded memo of (class, projected s0, projected goal) → (status, plan), 2-way
+//     set-associative with a victim bit per set; lock-free reads (a seqlock per entry), try-lock
+//     writes (a busy entry is simply not filled). Thread-safe: several Crowds may share one.
+//     A planner stamp invalidates it when the domain changes.
+//   * Crowd — per calling thread: per-worker scratch (one TopoScratch per class), created up front;
+//     plan() and plan_frame() allocate nothing. Threads come from the host through enqueue/finish
+//     callbacks (Box2D's enqueueTask/finishTask); CrowdThreadPool is a built-in default the user
+//     creates. Without callbacks everything runs on the calling thread.
+//
+// Work is cut into blocks of CrowdDef::npcs_per_block NPCs (in priority order). Block b owns the
+// slice [⌊C·first/N⌋, ⌊C·end/N⌋) of the caller's action buffer of capacity C, and packs the plans
+// of its NPCs there in order. Block boundaries do not depend on the thread count, so the output —
+// offsets included — is identical for any number of threads, with or without the cache.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <thread>
+#include <vector>
+
+#include "topoplan/domain.h"
+#include "topoplan/result.h"
+#include "topoplan/topo.h"
+
+namespace topoplan {
+
+// ---------------------------------------------------------------------------------------------
+// Per-NPC status: detail bits, as Detour's dtStatus. 0 means "not served" (budget ran out).
+using CrowdStatus = uint16_t;
+inline constexpr CrowdStatus kCrowdSolved = 1u << 0;  // actions[offset, offset+length) is a plan
+inline constexpr CrowdStatus kCrowdUnsolvable = 1u << 1;      // ℙ proved no plan exists
+inline constexpr CrowdStatus kCrowdNoPlan = 1u << 2;          // no plan, no proof (ℙ gave up)
+inline constexpr CrowdStatus kCrowdBufferTooSmall = 1u << 3;  // length = actions needed; raise
+                                                              // the action buffer's capacity
+inline constexpr CrowdStatus kCrowdBadInput = 1u << 4;        // class id or value out of range
+inline constexpr CrowdStatus kCrowdCacheHit = 1u << 5;        // answered from the PlanCache
+
+// ---------------------------------------------------------------------------------------------
+// Fixed packed layout of states and goals.
+class CrowdLayout {
+ public:
+  CrowdLayout() = default;
+  explicit CrowdLayout(const Domain& domain);
+
+  // 64-bit words per packed state, and per packed goal (the same layout).
+  [[nodiscard]] int32_t words() const { return words_; }
+  [[nodiscard]] int32_t num_variables() const { return static_cast<int32_t>(fields_.size()); }
+  // Bytes of batch input per NPC: class id + state + goal.
+  [[nodiscard]] int32_t bytes_per_npc() const {
+    return static_cast<int32_t>(sizeof(uint16_t)) + 16 * words_;
+  }
+
+  // `state` total (values in range, asserted); writes words() words.
+  void pack_state(std::span<const ValueId> state, uint64_t* packed) const;
+  // `goal` partial: kUndefined is stored as the all-ones field.
+  void pack_goal(std::span<const ValueId> goal, uint64_t* packed) const;
+  void unpack_state(const uint64_t* packed, std::span<ValueId> state) const;
+  void unpack_goal(const uint64_t* packed, std::span<ValueId> goal) const;
+
+  struct Field {
+    int32_t word = 0;
+    int32_t shift = 0;
+    uint64_t mask = 0;  // unshifted; all ones = free (goals)
+  };
+  [[nodiscard]] const Field& field(VarId v) const { return fields_[static_cast<size_t>(v)]; }
+
+ private:
+  std::vector<Field> fields_;
+  int32_t words_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The compiled, immutable crowd planner of one Domain.
+class CrowdPlanner {
+ public:
+  // NPC class ids of a batch: the domain's classes 0 .. num_classes()-1, or, for a domain
+  // without classes, the single class 0 = every action. Fails (naming the class) when a class's
+  // action set is not unary and post-unique (ℙ's requirement).
+  [[nodiscard]] static Result<CrowdPlanner> create(const Domain& domain);
+
+  CrowdPlanner() = default;
+  CrowdPlanner(CrowdPlanner&&) noexcept = default;
+  CrowdPlanner& operator=(CrowdPlanner&&) noexcept = default;
+
+  [[nodiscard]] const Domain& domain() const { return *domain_; }
+  [[nodiscard]] const CrowdLayout& layout() const { return layout_; }
+  [[nodiscard]] int32_t num_classes() const { return static_cast<int32_t>(classes_.size()); }
+  // Longest plan any class can return (actions available to the class).
+  [[nodiscard]] int32_t max_plan_length() const { return max_plan_length_; }
+  // Variables class `c` can change or read (the projection).
+  [[nodiscard]] std::span<const VarId> class_variables(int32_t c) const {
+    return classes_[static_cast<size_t>(c)]->vars;
+  }
+  // Unique per created planner: a cache filled for another stamp is invalidated.
+  [[nodiscard]] uint64_t stamp() const { return stamp_; }
+
+ private:
+  friend class Crowd;
+  struct ClassPlan {
+    Domain projected;                  // the projection (variables and actions renumbered)
+    TopoPlanner planner;               // ℙ on `projected` with the full class's structural class
+    std::vector<VarId> vars;           // projected var → domain var
+    std::vector<ActionId> to_global;   // projected action → domain action
+    std::vector<uint64_t> key_mask;    // per word: bits of the class's variables
+    std::vector<uint64_t> other_high;  // per word: top bit of each field of the other variables
+  };
+  const Domain* domain_ = nullptr;
+  CrowdLayout layout_;
+  std::vector<std::unique_ptr<ClassPlan>> classes_;  // stable addresses (planner → projected)
+  std::vector<uint64_t> field_low_;   // per word: the low bits of every field but its top bit
+  std::vector<uint64_t> field_high_;  // per word: the top bit of every field
+  int32_t max_plan_length_ = 0;
+  int32_t max_class_vars_ = 0;
+  uint64_t stamp_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Bounded, thread-safe plan memo.
+struct PlanCacheDef {
+  int32_t capacity = 1 << 16;    // entries (rounded up to a power of two, at least 2)
+  int32_t max_plan_length = 16;  // longer plans are not cached (at most 255)
+};
+
+struct PlanCacheStats {
+  int64_t hits = 0;
+  int64_t misses = 0;
+  int64_t inserts = 0;
+  int64_t evictions = 0;      // an occupied entry of the current stamp was replaced
+  int64_t invalidations = 0;  // whole-cache invalidations (stamp change or invalidate())
+  int64_t capacity = 0;       // entries
+  int64_t bytes = 0;          // memory held
+};
+
+class PlanCache {
+ public:
+  // Allocates the entries, sized for `planner`'s layout, up front. A planner with a larger
+  // layout bound later (a new domain) makes the first batch reallocate them.
+  explicit PlanCache(const CrowdPlanner& planner, const PlanCacheDef& def = {});
+  PlanCache(const PlanCache&) = delete;
+  PlanCache& operator=(const PlanCache&) = delete;
+
+  // Drops every entry in O(1) (an epoch bump). Not concurrent with batches using the cache.
+  void invalidate();
+  [[nodiscard]] PlanCacheStats stats() const;
+
+ private:
+  friend class Crowd;
+  // Ensures entries belong to `planner` (invalidates on a new stamp) and sizes the entries.
+  void bind(const CrowdPlanner& planner);
+  // On a hit writes the plan to dst when it fits in `capacity` and returns true.
+  bool lookup(uint64_t hash, int32_t npc_class, const uint64_t* key, ActionId* dst,
+              int32_t capacity, int32_t* len, CrowdStatus* status);
+  // 0: not stored (too long, or the entry was busy), 1: stored, 2: stored over a live entry.
+  int32_t insert(uint64_t hash, int32_t npc_class, const uint64_t* key, const ActionId* plan,
+                 int32_t len, CrowdStatus status);
+  void add_stats(int64_t hits, int64_t misses, int64_t inserts, int64_t evictions);
+
+  int32_t max_len_ = 0;
+  int32_t key_words_ = 0;    // 2 * layout words (the class is in the meta word)
+  int32_t entry_words_ = 0;  // seq, meta, key, plan (4 action ids of 16 bits per word)
+  uint64_t set_mask_ = 0;    // sets - 1 (2 ways per set)
+  size_t requested_entries_ = 0;
+  bool enabled_ = false;  // false when action ids do not fit in 16 bits
+  uint64_t stamp_ = 0;
+  uint32_t epoch_ = 1;
+  std::unique_ptr<std::atomic<uint64_t>[]> words_;
+  std::unique_ptr<std::atomic<uint8_t>[]> victim_;  // per set: the way to replace next
+  size_t num_words_ = 0;
+  std::atomic<int64_t> hits_{0}, misses_{0}, inserts_{0}, evictions_{0};
+  int64_t invalidations_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Task-system hook (Box2D's b2TaskCallback / enqueueTask / finishTask).
+// The host runs task(begin, end, worker, task_context) for ranges covering [0, item_count),
+// each range on one of its workers (0 <= worker < CrowdDef::worker_count, no two concurrent
+// calls with the same worker index).
+using CrowdTaskFn = void(int32_t begin, int32_t end, int32_t worker, void* task_context);
+// Returns a handle passed to finish, or nullptr when it already ran the task to completion.
+using CrowdEnqueueFn = void*(CrowdTaskFn* task, int32_t item_count, int32_t min_range,
+                             void* task_context, void* user_context);
+// Waits until every range of the task has run.
+using CrowdFinishFn = void(void* user_task, void* user_context);
+
+struct CrowdDef {
+  int32_t worker_count = 1;                // distinct worker indices the host may use (>= 1)
+  CrowdEnqueueFn* enqueue_task = nullptr;  // nullptr: run on the calling thread
+  CrowdFinishFn* finish_task = nullptr;
+  void* user_task_context = nullptr;  // passed back to enqueue_task / finish_task
+  int32_t npcs_per_block = 64;        // unit of work, output slicing and time checks
+  PlanCache* cache = nullptr;         // optional, shared, owned by the caller
+};
+
+// Structure-of-arrays input for N NPCs, in priority order (most urgent first).
+struct CrowdBatch {
+  std::span<const uint16_t> npc_class;  // N class ids
+  std::span<const uint64_t> init;       // N * layout().words(): packed total initial states
+  std::span<const uint64_t> goal;       // N * layout().words(): packed (partial) goals
+};
+
+// Caller-owned output. Plans go into one flat buffer; NPC i's plan is
+// actions[offset[i], offset[i] + length[i]) when status[i] has kCrowdSolved.
+struct CrowdOutput {
+  std::span<ActionId> actions;    // capacity C: NPC slices of C/N actions on average
+  std::span<uint32_t> offset;     // N
+  std::span<uint16_t> length;     // N (for kCrowdBufferTooSmall: the actions needed)
+  std::span<CrowdStatus> status;  // N; 0 = not served (frame budget)
+};
+
+struct CrowdStats {
+  int64_t served = 0;   // NPCs answered by this call
+  int64_t planned = 0;  // ... by running ℙ (the rest came from the cache)
+  int64_t cache_hits = 0;
+  int64_t solved = 0;
+  int64_t buffer_too_small = 0;
+  bool complete = false;  // every NPC of the batch has been served
+};
+
+// Resumable position of plan_frame() in a batch.
+struct CrowdCursor {
+  int64_t next = 0;  // first NPC not yet served
+};
+
+class Crowd {
+ public:
+  // Creates the per-worker scratch (allocates; do it once). Fails on bad def values.
+  [[nodiscard]] static Result<Crowd> create(const CrowdPlanner& planner, const CrowdDef& def = {});
+
+  Crowd() = default;
+  Crowd(Crowd&&) noexcept;
+  Crowd& operator=(Crowd&&) noexcept;
+  ~Crowd();
+
+  // Plans every NPC of the batch. Sizes are asserted (programmer errors). No allocation.
+  CrowdStats plan(const CrowdBatch& batch, const CrowdOutput& out);
+  // Plans from cursor->next, in order, until `budget_seconds` have passed (checked once per
+  // block) or the batch is done; advances the cursor. Results equal plan()'s for the NPCs served.
+  CrowdStats plan_frame(const CrowdBatch& batch, const CrowdOutput& out, CrowdCursor* cursor,
+                        double budget_seconds = 1.67e-3);
+
+  [[nodiscard]] const CrowdDef& def() const { return def_; }
+
+ private:
+  struct Worker;
+  struct Job;
+  CrowdStats run(const CrowdBatch& batch, const CrowdOutput& out, int64_t first, int64_t deadline);
+  static void task_entry(int32_t begin, int32_t end, int32_t worker, void* context);
+  void serve_block(Worker& w, const Job& job, int64_t block) const;
+
+  const CrowdPlanner* planner_ = nullptr;
+  CrowdDef def_;
+  std::vector<Worker> workers_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// A built-in task system: `threads` - 1 std::threads created here (the caller's thread is the
+// last worker, in finish). Never created behind the user's back.
+class CrowdThreadPool {
+ public:
+  explicit CrowdThreadPool(int32_t threads);
+  ~CrowdThreadPool();
+  CrowdThreadPool(const CrowdThreadPool&) = delete;
+  CrowdThreadPool& operator=(const CrowdThreadPool&) = delete;
+
+  [[nodiscard]] int32_t threads() const { return threads_; }
+  // Sets worker_count, enqueue_task, finish_task and user_task_context of `def`.
+  void install(CrowdDef& def);
+
+ private:
+  static void* enqueue(CrowdTaskFn* task, int32_t item_count, int32_t min_range, void* task_context,
+                       void* user_context);
+  static void finish(void* user_task, void* user_context);
+  void worker_loop(int32_t index);
+  void run_items(int32_t worker);
+
+  int32_t threads_ = 1;
+  std::vector<std::thread> pool_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable done_;
+  uint64_t generation_ = 0;  // bumped per task (guarded by mutex_)
+  bool stop_ = false;
+  CrowdTaskFn* task_ = nullptr;
+  void* task_context_ = nullptr;
+  int32_t item_count_ = 0;
+  std::atomic<int32_t> next_item_{0};
+  int32_t running_ = 0;  // pool threads still inside the current task (guarded by mutex_)
+};
+
+}  // namespace topoplan

@@ -1,0 +1,83 @@
+// The crowd hot path allocates nothing: count global operator new around plan() and
+// plan_frame() (cold and warm cache, the calling thread and the built-in pool).
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "topoplan/crowd.h"
+#include "topoplan/families.h"
+
+namespace {
+std::atomic<int64_t> g_allocations{0};
+}
+
+void* operator new(std::size_t size) {
+  ++g_allocations;
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) {
+  return operator new(size);
+}
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  std::free(p);
+}
+
+namespace topoplan {
+namespace {
+
+TEST(CrowdAlloc, BatchAndFrameDoNotAllocate) {
+  const Task w = western();
+  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
+  const CrowdLayout& layout = planner.layout();
+  const size_t n = 2000;
+  const auto words = static_cast<size_t>(layout.words());
+  std::vector<uint16_t> cls(n);
+  std::vector<uint64_t> init(n * words), goal(n * words);
+  for (size_t i = 0; i < n; ++i) {
+    const Instance& inst = w.instances[i % w.instances.size()];
+    cls[i] = static_cast<uint16_t>(inst.npc_class);
+    layout.pack_state(inst.init, &init[i * words]);
+    layout.pack_goal(inst.goal, &goal[i * words]);
+  }
+  std::vector<ActionId> actions(n * 12);
+  std::vector<uint32_t> offset(n);
+  std::vector<uint16_t> length(n);
+  std::vector<CrowdStatus> status(n);
+  const CrowdBatch batch{cls, init, goal};
+  const CrowdOutput out{actions, offset, length, status};
+  PlanCache cache(planner);
+  for (int32_t threads : {1, 2}) {
+    CrowdThreadPool pool(threads);
+    for (PlanCache* c : {static_cast<PlanCache*>(nullptr), &cache}) {
+      CrowdDef def;
+      def.cache = c;
+      pool.install(def);
+      Crowd crowd = Crowd::create(planner, def).value();
+      const int64_t before = g_allocations.load();
+      for (int rep = 0; rep < 3; ++rep) {
+        EXPECT_EQ(crowd.plan(batch, out).solved, static_cast<int64_t>(n));
+        CrowdCursor cursor;
+        while (!crowd.plan_frame(batch, out, &cursor, 1e-5).complete) {
+        }
+      }
+      EXPECT_EQ(g_allocations.load(), before) << threads << " threads, cache " << (c != nullptr);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace topoplan

@@ -1,0 +1,376 @@
+// The crowd batch path against ℙ one NPC at a time on the whole domain: same status, same plan
+// (action for action), every plan accepted by the validator — for any thread count, with and
+// without the cache, with small output buffers, and a frame at a time.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "random_domains.h"
+#include "topoplan/crowd.h"
+#include "topoplan/families.h"
+#include "topoplan/topo.h"
+#include "topoplan/validate.h"
+
+namespace topoplan {
+namespace {
+
+using testing::Rng;
+
+struct Town {
+  std::vector<uint16_t> npc_class;
+  std::vector<uint64_t> init;
+  std::vector<uint64_t> goal;
+  std::vector<Instance> instances;  // unpacked, for the reference
+  CrowdBatch batch() const { return {npc_class, init, goal}; }
+};
+
+struct Results {
+  std::vector<ActionId> actions;
+  std::vector<uint32_t> offset;
+  std::vector<uint16_t> length;
+  std::vector<CrowdStatus> status;
+  Results(size_t n, size_t capacity) : actions(capacity, -7), offset(n), length(n), status(n) {}
+  CrowdOutput output() { return {actions, offset, length, status}; }
+  std::vector<ActionId> plan(size_t i) const {
+    return {actions.begin() + offset[i], actions.begin() + offset[i] + length[i]};
+  }
+};
+
+// Applies `steps` random applicable actions of class `c` to `state`.
+void random_walk(const Domain& d, std::vector<ValueId>& state, Rng& rng, int32_t steps,
+                 ClassId c = kAllActions) {
+  const std::span<const uint8_t> mask = d.action_mask(c);
+  std::vector<ActionId> options;
+  for (int32_t k = 0; k < steps; ++k) {
+    options.clear();
+    for (ActionId a = 0; a < d.num_actions(); ++a)
+      if (mask[static_cast<size_t>(a)] && applicable(d, a, state)) options.push_back(a);
+    if (options.empty()) return;
+    const ActionId a =
+        options[static_cast<size_t>(rng.uniform(0, static_cast<int32_t>(options.size()) - 1))];
+    for (const Effect& e : d.effects(a)) state[static_cast<size_t>(e.var)] = e.post;
+  }
+}
+
+// NPCs of every class from `seeds` (start states), with goals reached by walks (solvable),
+// random (mostly unsolvable) or partly free, and a few bad class ids.
+Town make_town(const Domain& d, const CrowdLayout& layout, const std::vector<Instance>& seeds,
+               int32_t n, uint64_t seed) {
+  Town t;
+  Rng rng(seed);
+  const int32_t classes = std::max(d.num_classes(), 1);
+  const auto words = static_cast<size_t>(layout.words());
+  t.init.resize(static_cast<size_t>(n) * words);
+  t.goal.resize(static_cast<size_t>(n) * words);
+  for (int32_t i = 0; i < n; ++i) {
+    Instance inst =
+        seeds[static_cast<size_t>(rng.uniform(0, static_cast<int32_t>(seeds.size()) - 1))];
+    inst.npc_class = d.num_classes() == 0 ? kAllActions : rng.uniform(0, classes - 1);
+    random_walk(d, inst.init, rng, rng.uniform(0, 20));
+    inst.goal = inst.init;
+    const int kind = rng.uniform(0, 9);
+    if (kind < 6) {
+      random_walk(d, inst.goal, rng, rng.uniform(0, 12), inst.npc_class);
+    } else if (kind < 8) {
+      for (VarId v = 0; v < d.num_variables(); ++v)
+        if (rng.chance(0.3))
+          inst.goal[static_cast<size_t>(v)] = rng.uniform(0, d.domain_size(v) - 1);
+    } else {
+      random_walk(d, inst.goal, rng, rng.uniform(0, 12), inst.npc_class);
+      for (ValueId& x : inst.goal)
+        if (rng.chance(0.3)) x = kUndefined;
+    }
+    uint16_t c = static_cast<uint16_t>(inst.npc_class < 0 ? 0 : inst.npc_class);
+    if (rng.chance(0.01)) c = static_cast<uint16_t>(classes + rng.uniform(0, 3));  // bad id
+    t.npc_class.push_back(c);
+    layout.pack_state(inst.init, &t.init[static_cast<size_t>(i) * words]);
+    layout.pack_goal(inst.goal, &t.goal[static_cast<size_t>(i) * words]);
+    t.instances.push_back(std::move(inst));
+  }
+  return t;
+}
+
+// ℙ on the whole domain, one NPC at a time, checked against `r` (room: the slice space the
+// batch had, so only "too small" can differ, and only for plans longer than the room).
+// Returns how many NPCs the batch solved.
+int64_t expect_matches_reference(const Domain& d, const Town& t, const Results& r) {
+  const int32_t classes = std::max(d.num_classes(), 1);
+  std::vector<TopoPlanner> planners;
+  std::vector<TopoScratch> scratch;
+  for (ClassId c = 0; c < classes; ++c)
+    planners.push_back(TopoPlanner::create(d, d.num_classes() == 0 ? kAllActions : c).value());
+  for (const TopoPlanner& p : planners) scratch.push_back(p.make_scratch());
+  std::vector<ActionId> buf(static_cast<size_t>(d.num_actions()) + 1);
+  int64_t solved = 0;
+  for (size_t i = 0; i < t.npc_class.size(); ++i) {
+    SCOPED_TRACE(::testing::Message() << "npc " << i);
+    const CrowdStatus st = r.status[i] & ~kCrowdCacheHit;
+    if (t.npc_class[i] >= classes) {
+      EXPECT_EQ(st, kCrowdBadInput);
+      continue;
+    }
+    const Instance& inst = t.instances[i];
+    int32_t len = 0;
+    const PlanStatus ps =
+        planners[t.npc_class[i]].plan(scratch[t.npc_class[i]], inst.init, inst.goal, buf, &len);
+    switch (ps) {
+      case PlanStatus::kSolved: {
+        const std::vector<ActionId> want(buf.begin(), buf.begin() + len);
+        EXPECT_EQ(r.length[i], len);
+        if (st == kCrowdBufferTooSmall) break;  // checked by the caller's room accounting
+        EXPECT_EQ(st, kCrowdSolved);
+        if (st != kCrowdSolved) break;
+        EXPECT_EQ(r.plan(i), want);
+        EXPECT_TRUE(validate_plan(d, inst, r.plan(i)).valid);
+        ++solved;
+        break;
+      }
+      case PlanStatus::kUnsolvable:
+        EXPECT_EQ(st, kCrowdUnsolvable);
+        break;
+      default:
+        EXPECT_EQ(st, scratch[t.npc_class[i]].failure() == TopoFailure::kBadInput ? kCrowdBadInput
+                                                                                  : kCrowdNoPlan);
+        break;
+    }
+  }
+  EXPECT_GT(solved, 0);
+  return solved;
+}
+
+void expect_same(const Results& a, const Results& b) {
+  ASSERT_EQ(a.status.size(), b.status.size());
+  for (size_t i = 0; i < a.status.size(); ++i) {
+    ASSERT_EQ(a.status[i] & ~kCrowdCacheHit, b.status[i] & ~kCrowdCacheHit) << i;
+    ASSERT_EQ(a.length[i], b.length[i]) << i;
+    ASSERT_EQ(a.offset[i], b.offset[i]) << i;
+    if (a.status[i] & kCrowdSolved) {
+      ASSERT_EQ(a.plan(i), b.plan(i)) << i;
+    }
+  }
+}
+
+Results run_batch(const CrowdPlanner& planner, const Town& t, size_t capacity, int32_t threads,
+                  PlanCache* cache, int32_t block = 64) {
+  CrowdThreadPool pool(threads);
+  CrowdDef def;
+  def.npcs_per_block = block;
+  def.cache = cache;
+  pool.install(def);
+  Crowd crowd = Crowd::create(planner, def).value();
+  Results r(t.npc_class.size(), capacity);
+  const CrowdStats s = crowd.plan(t.batch(), r.output());
+  EXPECT_TRUE(s.complete);
+  EXPECT_EQ(s.served, static_cast<int64_t>(t.npc_class.size()));
+  return r;
+}
+
+TEST(CrowdLayout, RoundTripsStatesAndPartialGoals) {
+  const Task w = western();
+  const CrowdLayout layout(w.domain);
+  EXPECT_EQ(layout.words(), 1);  // 29 variables of 2-5 values: 63 bits
+  EXPECT_LE(layout.bytes_per_npc(), 64);
+  Rng rng(3);
+  for (int k = 0; k < 200; ++k) {
+    std::vector<ValueId> s(static_cast<size_t>(w.domain.num_variables()));
+    std::vector<ValueId> g(s.size());
+    for (VarId v = 0; v < w.domain.num_variables(); ++v) {
+      s[static_cast<size_t>(v)] = rng.uniform(0, w.domain.domain_size(v) - 1);
+      g[static_cast<size_t>(v)] = rng.uniform(-1, w.domain.domain_size(v) - 1);
+    }
+    uint64_t ps[1], pg[1];
+    layout.pack_state(s, ps);
+    layout.pack_goal(g, pg);
+    std::vector<ValueId> s2(s.size()), g2(s.size());
+    layout.unpack_state(ps, s2);
+    layout.unpack_goal(pg, g2);
+    EXPECT_EQ(s, s2);
+    EXPECT_EQ(g, g2);
+  }
+}
+
+TEST(Crowd, WesternBatchMatchesOneByOneForAnyThreadCount) {
+  const Task w = western();
+  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
+  const Town t = make_town(w.domain, planner.layout(), w.instances, 3000, 11);
+  const size_t capacity = t.npc_class.size() * static_cast<size_t>(planner.max_plan_length());
+  const Results one = run_batch(planner, t, capacity, 1, nullptr);
+  EXPECT_GT(expect_matches_reference(w.domain, t, one), 3000 / 3);
+  for (int32_t threads : {2, 3, 8}) {
+    SCOPED_TRACE(threads);
+    expect_same(one, run_batch(planner, t, capacity, threads, nullptr));
+  }
+}
+
+TEST(Crowd, RandomDomainsWithClassesMatchOneByOne) {
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    SCOPED_TRACE(seed);
+    DomainDef def = testing::random_domain_def(seed);
+    Rng rng(seed * 7 + 1);
+    const int32_t classes = static_cast<int32_t>(seed % 4);  // 0: no classes
+    for (int32_t c = 0; c < classes; ++c) {
+      NpcClassDef cls{"c" + std::to_string(c), {}};
+      for (ActionId a = 0; a < static_cast<ActionId>(def.actions.size()); ++a)
+        if (rng.chance(0.7)) cls.actions.push_back(a);
+      def.classes.push_back(cls);
+    }
+    const Domain d = Domain::compile(def).value();
+    const CrowdPlanner planner = CrowdPlanner::create(d).value();
+    std::vector<Instance> seeds;
+    testing::RandomInstanceOptions io;
+    for (int k = 0; k < 4; ++k) seeds.push_back(testing::random_instance(d, rng, io));
+    const Town t = make_town(d, planner.layout(), seeds, 400, seed);
+    const size_t capacity = t.npc_class.size() * static_cast<size_t>(planner.max_plan_length());
+    const Results one = run_batch(planner, t, capacity, 1, nullptr, 16);
+    expect_matches_reference(d, t, one);
+    PlanCache cache(planner, {64, 16});
+    expect_same(one, run_batch(planner, t, capacity, 3, &cache, 16));
+  }
+}
+
+TEST(Crowd, SmallBufferFlagsOverflowPerNpcAndStaysDeterministic) {
+  const Task w = western();
+  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
+  const Town t = make_town(w.domain, planner.layout(), w.instances, 2000, 5);
+  const size_t capacity = t.npc_class.size();  // 1 action per NPC on average: many overflow
+  const Results one = run_batch(planner, t, capacity, 1, nullptr);
+  expect_matches_reference(w.domain, t, one);
+  int64_t overflow = 0;
+  for (size_t i = 0; i < t.npc_class.size(); ++i) {
+    if (one.status[i] & kCrowdSolved) {
+      EXPECT_LE(one.offset[i] + one.length[i], capacity);
+    }
+    overflow += (one.status[i] & kCrowdBufferTooSmall) != 0;
+  }
+  int64_t total_len = 0, solved = 0;
+  for (size_t i = 0; i < t.npc_class.size(); ++i)
+    if (one.status[i] & (kCrowdSolved | kCrowdBufferTooSmall)) total_len += one.length[i], ++solved;
+  EXPECT_GT(total_len, 3 * solved / 2);  // plans of some length, or the test proves little
+  EXPECT_GT(overflow, 50);
+  PlanCache cache(planner);
+  expect_same(one, run_batch(planner, t, capacity, 2, &cache));
+  expect_same(one, run_batch(planner, t, capacity, 8, &cache));  // warm: from the cache
+}
+
+TEST(PlanCache, CachedAnswersAreTheSameAnswers) {
+  const Task w = western();
+  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
+  const Town t = make_town(w.domain, planner.layout(), w.instances, 3000, 21);
+  const size_t capacity = t.npc_class.size() * 12;
+  const Results cold = run_batch(planner, t, capacity, 1, nullptr);
+  PlanCache cache(planner, {4096, 16});
+  const Results first = run_batch(planner, t, capacity, 2, &cache);
+  const PlanCacheStats s1 = cache.stats();
+  EXPECT_GT(s1.inserts, 0);
+  const Results second = run_batch(planner, t, capacity, 2, &cache);
+  const PlanCacheStats s2 = cache.stats();
+  expect_same(cold, first);
+  expect_same(cold, second);
+  EXPECT_GT(s2.hits - s1.hits, s1.hits);  // warm pass hits more
+  int64_t hit_flags = 0;
+  for (CrowdStatus st : second.status) hit_flags += (st & kCrowdCacheHit) != 0;
+  EXPECT_EQ(hit_flags, s2.hits - s1.hits);
+}
+
+TEST(PlanCache, TinyCacheEvictsAndStillAnswersRight) {
+  const Task w = western();
+  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
+  const Town t = make_town(w.domain, planner.layout(), w.instances, 2000, 8);
+  const size_t capacity = t.npc_class.size() * 12;
+  const Results cold = run_batch(planner, t, capacity, 1, nullptr);
+  PlanCache cache(planner, {8, 4});  // 8 entries, plans of at most 4 actions
+  expect_same(cold, run_batch(planner, t, capacity, 3, &cache));
+  expect_same(cold, run_batch(planner, t, capacity, 3, &cache));
+  EXPECT_GT(cache.stats().evictions, 0);
+  EXPECT_EQ(cache.stats().capacity, 8);
+}
+
+TEST(PlanCache, InvalidatedWhenTheDomainChanges) {
+  // Same variables (same layout and keys), actions in reverse order: other action ids.
+  DomainDef def = testing::random_domain_def(17);
+  const Domain d1 = Domain::compile(def).value();
+  std::reverse(def.actions.begin(), def.actions.end());
+  const Domain d2 = Domain::compile(def).value();
+  const CrowdPlanner p1 = CrowdPlanner::create(d1).value();
+  const CrowdPlanner p2 = CrowdPlanner::create(d2).value();
+  Rng rng(4);
+  std::vector<Instance> seeds{testing::random_instance(d1, rng), testing::random_instance(d1, rng)};
+  const Town t = make_town(d1, p1.layout(), seeds, 500, 9);
+  const size_t capacity = t.npc_class.size() * static_cast<size_t>(p1.max_plan_length());
+  PlanCache cache(p1);
+  (void)run_batch(p1, t, capacity, 1, &cache);
+  const int64_t before = cache.stats().invalidations;
+  const Results r2 = run_batch(p2, t, capacity, 1, &cache);
+  EXPECT_EQ(cache.stats().invalidations, before + 1);
+  expect_matches_reference(d2, t, r2);
+  cache.invalidate();
+  expect_same(r2, run_batch(p2, t, capacity, 2, &cache));
+}
+
+// A host task system that runs ranges in reverse, with arbitrary worker indices.
+void* reverse_enqueue(CrowdTaskFn* task, int32_t items, int32_t, void* ctx, void*) {
+  for (int32_t i = items - 1; i >= 0; --i) task(i, i + 1, (i * 5) % items, ctx);
+  return nullptr;
+}
+void never_finish(void*, void*) {
+  ADD_FAILURE() << "finish called after a null handle";
+}
+
+TEST(Crowd, HostTaskSystemHook) {
+  const Task w = western();
+  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
+  const Town t = make_town(w.domain, planner.layout(), w.instances, 1000, 2);
+  const size_t capacity = t.npc_class.size() * 12;
+  const Results ref = run_batch(planner, t, capacity, 1, nullptr);
+  CrowdDef def;
+  def.worker_count = 7;
+  def.enqueue_task = &reverse_enqueue;
+  def.finish_task = &never_finish;
+  Crowd crowd = Crowd::create(planner, def).value();
+  Results r(t.npc_class.size(), capacity);
+  EXPECT_TRUE(crowd.plan(t.batch(), r.output()).complete);
+  expect_same(ref, r);
+  def.finish_task = nullptr;
+  EXPECT_FALSE(Crowd::create(planner, def).ok());
+}
+
+TEST(Crowd, FrameBudgetServesAPrefixAndResumes) {
+  const Task w = western();
+  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
+  const Town t = make_town(w.domain, planner.layout(), w.instances, 1000, 12);
+  const size_t capacity = t.npc_class.size() * 12;
+  const Results ref = run_batch(planner, t, capacity, 1, nullptr, 32);
+  for (int32_t threads : {1, 3}) {
+    CrowdThreadPool pool(threads);
+    CrowdDef def;
+    def.npcs_per_block = 32;
+    pool.install(def);
+    Crowd crowd = Crowd::create(planner, def).value();
+    Results r(t.npc_class.size(), capacity);
+    CrowdCursor cursor;
+    int calls = 0;
+    while (true) {
+      const int64_t before = cursor.next;
+      // A zero budget still serves one block per worker: progress is guaranteed.
+      const CrowdStats s = crowd.plan_frame(t.batch(), r.output(), &cursor, 0.0);
+      ++calls;
+      EXPECT_GE(s.served, std::min<int64_t>(32, 1000 - before));
+      EXPECT_LE(s.served, 32 * threads);
+      EXPECT_EQ(cursor.next, std::min<int64_t>(before + s.served, 1000));
+      for (int64_t i = before; i < cursor.next; ++i) EXPECT_NE(r.status[static_cast<size_t>(i)], 0);
+      for (int64_t i = cursor.next; i < 1000; ++i) EXPECT_EQ(r.status[static_cast<size_t>(i)], 0);
+      if (s.complete) break;
+    }
+    EXPECT_GE(calls, 1000 / (32 * threads));
+    expect_same(ref, r);
+    // A generous budget finishes in one call.
+    Results r2(t.npc_class.size(), capacity);
+    CrowdCursor c2;
+    EXPECT_TRUE(crowd.plan_frame(t.batch(), r2.output(), &c2, 60.0).complete);
+    expect_same(ref, r2);
+  }
+}
+
+}  // namespace
+}  // namespace topoplan
