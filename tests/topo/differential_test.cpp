@@ -1,6 +1,6 @@
 // Differential test of ℙ against the exact search on seeded random unary post-unique domains.
 //
-// TOPOPLAN_DIFF_INSTANCES sets the number of instances (default 3000; the long mode uses
+// TOPOPLAN_DIFF_INSTANCES sets the number of instances (default 20000; the long mode uses
 // millions), TOPOPLAN_DIFF_SEED the first domain seed. The figures printed at the end are the
 // ones the issue asks for; the assertions are the property of include/topoplan/topo.h:
 //   * every plan ℙ returns is valid, uses each action once, and is as short as the exact optimum;
@@ -68,7 +68,7 @@ void print(const char* title, const Figures (&f)[4]) {
 }
 
 void run(double free_goal_probability, const char* title) {
-  const int64_t instances = env_int("TOPOPLAN_DIFF_INSTANCES", 3000);
+  const int64_t instances = env_int("TOPOPLAN_DIFF_INSTANCES", 20000);
   const uint64_t first_seed = static_cast<uint64_t>(env_int("TOPOPLAN_DIFF_SEED", 1));
   constexpr int kPerDomain = 4;
   Figures fig[4];
