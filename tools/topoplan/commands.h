@@ -48,8 +48,9 @@ std::optional<Task> load_task_only(const std::string& path);
 void add_plan_command(CLI::App& app, int& exit_code);
 void add_validate_command(CLI::App& app, int& exit_code);
 void add_show_command(CLI::App& app, int& exit_code);
-void add_agent_command(CLI::App& app, int& exit_code);
+void add_bench_command(CLI::App& app, int& exit_code);
 void add_agent_command(CLI::App& app, int& exit_code);
 void add_convert_command(CLI::App& app, int& exit_code);
+void add_check_command(CLI::App& app, int& exit_code);
 
 }  // namespace topoplan::cli

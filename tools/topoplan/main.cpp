@@ -14,9 +14,10 @@ int main(int argc, char** argv) {
   add_plan_command(app, exit_code);
   add_validate_command(app, exit_code);
   add_show_command(app, exit_code);
-  add_agent_command(app, exit_code);
+  add_bench_command(app, exit_code);
   add_agent_command(app, exit_code);
   add_convert_command(app, exit_code);
+  add_check_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
