@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <unordered_set>
 
 namespace topoplan {
 namespace {
@@ -12,6 +13,16 @@ Error fail(std::string message) {
 
 std::string quote(std::string_view s) {
   return "'" + std::string(s) + "'";
+}
+
+// Names end up on lines of their own in files and plans: no control characters (newlines,
+// NUL, tabs...). Bytes >= 0x80 (UTF-8) are fine.
+bool printable(std::string_view s) {
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c == 0x7F) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -65,10 +76,13 @@ Result<Domain> Domain::compile(const DomainDef& def) {
                 std::to_string(kMaxActions) + ")");
 
   // Variables and values.
+  std::unordered_set<std::string_view> value_seen;
   d.var_names_.reserve(def.variables.size());
   for (size_t i = 0; i < def.variables.size(); ++i) {
     const VariableDef& var = def.variables[i];
     if (var.name.empty()) return fail("variable " + std::to_string(i) + " has an empty name");
+    if (!printable(var.name))
+      return fail("variable " + std::to_string(i) + " has a control character in its name");
     if (!d.var_index_.emplace(var.name, static_cast<VarId>(i)).second)
       return fail("duplicate variable name " + quote(var.name));
     if (var.values.empty()) return fail("variable " + quote(var.name) + " has no values");
@@ -76,14 +90,17 @@ Result<Domain> Domain::compile(const DomainDef& def) {
       return fail("variable " + quote(var.name) + " has too many values (" +
                   std::to_string(var.values.size()) + ", limit " + std::to_string(kMaxDomainSize) +
                   ")");
+    value_seen.clear();
     for (size_t x = 0; x < var.values.size(); ++x) {
       if (var.values[x].empty())
         return fail("variable " + quote(var.name) + ": value " + std::to_string(x) +
                     " has an empty name");
-      for (size_t y = 0; y < x; ++y)
-        if (var.values[y] == var.values[x])
-          return fail("variable " + quote(var.name) + ": duplicate value name " +
-                      quote(var.values[x]));
+      if (!printable(var.values[x]))
+        return fail("variable " + quote(var.name) + ": value " + std::to_string(x) +
+                    " has a control character in its name");
+      if (!value_seen.insert(var.values[x]).second)
+        return fail("variable " + quote(var.name) + ": duplicate value name " +
+                    quote(var.values[x]));
     }
     d.var_names_.push_back(var.name);
     d.value_names_.insert(d.value_names_.end(), var.values.begin(), var.values.end());
@@ -103,6 +120,8 @@ Result<Domain> Domain::compile(const DomainDef& def) {
     const auto a = static_cast<int32_t>(i);
     const std::string who = "action " + (act.name.empty() ? std::to_string(i) : quote(act.name));
     if (act.name.empty()) return fail(who + " has an empty name");
+    if (!printable(act.name))
+      return fail("action " + std::to_string(i) + " has a control character in its name");
     if (!d.action_index_.emplace(act.name, a).second)
       return fail("duplicate action name " + quote(act.name));
     if (act.cost < 0) return fail(who + " has a negative cost");
@@ -152,6 +171,8 @@ Result<Domain> Domain::compile(const DomainDef& def) {
   for (size_t c = 0; c < def.classes.size(); ++c) {
     const NpcClassDef& cls = def.classes[c];
     if (cls.name.empty()) return fail("class " + std::to_string(c) + " has an empty name");
+    if (!printable(cls.name))
+      return fail("class " + std::to_string(c) + " has a control character in its name");
     if (!d.class_index_.emplace(cls.name, static_cast<ClassId>(c)).second)
       return fail("duplicate class name " + quote(cls.name));
     uint8_t* row = d.masks_.data() + (c + 1) * n;

@@ -95,6 +95,11 @@ INSTANTIATE_TEST_SUITE_P(
                "duplicate value name 'none'"},
         BadDef{"empty value name", [](DomainDef& d) { d.variables[0].values[1] = ""; },
                "empty name"},
+        BadDef{"newline in a value name", [](DomainDef& d) { d.variables[0].values[1] = "a\nb"; },
+               "control character"},
+        BadDef{"NUL in an action name",
+               [](DomainDef& d) { d.actions[0].name = std::string("a\0b", 3); },
+               "control character"},
         BadDef{"duplicate action", [](DomainDef& d) { d.actions[1].name = "DropHaystack"; },
                "duplicate action name 'DropHaystack'"},
         BadDef{"negative cost", [](DomainDef& d) { d.actions[0].cost = -1; }, "negative cost"},
@@ -134,6 +139,20 @@ INSTANTIATE_TEST_SUITE_P(
                  d.classes = {{"c", {}}, {"c", {}}};
                },
                "duplicate class name 'c'"}));
+
+TEST(Domain, LargeDomainsCompileInLinearTime) {
+  // 65,536 values: a quadratic duplicate check would take seconds here.
+  DomainDef def;
+  VariableDef var{"big", {}};
+  for (int x = 0; x < kMaxDomainSize; ++x) var.values.push_back("x" + std::to_string(x));
+  def.variables.push_back(var);
+  def.actions.push_back({"a", 1, {{0, kUndefined, 0}}, {}});
+  EXPECT_TRUE(Domain::compile(def).ok());
+  def.variables[0].values.back() = "x7";
+  Result<Domain> dup = Domain::compile(def);
+  ASSERT_FALSE(dup.ok());
+  EXPECT_NE(dup.error().message.find("duplicate value name 'x7'"), std::string::npos);
+}
 
 TEST(Domain, ChecksInstances) {
   Result<Domain> d = Domain::compile(horse_breeder_000_def());
