@@ -1,0 +1,67 @@
+// `topoplan bench`: the papers' sweeps (Figures 1-3), measured for every planner in one run.
+//
+// Each planner is driven through its hot, allocation-free API when it has one (ℙ: TopoPlanner
+// + TopoScratch; 𝒫: BackstromPlanner; A*: AStarPlanner) and through the registry's PlanFn
+// otherwise. Before timing, every planner's plan for every instance of the point is checked by
+// the validator; a planner that cannot solve the point is reported, not timed.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "topoplan/domain.h"
+
+namespace topoplan::cli {
+
+// Plans the instances of one task repeatedly. run(i) plans instance i; returns false on failure.
+class BenchRunner {
+ public:
+  virtual ~BenchRunner() = default;
+  virtual bool run(size_t instance) = 0;
+};
+
+// A runner for `planner` ("topo", "backstrom", "astar" or any registered name) on `task`, or
+// nullptr with `why` set when the planner cannot handle the task (unsupported, fails the
+// validator or the limits). `max_expansions` bounds search-based planners.
+std::unique_ptr<BenchRunner> make_runner(const std::string& planner, const Task& task,
+                                         int64_t max_expansions, std::string& why);
+
+struct BenchConfig {
+  int reps = 5;                   // repetitions; the median is reported
+  double min_rep_seconds = 0.05;  // each repetition plans at least this long
+  double max_point_seconds = 3;   // skip larger points of a planner past this budget
+  int64_t max_expansions = 2'000'000;
+  std::vector<std::string> planners;  // empty: the family's default set
+  bool quick = false;                 // fewer, smaller sweep points
+};
+
+struct BenchPoint {
+  double x = 0;                     // n, m or number of NPCs
+  std::vector<double> ns_per_plan;  // per planner; < 0 when not measured
+  std::vector<double> ms_total;     // Figure 3: milliseconds for x NPCs; else = ns_per_plan
+};
+
+struct BenchReport {
+  std::string family;
+  std::string x_label;  // "n", "m" or "NPCs"
+  std::string y_label;  // what the chart plots
+  std::string figure;   // "Figure 1" ...
+  bool log_x = false;
+  std::vector<std::string> planners;
+  std::vector<std::string> skipped;  // "planner: why", for planners dropped at some point
+  std::vector<BenchPoint> points;
+  // The family's instance mix (Western, Western-PUS), or the largest point measured by all.
+  std::vector<double> mix_ns_per_plan;  // per planner; < 0 when not measured
+  std::string mix_description;
+};
+
+// Runs the sweep of `family`; false with `error` set for an unknown family.
+bool run_bench(const std::string& family, const BenchConfig& config, BenchReport& report,
+               std::string& error);
+
+// A chart of the report in the style of the papers' figures (log-scale y), as SVG text.
+std::string bench_svg(const BenchReport& report);
+
+}  // namespace topoplan::cli

@@ -1,0 +1,165 @@
+// A minimal hand-written SVG line chart for `topoplan bench --plot` (no plotting library in
+// Debian fits a single static chart well). Log-scale y like the papers' figures; log-scale x
+// for the NPC sweep.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "bench_run.h"
+
+namespace topoplan::cli {
+namespace {
+
+constexpr double kWidth = 760, kHeight = 480;
+constexpr double kLeft = 90, kRight = 170, kTop = 50, kBottom = 60;
+const char* const kColors[] = {"#2ca02c", "#d62728", "#1f77b4", "#ff7f0e", "#9467bd"};
+// ℙ in green squares, 𝒫 in red disks, as in the papers; A* in blue triangles.
+const char* color_of(const std::string& planner, size_t i) {
+  if (planner == "topo") return kColors[0];
+  if (planner == "backstrom") return kColors[1];
+  if (planner == "astar") return kColors[2];
+  return kColors[3 + i % 2];
+}
+const char* label_of(const std::string& planner) {
+  if (planner == "topo") return "\xe2\x84\x99 (topo)";
+  if (planner == "backstrom") return "\xf0\x9d\x92\xab (backstrom)";
+  if (planner == "astar") return "GOAP A*";
+  return planner.c_str();
+}
+
+std::string num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  return buf;
+}
+
+std::string tick_label(double v) {
+  char buf[64];
+  if (v >= 1e6 || v < 1e-2)
+    std::snprintf(buf, sizeof buf, "1e%d", static_cast<int>(std::lround(std::log10(v))));
+  else
+    std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+std::string escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '&')
+      out += "&amp;";
+    else
+      out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string bench_svg(const BenchReport& report) {
+  const bool game = report.figure == "Figure 3";
+  double xmin = 1e300, xmax = -1e300, ymin = 1e300, ymax = -1e300;
+  for (const BenchPoint& p : report.points)
+    for (size_t i = 0; i < report.planners.size(); ++i) {
+      const double y = game ? p.ms_total[i] : p.ns_per_plan[i];
+      if (y <= 0) continue;
+      xmin = std::min(xmin, p.x);
+      xmax = std::max(xmax, p.x);
+      ymin = std::min(ymin, y);
+      ymax = std::max(ymax, y);
+    }
+  if (xmin > xmax) xmin = 0, xmax = 1, ymin = 1, ymax = 10;
+  const double ly0 = std::floor(std::log10(ymin)),
+               ly1 = std::max(ly0 + 1, std::ceil(std::log10(ymax)));
+  double x0 = xmin, x1 = xmax;
+  if (report.log_x) {
+    x0 = std::floor(std::log10(xmin));
+    x1 = std::max(x0 + 1, std::ceil(std::log10(xmax)));
+  } else {
+    x0 = 0;
+    if (x1 <= x0) x1 = x0 + 1;
+  }
+  const double pw = kWidth - kLeft - kRight, ph = kHeight - kTop - kBottom;
+  auto sx = [&](double x) {
+    const double t = report.log_x ? (std::log10(x) - x0) / (x1 - x0) : (x - x0) / (x1 - x0);
+    return kLeft + t * pw;
+  };
+  auto sy = [&](double y) { return kTop + ph - (std::log10(y) - ly0) / (ly1 - ly0) * ph; };
+
+  std::string s;
+  s += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + num(kWidth) + "\" height=\"" +
+       num(kHeight) + "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+  s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  s += "<text x=\"" + num(kLeft) + "\" y=\"28\" font-size=\"15\">" +
+       escape(report.figure + " \xe2\x80\x94 " + report.family) + "</text>\n";
+  // Grid and y ticks (decades).
+  for (double e = ly0; e <= ly1 + 1e-9; e += 1) {
+    const double y = sy(std::pow(10.0, e));
+    s += "<line x1=\"" + num(kLeft) + "\" y1=\"" + num(y) + "\" x2=\"" + num(kLeft + pw) +
+         "\" y2=\"" + num(y) + "\" stroke=\"#ddd\"/>\n";
+    s += "<text x=\"" + num(kLeft - 6) + "\" y=\"" + num(y + 4) + "\" text-anchor=\"end\">" +
+         tick_label(std::pow(10.0, e)) + "</text>\n";
+  }
+  // x ticks.
+  std::vector<double> xt;
+  if (report.log_x) {
+    for (double e = x0; e <= x1 + 1e-9; e += 1) xt.push_back(std::pow(10.0, e));
+  } else {
+    const double raw = (x1 - x0) / 8;
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    const double step = raw / mag < 2 ? 2 * mag : raw / mag < 5 ? 5 * mag : 10 * mag;
+    for (double v = 0; v <= x1 + 1e-9; v += step) xt.push_back(v);
+  }
+  for (double v : xt) {
+    const double x = report.log_x ? sx(v) : kLeft + (v - x0) / (x1 - x0) * pw;
+    s += "<line x1=\"" + num(x) + "\" y1=\"" + num(kTop) + "\" x2=\"" + num(x) + "\" y2=\"" +
+         num(kTop + ph) + "\" stroke=\"#eee\"/>\n";
+    s += "<text x=\"" + num(x) + "\" y=\"" + num(kTop + ph + 18) + "\" text-anchor=\"middle\">" +
+         tick_label(v) + "</text>\n";
+  }
+  s += "<rect x=\"" + num(kLeft) + "\" y=\"" + num(kTop) + "\" width=\"" + num(pw) +
+       "\" height=\"" + num(ph) + "\" fill=\"none\" stroke=\"black\"/>\n";
+  s += "<text x=\"" + num(kLeft + pw / 2) + "\" y=\"" + num(kHeight - 15) +
+       "\" text-anchor=\"middle\">" + escape(report.x_label) + (report.log_x ? " (log)" : "") +
+       "</text>\n";
+  s += "<text transform=\"translate(22," + num(kTop + ph / 2) +
+       ") rotate(-90)\" text-anchor=\"middle\">" + escape(report.y_label) + " (log)</text>\n";
+  // Series.
+  for (size_t i = 0; i < report.planners.size(); ++i) {
+    const char* c = color_of(report.planners[i], i);
+    std::string path;
+    std::string marks;
+    for (const BenchPoint& p : report.points) {
+      const double y = game ? p.ms_total[i] : p.ns_per_plan[i];
+      if (y <= 0) continue;
+      const double X = sx(p.x), Y = sy(y);
+      path += (path.empty() ? "M" : " L") + num(X) + " " + num(Y);
+      if (report.planners[i] == "topo")
+        marks += "<rect x=\"" + num(X - 4) + "\" y=\"" + num(Y - 4) +
+                 "\" width=\"8\" height=\"8\" fill=\"" + c + "\"/>\n";
+      else if (report.planners[i] == "backstrom")
+        marks +=
+            "<circle cx=\"" + num(X) + "\" cy=\"" + num(Y) + "\" r=\"4.5\" fill=\"" + c + "\"/>\n";
+      else
+        marks += "<path d=\"M" + num(X) + " " + num(Y - 5) + " L" + num(X + 5) + " " + num(Y + 4) +
+                 " L" + num(X - 5) + " " + num(Y + 4) + " Z\" fill=\"" + c + "\"/>\n";
+    }
+    if (!path.empty())
+      s += "<path d=\"" + path + "\" fill=\"none\" stroke=\"" + c + "\" stroke-width=\"1.5\"/>\n";
+    s += marks;
+    const double ly = kTop + 20 + 22 * static_cast<double>(i);
+    s += "<line x1=\"" + num(kLeft + pw + 15) + "\" y1=\"" + num(ly) + "\" x2=\"" +
+         num(kLeft + pw + 40) + "\" y2=\"" + num(ly) + "\" stroke=\"" + c +
+         "\" stroke-width=\"3\"/>\n";
+    s += "<text x=\"" + num(kLeft + pw + 46) + "\" y=\"" + num(ly + 4) + "\">" +
+         escape(label_of(report.planners[i])) + "</text>\n";
+  }
+  s += "</svg>\n";
+  return s;
+}
+
+}  // namespace topoplan::cli

@@ -1,0 +1,160 @@
+// topoplan bench FAMILY: the papers' Figures 1-3 with every planner timed in the same run.
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "bench_run.h"
+#include "commands.h"
+
+namespace topoplan::cli {
+namespace {
+
+struct BenchOptions {
+  std::string family;
+  bool json = false;
+  std::string csv;
+  std::string plot;
+  BenchConfig config;
+};
+
+double ratio(double num, double den) {
+  return (num > 0 && den > 0) ? num / den : -1;
+}
+
+nlohmann::json to_json(const BenchReport& r, const BenchConfig& c) {
+  nlohmann::json j;
+  j["family"] = r.family;
+  j["figure"] = r.figure;
+  j["reps"] = c.reps;
+  j["mix"] = r.mix_description;
+  nlohmann::json ns = nlohmann::json::object(), pps = nlohmann::json::object();
+  for (size_t p = 0; p < r.planners.size(); ++p) {
+    if (r.mix_ns_per_plan[p] < 0) continue;
+    ns[r.planners[p]] = r.mix_ns_per_plan[p];
+    pps[r.planners[p]] = 1e9 / r.mix_ns_per_plan[p];
+  }
+  j["ns_per_plan"] = ns;
+  j["plans_per_second_per_core"] = pps;
+  nlohmann::json ratios = nlohmann::json::object();
+  for (size_t p = 1; p < r.planners.size(); ++p) {
+    const double q = ratio(r.mix_ns_per_plan[p], r.mix_ns_per_plan[0]);
+    if (q > 0) ratios[r.planners[p] + "/" + r.planners[0]] = q;
+  }
+  j["ratios"] = ratios;
+  nlohmann::json sweep = nlohmann::json::array();
+  for (const BenchPoint& pt : r.points) {
+    nlohmann::json e;
+    e["x"] = pt.x;
+    for (size_t p = 0; p < r.planners.size(); ++p) {
+      if (pt.ns_per_plan[p] < 0) continue;
+      e["ns_per_plan"][r.planners[p]] = pt.ns_per_plan[p];
+      if (r.figure == "Figure 3") e["ms_total"][r.planners[p]] = pt.ms_total[p];
+    }
+    sweep.push_back(e);
+  }
+  j["x_label"] = r.x_label;
+  j["sweep"] = sweep;
+  j["skipped"] = r.skipped;
+  return j;
+}
+
+void print_table(const BenchReport& r) {
+  std::printf("%s: %s (median of reps; ns per plan)\n", r.figure.c_str(), r.family.c_str());
+  std::printf("%12s", r.figure == "Figure 3" ? "NPCs" : r.x_label.substr(0, 1).c_str());
+  for (const std::string& p : r.planners) std::printf(" %14s", p.c_str());
+  if (r.figure == "Figure 3")
+    for (const std::string& p : r.planners) std::printf(" %12s", (p + " ms").c_str());
+  for (size_t p = 1; p < r.planners.size(); ++p)
+    std::printf(" %14s", (r.planners[p] + "/" + r.planners[0]).c_str());
+  std::printf("\n");
+  for (const BenchPoint& pt : r.points) {
+    std::printf("%12.0f", pt.x);
+    for (double v : pt.ns_per_plan) v < 0 ? std::printf(" %14s", "-") : std::printf(" %14.1f", v);
+    if (r.figure == "Figure 3")
+      for (double v : pt.ms_total) v < 0 ? std::printf(" %12s", "-") : std::printf(" %12.3f", v);
+    for (size_t p = 1; p < r.planners.size(); ++p) {
+      const double q = ratio(pt.ns_per_plan[p], pt.ns_per_plan[0]);
+      q < 0 ? std::printf(" %14s", "-") : std::printf(" %14.1f", q);
+    }
+    std::printf("\n");
+  }
+  std::printf("summary (%s):", r.mix_description.c_str());
+  for (size_t p = 0; p < r.planners.size(); ++p) {
+    if (r.mix_ns_per_plan[p] < 0) continue;
+    std::printf("  %s %.1f ns/plan (%.3g plans/s/core)", r.planners[p].c_str(),
+                r.mix_ns_per_plan[p], 1e9 / r.mix_ns_per_plan[p]);
+  }
+  for (size_t p = 1; p < r.planners.size(); ++p) {
+    const double q = ratio(r.mix_ns_per_plan[p], r.mix_ns_per_plan[0]);
+    if (q > 0) std::printf("  %s/%s %.1fx", r.planners[p].c_str(), r.planners[0].c_str(), q);
+  }
+  std::printf("\n");
+  for (const std::string& s : r.skipped) std::printf("skipped: %s\n", s.c_str());
+}
+
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  if (!f) {
+    std::fprintf(stderr, "topoplan bench: cannot write %s\n", path.c_str());
+    return false;
+  }
+  return true;
+}
+
+std::string to_csv(const BenchReport& r) {
+  std::string s = "family,planner,x,ns_per_plan,ms_total,plans_per_second\n";
+  for (const BenchPoint& pt : r.points)
+    for (size_t p = 0; p < r.planners.size(); ++p) {
+      if (pt.ns_per_plan[p] < 0) continue;
+      char line[256];
+      std::snprintf(line, sizeof line, "%s,%s,%.0f,%.3f,%.6f,%.1f\n", r.family.c_str(),
+                    r.planners[p].c_str(), pt.x, pt.ns_per_plan[p], pt.ms_total[p],
+                    1e9 / pt.ns_per_plan[p]);
+      s += line;
+    }
+  return s;
+}
+
+int run(const BenchOptions& o) {
+  BenchReport report;
+  std::string error;
+  if (!run_bench(o.family, o.config, report, error)) {
+    std::fprintf(stderr, "topoplan bench: %s\n", error.c_str());
+    return kExitUsage;
+  }
+  if (o.json)
+    std::printf("%s\n", to_json(report, o.config).dump(2).c_str());
+  else
+    print_table(report);
+  if (!o.csv.empty() && !write_file(o.csv, to_csv(report))) return kExitInputError;
+  if (!o.plot.empty() && !write_file(o.plot, bench_svg(report))) return kExitInputError;
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<BenchOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "bench", "time the planners on a benchmark family (the papers' Figures 1-3)");
+  cmd->add_option("FAMILY", options->family,
+                  "multiprv-n-cycle (Fig. 1), multiprv-2-cycle, oneprv-5 (Fig. 2), western, "
+                  "western-pus (Fig. 3)")
+      ->required();
+  cmd->add_flag("--json", options->json, "print one JSON object instead of a table");
+  cmd->add_option("--csv", options->csv, "also write the sweep as CSV to FILE");
+  cmd->add_option("--plot", options->plot, "also write the chart as SVG to FILE");
+  cmd->add_option("--reps", options->config.reps, "repetitions per point (median reported)")
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--planners", options->config.planners,
+                  "planners to time (default: the family's set; first one is the reference)")
+      ->delimiter(',');
+  cmd->add_option("--max-point-seconds", options->config.max_point_seconds,
+                  "drop a planner from larger points once one point costs this long");
+  cmd->add_flag("--quick", options->config.quick, "fewer and smaller sweep points");
+  cmd->callback([options, &exit_code] { exit_code = run(*options); });
+}
+
+}  // namespace topoplan::cli
