@@ -279,7 +279,7 @@ UdgoapResult plan_udgoap(const World& world, const AgentState& agent,
     frontier.pop();
     if (result.expanded >= options.limits.max_expansions) {
       result.status = PlanStatus::kLimitReached;
-      result.message = "limit reached: " + std::to_string(options.limits.max_expansions) +
+      result.message = "node limit: " + std::to_string(options.limits.max_expansions) +
                        " plan states expanded (raise max_expansions)";
       return result;
     }
@@ -298,7 +298,7 @@ UdgoapResult plan_udgoap(const World& world, const AgentState& agent,
   }
   if (truncated) {
     result.status = PlanStatus::kLimitReached;
-    result.message = "limit reached: plan states beyond max_plan_length (" +
+    result.message = "node limit: plan states beyond max_plan_length (" +
                      std::to_string(options.limits.max_plan_length) + ") or max_generated (" +
                      std::to_string(options.limits.max_generated) + ") were dropped";
   } else {

@@ -148,7 +148,7 @@ TEST(Wizard, LimitsSayLimitReached) {
   opts.limits.max_expansions = 2;
   UdgoapResult r = plan_udgoap(s.world, s.agent, opts);
   EXPECT_EQ(r.status, PlanStatus::kLimitReached);
-  EXPECT_NE(r.message.find("limit reached"), std::string::npos);
+  EXPECT_NE(r.message.find("node limit"), std::string::npos);
   EXPECT_TRUE(r.plan.empty());
 
   opts = {};
