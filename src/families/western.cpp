@@ -3,6 +3,7 @@
 // Every variable's value 0 is its state at dawn, so an instance's initial state is "dawn" plus
 // a few overrides, and its goal is the initial state plus the routine's targets (goals are
 // total, as SAS requires).
+#include <algorithm>
 #include <cassert>
 #include <initializer_list>
 #include <string>
@@ -40,6 +41,8 @@ class Builder {
       const VarId w = var_id(f.var);
       a.prevail.push_back(Fact{w, value_id(w, f.value)});
     }
+    std::sort(a.prevail.begin(), a.prevail.end(),
+              [](const Fact& x, const Fact& y) { return x.var < y.var; });
     def_.actions.push_back(std::move(a));
   }
 

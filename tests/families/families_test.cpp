@@ -5,6 +5,7 @@
 #include <set>
 
 #include "topoplan/analysis.h"
+#include "topoplan/io.h"
 #include "topoplan/search.h"
 #include "topoplan/validate.h"
 
@@ -125,6 +126,30 @@ TEST(Families, HorseBreederSecondInstanceNeedsTheStoreStep) {
   ASSERT_EQ(r.status, PlanStatus::kSolved);
   EXPECT_EQ(r.actions.size(), 7u);
   EXPECT_EQ(t.domain.action_name(r.actions.front()), "StoreHaystack");
+}
+
+}  // namespace
+}  // namespace topoplan
+
+namespace topoplan {
+namespace {
+
+// The committed files in domains/ are the generators' output (written with write_native).
+TEST(FamilyFiles, MatchTheGenerators) {
+  const std::pair<const char*, Task> files[] = {
+      {"western.toml", western()},
+      {"western-pus.toml", western_pus()},
+      {"multiprv-2-cycle-m10.toml", multiprv_2_cycle(10)},
+      {"multiprv-4-cycle-m5.toml", multiprv_n_cycle(5, 4)},
+      {"oneprv-5-m10.toml", oneprv_5(10)},
+  };
+  for (const auto& [name, expected] : files) {
+    const std::string path = std::string(TOPOPLAN_SOURCE_DIR) + "/domains/" + name;
+    auto loaded = load_task(path);
+    ASSERT_TRUE(loaded.ok()) << loaded.error().to_string();
+    EXPECT_EQ(loaded->domain.to_def(), expected.domain.to_def()) << name;
+    EXPECT_EQ(loaded->instances, expected.instances) << name;
+  }
 }
 
 }  // namespace
