@@ -1,0 +1,444 @@
+// topoplan crowd: the crowd benchmark. A Western town of N NPCs (docs/crowds.md describes the
+// mix), planned cold (no cache, every NPC through ℙ), warm (plan cache, steady state with churn)
+// and a frame at a time (1.67 ms budget). Medians over repetitions; --json prints one object.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "commands.h"
+#include "topoplan/crowd.h"
+#include "topoplan/families.h"
+#include "topoplan/validate.h"
+
+namespace topoplan::cli {
+namespace {
+
+struct CrowdOptions {
+  std::string domain = "western";
+  int64_t npcs = 100'000;
+  int32_t threads = 1;
+  int32_t frames = 10;
+  int32_t reps = 5;
+  double churn = 0.05;
+  int32_t situations_per_class = 64;
+  int32_t cache_entries = 1 << 14;
+  bool json = false;
+  bool no_baseline = false;
+  uint64_t seed = 1;
+};
+
+class Rng {  // SplitMix64
+ public:
+  explicit Rng(uint64_t seed) : state_(seed) {}
+  uint64_t next() {
+    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  int32_t below(int32_t n) { return static_cast<int32_t>(next() % static_cast<uint64_t>(n)); }
+  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+
+ private:
+  uint64_t state_;
+};
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// CPU seconds of the whole process (all threads): time spent running, not waiting for a core.
+double cpu_s() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+// Progress on stderr, only when it is a terminal.
+class Progress {
+ public:
+  explicit Progress(int64_t total) : total_(total), tty_(isatty(2) != 0) {}
+  void step(const char* what) {
+    ++done_;
+    if (!tty_) return;
+    const int width = 30;
+    const auto filled = static_cast<int>(width * done_ / std::max<int64_t>(total_, 1));
+    std::fprintf(stderr, "\r[%.*s%*s] %3lld%% %-24s", filled, "##############################",
+                 width - filled, "",
+                 static_cast<long long>(100 * done_ / std::max<int64_t>(total_, 1)), what);
+    std::fflush(stderr);
+  }
+  ~Progress() {
+    if (tty_) std::fprintf(stderr, "\r%*s\r", 70, "");
+  }
+
+ private:
+  int64_t total_;
+  int64_t done_ = 0;
+  bool tty_;
+};
+
+void random_walk(const Domain& d, std::vector<ValueId>& state, Rng& rng, int32_t steps, ClassId c) {
+  const std::span<const uint8_t> mask = d.action_mask(c);
+  std::vector<ActionId> options;
+  for (int32_t k = 0; k < steps; ++k) {
+    options.clear();
+    for (ActionId a = 0; a < d.num_actions(); ++a)
+      if (mask[static_cast<size_t>(a)] && applicable(d, a, state)) options.push_back(a);
+    if (options.empty()) return;
+    const ActionId a =
+        options[static_cast<size_t>(rng.below(static_cast<int32_t>(options.size())))];
+    for (const Effect& e : d.effects(a)) state[static_cast<size_t>(e.var)] = e.post;
+  }
+}
+
+// Share of the town per class (Western names); other classes get weight 1.
+double class_weight(const std::string& name) {
+  static const std::pair<const char*, double> kWeights[] = {
+      {"Rancher", 30},   {"HorseBreeder", 15}, {"Cook", 15},  {"Shopkeeper", 15},
+      {"Bartender", 10}, {"Blacksmith", 10},   {"Sheriff", 5}};
+  for (const auto& [n, w] : kWeights)
+    if (name == n) return w;
+  return 1;
+}
+
+// The town: per-class pools of (s0, goal) on the class's variables, a pool of "rest of the town"
+// backgrounds, and per NPC the packed input composed from one of each.
+struct Town {
+  const CrowdPlanner* planner = nullptr;
+  int32_t words = 0;
+  std::vector<double> class_cdf;
+  std::vector<std::vector<uint64_t>> sit_init, sit_goal;  // per class: pool * words
+  std::vector<uint64_t> background;                       // pool * words
+  std::vector<std::vector<uint64_t>> class_mask;          // per class: key mask per word
+  std::vector<uint16_t> npc_class;
+  std::vector<uint64_t> init, goal;
+
+  void assign(int64_t i, Rng& rng) {
+    const double u = rng.unit();
+    const auto c = static_cast<int32_t>(std::lower_bound(class_cdf.begin(), class_cdf.end(), u) -
+                                        class_cdf.begin());
+    const int32_t cls = std::min<int32_t>(c, static_cast<int32_t>(class_cdf.size()) - 1);
+    const auto pool = static_cast<int32_t>(sit_init[static_cast<size_t>(cls)].size() / words);
+    const int32_t s = rng.below(pool);
+    const int32_t b = rng.below(static_cast<int32_t>(background.size() / words));
+    npc_class[static_cast<size_t>(i)] = static_cast<uint16_t>(cls);
+    for (int32_t k = 0; k < words; ++k) {
+      const uint64_t m = class_mask[static_cast<size_t>(cls)][static_cast<size_t>(k)];
+      const uint64_t bg = background[static_cast<size_t>(b * words + k)] & ~m;
+      init[static_cast<size_t>(i * words + k)] =
+          bg | sit_init[static_cast<size_t>(cls)][static_cast<size_t>(s * words + k)];
+      goal[static_cast<size_t>(i * words + k)] =
+          bg | sit_goal[static_cast<size_t>(cls)][static_cast<size_t>(s * words + k)];
+    }
+  }
+};
+
+Town build_town(const Task& task, const CrowdPlanner& planner, const CrowdOptions& o, Rng& rng) {
+  const Domain& d = task.domain;
+  const CrowdLayout& layout = planner.layout();
+  Town t;
+  t.planner = &planner;
+  t.words = layout.words();
+  const auto words = static_cast<size_t>(t.words);
+  const int32_t classes = planner.num_classes();
+  double total = 0;
+  for (int32_t c = 0; c < classes; ++c) {
+    total += class_weight(d.num_classes() ? d.class_name(c) : "");
+    t.class_cdf.push_back(total);
+  }
+  for (double& x : t.class_cdf) x /= total;
+  const std::vector<ValueId> dawn(static_cast<size_t>(d.num_variables()), 0);
+  std::vector<uint64_t> packed(words);
+  for (int32_t c = 0; c < classes; ++c) {
+    std::vector<uint64_t> mask(words, 0);
+    for (VarId v : planner.class_variables(c)) {
+      const CrowdLayout::Field& f = layout.field(v);
+      mask[static_cast<size_t>(f.word)] |= f.mask << f.shift;
+    }
+    const ClassId dc = d.num_classes() ? c : kAllActions;
+    std::vector<const Instance*> routines;
+    for (const Instance& inst : task.instances)
+      if (inst.npc_class == dc) routines.push_back(&inst);
+    std::vector<uint64_t> si, sg;
+    for (int32_t k = 0; k < o.situations_per_class; ++k) {
+      // A routine, some steps into it; the routine's goal, or (15 %) an errand nearby.
+      std::vector<ValueId> s0 =
+          routines.empty()
+              ? dawn
+              : routines[static_cast<size_t>(rng.below(static_cast<int32_t>(routines.size())))]
+                    ->init;
+      std::vector<ValueId> g =
+          routines.empty()
+              ? dawn
+              : routines[static_cast<size_t>(rng.below(static_cast<int32_t>(routines.size())))]
+                    ->goal;
+      random_walk(d, s0, rng, rng.below(7), dc);
+      if (routines.empty() || rng.unit() < 0.15) {
+        g = s0;
+        random_walk(d, g, rng, 1 + rng.below(8), dc);
+      }
+      layout.pack_state(s0, packed.data());
+      for (size_t w = 0; w < words; ++w) si.push_back(packed[w] & mask[w]);
+      layout.pack_goal(g, packed.data());
+      for (size_t w = 0; w < words; ++w) sg.push_back(packed[w] & mask[w]);
+    }
+    t.sit_init.push_back(std::move(si));
+    t.sit_goal.push_back(std::move(sg));
+    t.class_mask.push_back(std::move(mask));
+  }
+  for (int32_t k = 0; k < 256; ++k) {  // the rest of the town, somewhere in its day
+    std::vector<ValueId> s = dawn;
+    random_walk(d, s, rng, rng.below(40), kAllActions);
+    layout.pack_state(s, packed.data());
+    t.background.insert(t.background.end(), packed.begin(), packed.end());
+  }
+  t.npc_class.resize(static_cast<size_t>(o.npcs));
+  t.init.resize(static_cast<size_t>(o.npcs) * words);
+  t.goal.resize(static_cast<size_t>(o.npcs) * words);
+  for (int64_t i = 0; i < o.npcs; ++i) t.assign(i, rng);
+  return t;
+}
+
+// Rough single-thread memory bandwidth: memcpy between two 256 MB buffers (read + write).
+double memcpy_gbps() {
+  const size_t bytes = size_t{256} << 20;
+  std::vector<char> a(bytes, 1), b(bytes, 2);
+  double best = 1e30;
+  for (int r = 0; r < 4; ++r) {
+    const double t0 = now_s();
+    std::memcpy(b.data(), a.data(), bytes);
+    best = std::min(best, now_s() - t0);
+    a[static_cast<size_t>(r)] = b[static_cast<size_t>(r) + 1];
+  }
+  return 2.0 * static_cast<double>(bytes) / best / 1e9;  // bytes read + written
+}
+
+double load_average() {
+  double l[1] = {0};
+  return getloadavg(l, 1) == 1 ? l[0] : -1;
+}
+
+struct Measured {
+  double cold_s = 0, warm_s = 0, cold_cpu_s = 0, warm_cpu_s = 0, frame_npcs = 0,
+         frame_npcs_cold = 0, hit_rate = 0;
+  double solved_fraction = 0, mean_length = 0;
+};
+
+Measured measure(const CrowdPlanner& planner, Town& town, const CrowdOptions& o, int32_t threads,
+                 Progress& progress, bool frames) {
+  const auto n = static_cast<size_t>(o.npcs);
+  std::vector<ActionId> actions(n * 12);
+  std::vector<uint32_t> offset(n);
+  std::vector<uint16_t> length(n);
+  std::vector<CrowdStatus> status(n);
+  const CrowdOutput out{actions, offset, length, status};
+  const CrowdBatch batch{town.npc_class, town.init, town.goal};
+  CrowdThreadPool pool(threads);
+  Measured m;
+
+  CrowdDef cold_def;
+  pool.install(cold_def);
+  Crowd cold = Crowd::create(planner, cold_def).value();
+  std::vector<double> t, cpu;
+  for (int32_t r = 0; r < o.reps; ++r) {
+    const double c0 = cpu_s();
+    const double t0 = now_s();
+    const CrowdStats s = cold.plan(batch, out);
+    t.push_back(now_s() - t0);
+    cpu.push_back(cpu_s() - c0);
+    m.solved_fraction = static_cast<double>(s.solved) / static_cast<double>(n);
+    progress.step("cold");
+  }
+  m.cold_s = median(t);
+  m.cold_cpu_s = median(cpu);
+  cpu.clear();
+  int64_t total_len = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (status[i] & kCrowdSolved) total_len += length[i];
+  m.mean_length =
+      static_cast<double>(total_len) / std::max(1.0, m.solved_fraction * static_cast<double>(n));
+
+  PlanCacheDef cache_def;
+  cache_def.capacity = o.cache_entries;
+  PlanCache cache(planner, cache_def);
+  CrowdDef warm_def = cold_def;
+  warm_def.cache = &cache;
+  Crowd warm = Crowd::create(planner, warm_def).value();
+  (void)warm.plan(batch, out);  // fill the cache
+  Rng rng(o.seed * 31 + 7);
+  const auto churned = static_cast<int64_t>(o.churn * static_cast<double>(n));
+  t.clear();
+  std::vector<double> frame_npcs, frame_npcs_cold;
+  const PlanCacheStats before = cache.stats();
+  for (int32_t f = 0; f < o.frames; ++f) {
+    for (int64_t k = 0; k < churned; ++k)
+      town.assign(rng.below(static_cast<int32_t>(std::min<int64_t>(o.npcs, INT32_MAX))), rng);
+    const double c0 = cpu_s();
+    const double t0 = now_s();
+    (void)warm.plan(batch, out);
+    t.push_back(now_s() - t0);
+    cpu.push_back(cpu_s() - c0);
+    if (frames) {
+      CrowdCursor cursor;
+      frame_npcs.push_back(static_cast<double>(warm.plan_frame(batch, out, &cursor).served));
+      CrowdCursor cursor2;
+      frame_npcs_cold.push_back(static_cast<double>(cold.plan_frame(batch, out, &cursor2).served));
+    }
+    progress.step("warm frames");
+  }
+  const PlanCacheStats after = cache.stats();
+  m.warm_s = median(t);
+  m.warm_cpu_s = median(cpu);
+  m.frame_npcs = median(frame_npcs);
+  m.frame_npcs_cold = median(frame_npcs_cold);
+  const auto lookups =
+      static_cast<double>((after.hits - before.hits) + (after.misses - before.misses));
+  m.hit_rate = lookups > 0 ? static_cast<double>(after.hits - before.hits) / lookups : 0;
+  return m;
+}
+
+int run_crowd(const CrowdOptions& o) {
+  Task task;
+  if (o.domain == "western") {
+    task = western();
+  } else if (o.domain == "western-pus") {
+    task = western_pus();
+  } else {
+    std::fprintf(stderr, "topoplan crowd: unknown domain '%s' (western, western-pus)\n",
+                 o.domain.c_str());
+    return kExitUsage;
+  }
+  if (o.npcs < 1 || o.npcs > 100'000'000 || o.threads < 1 || o.frames < 1 || o.reps < 1) {
+    std::fprintf(stderr, "topoplan crowd: --npcs in [1, 1e8], --threads, --frames, --reps >= 1\n");
+    return kExitUsage;
+  }
+  Result<CrowdPlanner> planner = CrowdPlanner::create(task.domain);
+  if (!planner.ok()) {
+    std::fprintf(stderr, "topoplan crowd: %s\n", planner.error().message.c_str());
+    return kExitInputError;
+  }
+  Rng rng(o.seed);
+  Town town = build_town(task, *planner, o, rng);
+  std::unordered_set<std::string> distinct;
+  {
+    std::string key;
+    for (size_t c = 0; c < town.sit_init.size(); ++c)
+      for (size_t s = 0; s < town.sit_init[c].size(); s += static_cast<size_t>(town.words)) {
+        key.assign(reinterpret_cast<const char*>(&c), sizeof c);
+        key.append(reinterpret_cast<const char*>(&town.sit_init[c][s]),
+                   8 * static_cast<size_t>(town.words));
+        key.append(reinterpret_cast<const char*>(&town.sit_goal[c][s]),
+                   8 * static_cast<size_t>(town.words));
+        distinct.insert(key);
+      }
+  }
+  const bool baseline = o.threads > 1 && !o.no_baseline;
+  Progress progress(static_cast<int64_t>(o.reps + o.frames) * (baseline ? 2 : 1));
+  const Measured m = measure(*planner, town, o, o.threads, progress, true);
+  Measured one;
+  if (baseline) one = measure(*planner, town, o, 1, progress, false);
+  const double bw = memcpy_gbps();
+
+  const auto n = static_cast<double>(o.npcs);
+  const double cold_ns = m.cold_s * 1e9 * o.threads / n;
+  const double warm_ns = m.warm_s * 1e9 * o.threads / n;
+  const double out_bytes = 8.0 + 4.0 * m.mean_length;  // offset, length, status + the plan
+  nlohmann::json j;
+  j["domain"] = o.domain;
+  j["npcs"] = o.npcs;
+  j["threads"] = o.threads;
+  j["hardware_threads"] = std::thread::hardware_concurrency();
+  j["frames"] = o.frames;
+  j["reps"] = o.reps;
+  j["churn_per_frame"] = o.churn;
+  j["classes"] = planner->num_classes();
+  j["distinct_situations"] = distinct.size();
+  j["solved_fraction"] = m.solved_fraction;
+  j["mean_plan_length"] = m.mean_length;
+  j["npcs_per_second"] = n / m.warm_s;
+  j["npcs_per_second_cold"] = n / m.cold_s;
+  j["cold_ns_per_npc_per_core"] = cold_ns;
+  j["warm_ns_per_npc_per_core"] = warm_ns;
+  // CPU time (all threads) per NPC: what a core spends, whatever else the machine runs.
+  j["cold_cpu_ns_per_npc"] = m.cold_cpu_s * 1e9 / n;
+  j["warm_cpu_ns_per_npc"] = m.warm_cpu_s * 1e9 / n;
+  j["load_average"] = load_average();
+  j["cache_hit_rate"] = m.hit_rate;
+  j["npcs_per_frame"] = m.frame_npcs;
+  j["npcs_per_frame_cold"] = m.frame_npcs_cold;
+  j["frame_budget_ms"] = 1.67;
+  j["bytes_per_npc"] = planner->layout().bytes_per_npc();
+  j["output_bytes_per_npc"] = out_bytes;
+  j["memcpy_gbps"] = bw;
+  j["bandwidth_floor_ns_per_npc"] = (planner->layout().bytes_per_npc() + out_bytes) / bw;
+  if (baseline) {
+    j["cold_speedup_vs_1_thread"] = one.cold_s / m.cold_s;
+    j["warm_speedup_vs_1_thread"] = one.warm_s / m.warm_s;
+  }
+  if (o.json) {
+    std::printf("%s\n", j.dump().c_str());
+  } else {
+    std::printf(
+        "crowd %s: %lld NPCs, %d threads (%u hardware), %zu distinct situations, "
+        "%.0f%% solved, mean plan %.1f actions\n",
+        o.domain.c_str(), static_cast<long long>(o.npcs), o.threads,
+        std::thread::hardware_concurrency(), distinct.size(), 100 * m.solved_fraction,
+        m.mean_length);
+    std::printf("  cold  %8.1f ns/NPC/core  (%.3g NPCs/s; CPU time %.1f ns/NPC)\n", cold_ns,
+                n / m.cold_s, m.cold_cpu_s * 1e9 / n);
+    std::printf("  warm CPU time %.1f ns/NPC; load average %.2f\n", m.warm_cpu_s * 1e9 / n,
+                load_average());
+    std::printf(
+        "  warm  %8.1f ns/NPC/core  (%.3g NPCs/s, cache hit rate %.1f%%, churn %.0f%%/frame)\n",
+        warm_ns, n / m.warm_s, 100 * m.hit_rate, 100 * o.churn);
+    std::printf("  frame %8.0f NPCs in 1.67 ms warm, %.0f cold\n", m.frame_npcs, m.frame_npcs_cold);
+    std::printf("  input %d bytes/NPC, memcpy %.1f GB/s\n", planner->layout().bytes_per_npc(), bw);
+    if (baseline)
+      std::printf("  speedup vs 1 thread: cold %.2fx, warm %.2fx\n", one.cold_s / m.cold_s,
+                  one.warm_s / m.warm_s);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_crowd_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<CrowdOptions>();
+  CLI::App* cmd =
+      app.add_subcommand("crowd", "Benchmark plans for a town of NPCs (docs/crowds.md)");
+  cmd->add_option("--domain", options->domain, "western or western-pus")->capture_default_str();
+  cmd->add_option("--npcs", options->npcs, "NPCs in the town (1k ... 10M)")->capture_default_str();
+  cmd->add_option("--threads", options->threads, "worker threads (built-in pool)")
+      ->capture_default_str();
+  cmd->add_option("--frames", options->frames, "warm frames measured")->capture_default_str();
+  cmd->add_option("--reps", options->reps, "cold repetitions")->capture_default_str();
+  cmd->add_option("--churn", options->churn, "fraction of NPCs whose situation changes per frame")
+      ->capture_default_str();
+  cmd->add_option("--situations", options->situations_per_class,
+                  "distinct (s0, goal) situations per class")
+      ->capture_default_str();
+  cmd->add_option("--cache-entries", options->cache_entries, "plan cache capacity")
+      ->capture_default_str();
+  cmd->add_option("--seed", options->seed, "town seed")->capture_default_str();
+  cmd->add_flag("--no-baseline", options->no_baseline,
+                "with --threads > 1, skip the 1-thread run that gives the speedups");
+  cmd->add_flag("--json", options->json, "print one JSON object");
+  cmd->callback([options, &exit_code] { exit_code = run_crowd(*options); });
+}
+
+}  // namespace topoplan::cli
