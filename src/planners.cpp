@@ -5,6 +5,7 @@
 #include <string>
 
 #include "topoplan/astar.h"
+#include "topoplan/backstrom.h"
 #include "topoplan/plan.h"
 #include "topoplan/search.h"
 #include "topoplan/topo.h"
@@ -13,11 +14,16 @@ namespace topoplan {
 
 std::string_view to_string(PlanStatus status) {
   switch (status) {
-    case PlanStatus::kSolved: return "solved";
-    case PlanStatus::kUnsolvable: return "unsolvable";
-    case PlanStatus::kLimitReached: return "limit reached";
-    case PlanStatus::kGaveUp: return "gave up";
-    case PlanStatus::kUnsupported: return "unsupported";
+    case PlanStatus::kSolved:
+      return "solved";
+    case PlanStatus::kUnsolvable:
+      return "unsolvable";
+    case PlanStatus::kLimitReached:
+      return "limit reached";
+    case PlanStatus::kGaveUp:
+      return "gave up";
+    case PlanStatus::kUnsupported:
+      return "unsupported";
   }
   return "?";
 }
@@ -30,13 +36,11 @@ int64_t plan_cost(const Domain& domain, std::span<const ActionId> actions) {
 
 namespace {
 
-PlanResult plan_auto(const Domain& domain, const Instance& instance,
-                     const PlannerOptions& options);
+PlanResult plan_auto(const Domain& domain, const Instance& instance, const PlannerOptions& options);
 
 const std::array kPlanners = {
     PlannerInfo{"auto",
-                "default: ℙ when it applies (unit costs or --objective length), the exact search "
-                "when ℙ gives up or refuses",
+                "default: ℙ, then the exact search when ℙ gives up or refuses (always optimal)",
                 &plan_auto},
     PlannerInfo{"exact", "optimal uniform-cost search over packed states (the test oracle)",
                 &plan_exact},
@@ -46,32 +50,35 @@ const std::array kPlanners = {
                 "ℙ / TopoPlan: linear-time minimal plans for unary post-unique action sets (each "
                 "action once)",
                 &plan_topo},
+    PlannerInfo{"backstrom",
+                "Backstrom's O(m^2 n) SAS+-PUS planner (unary, post-unique, single-valued)",
+                &plan_backstrom},
 };
-// ℙ answers in linear time when the domain is in its class; its plans are minimal in length,
-// which is minimal in cost only with unit costs. Everything ℙ cannot decide goes to the exact
-// search, so the default planner is always right; stats.engine says who answered.
+// ℙ answers in linear time when the domain is in its class. Every action it chooses is one that
+// every plan must contain (post-uniqueness), so its plans are minimal in length and, with
+// non-negative costs, in cost (tests/topo/cost_test.cpp checks this against the exact search).
+// Everything ℙ cannot decide goes to the exact search, so the default planner is always right;
+// stats.engine says who answered.
 PlanResult plan_auto(const Domain& domain, const Instance& instance,
                      const PlannerOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   std::string note;
-  const PlannerInfo* topo = find_planner("topo");
-  if (topo != nullptr && (domain.unit_cost() || options.objective == Objective::kLength)) {
-    PlanResult r = topo->plan(domain, instance, options);
+  {
+    PlanResult r = plan_topo(domain, instance, options);
     if (r.status == PlanStatus::kSolved || r.status == PlanStatus::kUnsolvable) return r;
     note = "topo " + std::string(to_string(r.status)) + ": " + r.message;
-  } else if (topo != nullptr) {
-    note = "topo skipped: action costs differ and ℙ minimises length";
   }
   PlanResult r = plan_exact(domain, instance, options);
   r.stats.engine = note.empty() ? "exact" : "exact (" + note + ")";
-  r.stats.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }
 
 }  // namespace
 
-std::span<const PlannerInfo> planners() { return kPlanners; }
+std::span<const PlannerInfo> planners() {
+  return kPlanners;
+}
 
 const PlannerInfo* find_planner(std::string_view name) {
   for (const PlannerInfo& p : kPlanners)
