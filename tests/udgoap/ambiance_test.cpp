@@ -1,14 +1,13 @@
 // Smart ambiance (thesis chapter 7): rate functions, boosters and dampeners, and the three
-// demonstrations — library (location), road crossing (event), spy (object) — planned with the
-// GOAP A* planner on the costs the ambiance gives, every plan checked by the validator.
+// demonstrations — library (location), road crossing (event), spy (object) — loaded from their
+// scenario files and planned with GOAP A* on the costs the ambiance gives, every plan validated.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "topoplan/astar.h"
 #include "topoplan/udgoap/ambiance.h"
-#include "topoplan/validate.h"
+#include "topoplan/udgoap/ambiance_scenario.h"
 
 namespace topoplan::udgoap {
 namespace {
@@ -58,111 +57,174 @@ TEST(Ambiance, OnlySusceptibleNpcsAndAnnotatedActionsChange) {
   EXPECT_DOUBLE_EQ(cost_change(deaf, {"loud"}, 1), 0);
 }
 
-// Plans with GOAP A* on the ambiance costs; the plan must be valid.
-std::vector<std::string> plan_names(const DomainDef& def, const ActionAnnotations& ann,
-                                    const AmbianceInfo& npc, double t, std::vector<ValueId> init,
-                                    std::vector<ValueId> goal) {
-  Result<Domain> domain = Domain::compile(apply_ambiance(def, ann, npc, t));
-  EXPECT_TRUE(domain.ok());
-  if (!domain.ok()) return {};
-  Instance inst;
-  inst.init = std::move(init);
-  inst.goal = std::move(goal);
-  AStarPlanner astar(domain.value());
-  std::vector<ActionId> plan;
-  EXPECT_EQ(astar.plan(inst, PlannerOptions{}, plan), PlanStatus::kSolved);
-  EXPECT_TRUE(validate_plan(domain.value(), inst, plan).valid);
-  std::vector<std::string> names;
-  for (ActionId a : plan) names.push_back(domain->action_name(a));
-  return names;
+// The demonstrations, loaded from domains/udgoap/ambiance-*.toml and played with and without
+// ambiance, as the thesis plays them. Every decision's plan was checked by the validator.
+AmbianceScenario load(const std::string& name) {
+  Result<AmbianceScenario> sc = load_ambiance_scenario(
+      std::string(TOPOPLAN_SOURCE_DIR) + "/domains/udgoap/ambiance-" + name + ".toml");
+  EXPECT_TRUE(sc.ok()) << (sc.ok() ? "" : sc.error().to_string());
+  return sc.ok() ? std::move(sc).value() : AmbianceScenario{};
 }
 
-// 7.2.1 Location ambiance: an outgoing character wants to socialise in a library.
-TEST(AmbianceDemo, LibraryMakesTheOutgoingCharacterUseTheComputer) {
-  DomainDef def;
-  def.name = "library";
-  def.variables = {{"social", {"lonely", "satisfied"}}};
-  def.actions = {{"chat", 2, {{0, 0, 1}}, {}}, {"check_social_network", 5, {{0, 0, 1}}, {}}};
-  const ActionAnnotations ann = {{"loud"}, {}};
-  AmbianceInfo outgoing{{"loud"}, {}};
-  EXPECT_EQ(plan_names(def, ann, outgoing, 0, {0}, {1}), (std::vector<std::string>{"chat"}));
-  AmbianceModifier library;  // entering the library: loud actions cost 10 more, at once
-  library.name = "library";
-  library.booster = modifier(0, 10, 0, Rate::kInstantaneous, {"loud"});
-  outgoing.active.push_back(library);
-  EXPECT_EQ(plan_names(def, ann, outgoing, 1, {0}, {1}),
-            (std::vector<std::string>{"check_social_network"}));
-}
-
-// 7.2.2 Event ambiance: every run across the road makes nervous actions cheaper for everyone in
-// the crossing's ambiance; normal pedestrians start to run once enough people have run.
-std::vector<std::string> crossing(const std::vector<bool>& nervous_types) {
-  DomainDef normal;
-  normal.name = "crossing";
-  normal.variables = {{"side", {"near", "far"}}};
-  normal.actions = {{"walk", 4, {{0, 0, 1}}, {}}, {"run", 6, {{0, 0, 1}}, {}}};
-  DomainDef nervous = normal;
-  nervous.actions[0].cost = 6;
-  nervous.actions[1].cost = 4;
-  const ActionAnnotations ann = {{}, {"nervous"}};
-  std::vector<AmbianceModifier> ambiance;  // modifiers added to the crossing by run events
-  std::vector<std::string> chosen;
-  double t = 0;
-  for (bool is_nervous : nervous_types) {
-    const AmbianceInfo npc{{"nervous"}, ambiance};
-    const auto plan = plan_names(is_nervous ? nervous : normal, ann, npc, t, {0}, {1});
-    chosen.push_back(plan.empty() ? "?" : plan.front());
-    if (chosen.back() == "run") {
-      AmbianceModifier event;
-      event.name = "someone_ran";
-      event.booster = modifier(t, -1, 0, Rate::kInstantaneous, {"nervous"});
-      ambiance.push_back(event);
+// Executed action names per NPC; asserts every decision planned a valid plan.
+std::vector<std::vector<std::string>> play(const AmbianceScenario& sc, bool with_ambiance) {
+  const AmbianceRun run = run_ambiance(sc, with_ambiance);
+  EXPECT_TRUE(run.all_solved);
+  std::vector<std::vector<std::string>> out;
+  for (const AmbianceNpcRun& npc : run.npcs) {
+    for (const AmbianceDecision& d : npc.decisions) {
+      EXPECT_EQ(d.status, PlanStatus::kSolved) << npc.name;
+      EXPECT_TRUE(d.valid) << npc.name;
     }
-    t += 1;
+    std::vector<std::string> names;
+    for (ActionId a : npc.executed) names.push_back(sc.domain.actions[static_cast<size_t>(a)].name);
+    out.push_back(std::move(names));
   }
-  return chosen;
+  return out;
 }
 
+using Names = std::vector<std::vector<std::string>>;
+
+// 7.2.1 Location ambiance: the outgoing character chats without ambiance; entering the library
+// makes `loud` actions 10 dearer at once, so it replans and checks its social network.
+TEST(AmbianceDemo, LibraryMakesTheOutgoingCharacterUseTheComputer) {
+  const AmbianceScenario sc = load("library");
+  EXPECT_EQ(play(sc, false), (Names{{"enter_library", "chat"}}));
+  EXPECT_EQ(play(sc, true), (Names{{"enter_library", "check_social_network"}}));
+  const AmbianceRun run = run_ambiance(sc, true);
+  ASSERT_EQ(run.npcs[0].decisions.size(), 2u);
+  const AmbianceDecision& outside = run.npcs[0].decisions[0];
+  const AmbianceDecision& inside = run.npcs[0].decisions[1];
+  EXPECT_TRUE(outside.active.empty());  // on the street: no ambiance yet, chat is planned
+  EXPECT_EQ(outside.plan_cost, 3);
+  EXPECT_EQ(inside.active, (std::vector<std::string>{"library_hush@1"}));
+  EXPECT_EQ(inside.cost, (std::vector<int64_t>{1, 12, 5}));  // chat 2 + 10
+  EXPECT_EQ(inside.plan_cost, 5);
+}
+
+// 7.2.2 Event ambiance: only normal pedestrians all walk; with nervous ones, each run makes
+// nervous actions 1 cheaper in the crossing, and after three runs the normal ones run too.
 TEST(AmbianceDemo, RoadCrossingNervousnessIsInfectious) {
-  EXPECT_EQ(crossing({false, false, false, false}),
-            (std::vector<std::string>{"walk", "walk", "walk", "walk"}));
-  // 6 − 3 runs = 3 < 4: the fourth pedestrian, a normal one, runs too; the first did not.
-  EXPECT_EQ(crossing({false, true, true, true, false}),
-            (std::vector<std::string>{"walk", "run", "run", "run", "run"}));
+  AmbianceScenario sc = load("road-crossing");
+  EXPECT_EQ(play(sc, true), (Names{{"walk"}, {"run"}, {"run"}, {"run"}, {"run"}, {"run"}}));
+  EXPECT_EQ(play(sc, false), (Names{{"walk"}, {"run"}, {"run"}, {"run"}, {"walk"}, {"walk"}}));
+  const AmbianceRun run = run_ambiance(sc, true);
+  const AmbianceDecision& normal_2 = run.npcs[4].decisions[0];
+  EXPECT_EQ(normal_2.active.size(), 3u);
+  EXPECT_EQ(normal_2.cost, (std::vector<int64_t>{4, 3}));  // run 6 − 3 < walk 4
+  std::erase_if(sc.npcs, [&](const AmbianceNpc& n) {
+    return sc.types[static_cast<size_t>(n.type)].name != "normal";
+  });
+  EXPECT_EQ(play(sc, true), (Names{{"walk"}, {"walk"}, {"walk"}}));
 }
 
-// 7.2.3 Object ambiance: cameras make suspicious actions dearer for a spy within their range.
-// The spy replans at every position of a corridor p0 → p3 (exit); cameras cover p0 and p1.
-std::vector<std::string> spy(bool with_ambiance) {
-  DomainDef def;
-  def.name = "spy";
-  def.variables = {{"at", {"p0", "p1", "p2", "p3"}}};
-  ActionAnnotations ann;
-  for (ValueId p = 0; p < 3; ++p) {
-    const std::string seg = std::to_string(p) + "_" + std::to_string(p + 1);
-    def.actions.push_back({"walk_" + seg, 2, {{0, p, p + 1}}, {}});
-    ann.push_back({});
-    def.actions.push_back({"run_" + seg, 1, {{0, p, p + 1}}, {}});
-    ann.push_back({"suspicious"});
-  }
-  AmbianceModifier camera;
-  camera.name = "camera";
-  camera.booster = modifier(0, 5, 0, Rate::kInstantaneous, {"suspicious"});
-  std::vector<std::string> executed;
-  for (ValueId at = 0; at < 3;) {
-    AmbianceInfo npc{{"suspicious"}, {}};
-    if (with_ambiance && at <= 1) npc.active.push_back(camera);  // within a camera's range
-    const auto plan = plan_names(def, ann, npc, 0, {at}, {3});
-    if (plan.empty()) break;
-    executed.push_back(plan.front());
-    ++at;
-  }
-  return executed;
-}
-
+// 7.2.3 Object ambiance: without ambiance the spy runs the corridor; with it she walks while a
+// camera sees her (p0, p1) and runs the last segment.
 TEST(AmbianceDemo, SpyWalksPastTheCamerasThenRuns) {
-  EXPECT_EQ(spy(false), (std::vector<std::string>{"run_0_1", "run_1_2", "run_2_3"}));
-  EXPECT_EQ(spy(true), (std::vector<std::string>{"walk_0_1", "walk_1_2", "run_2_3"}));
+  const AmbianceScenario sc = load("spy");
+  EXPECT_EQ(play(sc, false), (Names{{"run_0_1", "run_1_2", "run_2_3"}}));
+  EXPECT_EQ(play(sc, true), (Names{{"walk_0_1", "walk_1_2", "run_2_3"}}));
+  const AmbianceRun run = run_ambiance(sc, true);
+  EXPECT_EQ(run.npcs[0].decisions[0].active, (std::vector<std::string>{"watched@0"}));
+  EXPECT_EQ(run.npcs[0].decisions[1].active, (std::vector<std::string>{"watched@1"}));
+  EXPECT_TRUE(run.npcs[0].decisions[2].active.empty());
+  EXPECT_EQ(run.npcs[0].cost, 2 + 2 + 1);
+}
+
+// A dampener declared in a file brings the cost back; the area drops the event modifier once
+// both parts are complete.
+TEST(AmbianceScenarioFile, DampenedEventFades) {
+  const char* text = R"(
+[scenario]
+action_time = 10
+[[variable]]
+name = "side"
+values = ["near", "far"]
+[[action]]
+name = "walk"
+cost = 4
+effects = [{ var = "side", to = "far" }]
+[[action]]
+name = "run"
+cost = 6
+effects = [{ var = "side", to = "far" }]
+annotations = ["nervous"]
+ambiance_effects = ["panic"]
+[[modifier]]
+name = "panic"
+booster = { amount = -5, annotations = ["nervous"] }
+dampener = { amount = -5, rate = "linear", delay = 5, duration = 10 }
+[[area]]
+name = "street"
+[[npc_type]]
+name = "nervous"
+susceptible = ["nervous"]
+costs = { walk = 6, run = 4 }
+[[npc_type]]
+name = "normal"
+susceptible = ["nervous"]
+[[npc]]
+name = "a"
+type = "nervous"
+init = { side = "near" }
+goal = { side = "far" }
+[[npc]]
+name = "b"
+type = "normal"
+init = { side = "near" }
+goal = { side = "far" }
+[[npc]]
+name = "c"
+type = "normal"
+init = { side = "near" }
+goal = { side = "far" }
+)";
+  Result<AmbianceScenario> sc = parse_ambiance_scenario(text, "fade.toml");
+  ASSERT_TRUE(sc.ok()) << sc.error().to_string();
+  EXPECT_EQ(sc->modifiers[0].dampener.annotations, (std::vector<std::string>{"nervous"}));
+  const AmbianceRun run = run_ambiance(*sc, true);
+  // b at t=10: booster −5, dampener (10−5)/10 of −5 → run 6 − 5 + 2.5 = 3.5 → 4 (rounded); ties
+  // with walk 4 — A* keeps the first action: walk. c at t=20: the modifier has stopped.
+  EXPECT_EQ(run.npcs[1].decisions[0].cost[1], 4);
+  EXPECT_EQ(run.npcs[2].decisions[0].cost[1], 6);
+  EXPECT_TRUE(run.npcs[2].decisions[0].active.empty());
+}
+
+TEST(AmbianceScenarioFile, ErrorsNameFileAndLine) {
+  const auto error = [](const char* text) {
+    Result<AmbianceScenario> sc = parse_ambiance_scenario(text, "bad.toml");
+    return sc.ok() ? std::string("ok") : sc.error().to_string();
+  };
+  const std::string head =
+      "[[variable]]\nname = \"side\"\nvalues = [\"near\", \"far\"]\n"                // 1-3
+      "[[action]]\nname = \"walk\"\neffects = [{ var = \"side\", to = \"far\" }]\n"  // 4-6
+      "[[npc_type]]\nname = \"t\"\n";                                                // 7-8
+  const std::string npc =
+      "[[npc]]\nname = \"n\"\ntype = \"t\"\ninit = { side = \"near\" }\n"
+      "goal = { side = \"far\" }\n";
+  EXPECT_EQ(error((head + npc).c_str()), "ok");
+  EXPECT_EQ(
+      error((head + npc + "bogus = 1\n").c_str()),
+      "bad.toml:14: unknown key 'bogus' in [[npc]] (allowed: name, type, init, goal, replan)");
+  EXPECT_EQ(error((head + "[[npc]]\nname = \"n\"\ntype = \"t\"\ninit = { side = \"middle\" }\n"
+                          "goal = { side = \"far\" }\n")
+                      .c_str()),
+            "bad.toml:12: 'middle' is not a value of 'side'");
+  EXPECT_EQ(error((head + "[[area]]\nname = \"a\"\nmodifiers = [\"nope\"]\n" + npc).c_str()),
+            "bad.toml:11: 'modifiers' of area 'a': unknown modifier 'nope'");
+  EXPECT_EQ(
+      error((head +
+             "[[modifier]]\nname = \"m\"\nbooster = { amount = 1, rate = \"cubic\", "
+             "annotations = [\"x\"] }\n" +
+             npc)
+                .c_str()),
+      "bad.toml:11: 'booster' of modifier 'm': 'rate' must be \"instantaneous\" or \"linear\"");
+  EXPECT_EQ(error((head + npc + "[[npc]]\nname = \"n\"\n").c_str()),
+            "bad.toml:15: duplicate npc 'n'");
+  EXPECT_EQ(error("[[variable]]\nname = \"x\"\nvalues = [\"a\", \"b\"\n"),
+            error("[[variable]]\nname = \"x\"\nvalues = [\"a\", \"b\"\n"));  // syntax: no crash
+  EXPECT_NE(error("[[variable]]\nname = \"x\"\nvalues = [\"a\", \"b\"\n").find("bad.toml:"),
+            std::string::npos);
 }
 
 }  // namespace

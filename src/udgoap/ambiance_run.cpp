@@ -1,0 +1,207 @@
+// Smart ambiance scenarios: cross-reference checks and the deterministic simulation
+// (include/topoplan/udgoap/ambiance_scenario.h). Cold path: one NPC decision at a time.
+#include <algorithm>
+#include <cassert>
+#include <cstdio>
+
+#include "topoplan/astar.h"
+#include "topoplan/udgoap/ambiance_scenario.h"
+#include "topoplan/validate.h"
+
+namespace topoplan::udgoap {
+namespace {
+
+bool holds(const std::vector<StateCondition>& conditions, const std::vector<ValueId>& s) {
+  return std::all_of(conditions.begin(), conditions.end(), [&](const StateCondition& c) {
+    return std::find(c.values.begin(), c.values.end(), s[static_cast<size_t>(c.var)]) !=
+           c.values.end();
+  });
+}
+
+bool goal_holds(const std::vector<ValueId>& goal, const std::vector<ValueId>& s) {
+  for (size_t v = 0; v < goal.size(); ++v) {
+    if (goal[v] != kUndefined && goal[v] != s[v]) return false;
+  }
+  return true;
+}
+
+// The template `m` attached at time t: its starts become absolute.
+AmbianceModifier attached(const AmbianceModifier& m, double t) {
+  AmbianceModifier out = m;
+  out.booster.start += t;
+  out.dampener.start += t;
+  return out;
+}
+
+std::string label(const AmbianceModifier& m) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "@%g", m.booster.start);
+  return m.name + buf;
+}
+
+bool shares(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  return std::any_of(a.begin(), a.end(), [&](const std::string& x) {
+    return std::find(b.begin(), b.end(), x) != b.end();
+  });
+}
+
+std::optional<Error> bad(std::string message) {
+  return Error{std::move(message), "", 0};
+}
+
+bool in_range(int32_t i, size_t n) {
+  return i >= 0 && static_cast<size_t>(i) < n;
+}
+
+}  // namespace
+
+std::optional<Error> check(const AmbianceScenario& sc) {
+  Result<Domain> domain = Domain::compile(sc.domain);
+  if (!domain) return domain.error();
+  const size_t num_actions = sc.domain.actions.size();
+  if (sc.annotations.size() != num_actions || sc.action_events.size() != num_actions)
+    return bad("annotations and ambiance effects must be given per action");
+  const auto check_mods = [&](const std::vector<int32_t>& mods) {
+    return std::all_of(mods.begin(), mods.end(),
+                       [&](int32_t m) { return in_range(m, sc.modifiers.size()); });
+  };
+  for (const auto& ev : sc.action_events) {
+    if (!check_mods(ev)) return bad("ambiance effect names no modifier");
+  }
+  const auto check_conds = [&](const std::vector<StateCondition>& cs) {
+    return std::all_of(cs.begin(), cs.end(), [&](const StateCondition& c) {
+      return in_range(c.var, sc.domain.variables.size()) &&
+             std::all_of(c.values.begin(), c.values.end(), [&](ValueId x) {
+               return in_range(x, sc.domain.variables[static_cast<size_t>(c.var)].values.size());
+             });
+    });
+  };
+  for (const AmbianceArea& a : sc.areas) {
+    if (!check_mods(a.modifiers) || !check_conds(a.inside))
+      return bad("area '" + a.name + "': bad modifier or condition");
+  }
+  for (const AmbianceObject& o : sc.objects) {
+    if (!check_mods(o.modifiers) || !check_conds(o.range))
+      return bad("object '" + o.name + "': bad modifier or condition");
+  }
+  for (const AmbianceNpcType& t : sc.types) {
+    if (t.costs.size() != num_actions) return bad("type '" + t.name + "': one cost per action");
+    for (int64_t c : t.costs) {
+      if (c < 0 || c > kMaxCost) return bad("type '" + t.name + "': cost out of range");
+    }
+  }
+  for (const AmbianceNpc& n : sc.npcs) {
+    if (!in_range(n.type, sc.types.size())) return bad("npc '" + n.name + "': no such type");
+    Instance inst;
+    inst.init = n.init;
+    inst.goal = n.goal;
+    if (auto e = domain->check_instance(inst)) {
+      return bad("npc '" + n.name + "': " + e->message);
+    }
+  }
+  if (!(sc.action_time >= 0.0) || sc.max_steps < 1) return bad("bad action_time or max_steps");
+  return std::nullopt;
+}
+
+AmbianceRun run_ambiance(const AmbianceScenario& sc, bool with_ambiance) {
+  AmbianceRun run;
+  double t = 0.0;
+  // Event modifiers each area holds (absolute starts).
+  std::vector<std::vector<AmbianceModifier>> area_events(sc.areas.size());
+  for (const AmbianceNpc& npc : sc.npcs) {
+    const AmbianceNpcType& type = sc.types[static_cast<size_t>(npc.type)];
+    AmbianceNpcRun out;
+    out.name = npc.name;
+    std::vector<ValueId> s = npc.init;
+    std::vector<double> area_entry(sc.areas.size(), -1.0), object_entry(sc.objects.size(), -1.0);
+    DomainDef def = sc.domain;
+    for (size_t a = 0; a < def.actions.size(); ++a) def.actions[a].cost = type.costs[a];
+    for (int32_t step = 0;; ++step) {
+      if (goal_holds(npc.goal, s)) break;
+      if (step >= sc.max_steps) {
+        out.status = PlanStatus::kLimitReached;
+        break;
+      }
+      // Who is inside what, and since when.
+      AmbianceInfo info{type.susceptible, {}};
+      for (size_t a = 0; a < sc.areas.size(); ++a) {
+        if (!holds(sc.areas[a].inside, s)) {
+          area_entry[a] = -1.0;
+          continue;
+        }
+        if (area_entry[a] < 0.0) area_entry[a] = t;
+        for (int32_t m : sc.areas[a].modifiers) {
+          info.active.push_back(attached(sc.modifiers[static_cast<size_t>(m)], area_entry[a]));
+        }
+        info.active.insert(info.active.end(), area_events[a].begin(), area_events[a].end());
+      }
+      for (size_t o = 0; o < sc.objects.size(); ++o) {
+        if (!holds(sc.objects[o].range, s)) {
+          object_entry[o] = -1.0;
+          continue;
+        }
+        if (object_entry[o] < 0.0) object_entry[o] = t;
+        for (int32_t m : sc.objects[o].modifiers) {
+          info.active.push_back(attached(sc.modifiers[static_cast<size_t>(m)], object_entry[o]));
+        }
+      }
+      if (!with_ambiance) info.active.clear();
+      AmbianceDecision d;
+      d.time = t;
+      d.state = s;
+      for (const AmbianceModifier& m : info.active) {
+        if (shares(m.booster.annotations, info.susceptible)) d.active.push_back(label(m));
+      }
+      const DomainDef costed = apply_ambiance(def, sc.annotations, info, t);
+      for (size_t a = 0; a < def.actions.size(); ++a) {
+        d.base_cost.push_back(def.actions[a].cost);
+        d.cost.push_back(costed.actions[a].cost);
+      }
+      Result<Domain> domain = Domain::compile(costed);
+      assert(domain.ok());  // check() held
+      AStarPlanner astar(domain.value());
+      Instance inst;
+      inst.init = s;
+      inst.goal = npc.goal;
+      d.status = astar.plan(inst, PlannerOptions{}, d.plan);
+      if (d.status == PlanStatus::kSolved) {
+        const Validation v = validate_plan(domain.value(), inst, d.plan);
+        d.valid = v.valid;
+        d.plan_cost = v.cost;
+      }
+      const std::vector<ActionId> plan = d.plan;
+      const PlanStatus status = d.status;
+      const bool valid = d.valid;
+      out.decisions.push_back(std::move(d));
+      if (status != PlanStatus::kSolved || !valid || plan.empty()) {
+        out.status = status == PlanStatus::kSolved ? PlanStatus::kGaveUp : status;
+        break;
+      }
+      const size_t n = npc.replan ? 1 : plan.size();
+      for (size_t i = 0; i < n; ++i) {
+        const ActionId a = plan[i];
+        // Ambiance effects go to the areas the NPC performs the action in.
+        for (size_t ar = 0; ar < sc.areas.size(); ++ar) {
+          if (!holds(sc.areas[ar].inside, s)) continue;
+          for (int32_t m : sc.action_events[static_cast<size_t>(a)]) {
+            area_events[ar].push_back(attached(sc.modifiers[static_cast<size_t>(m)], t));
+          }
+        }
+        for (const Effect& e : sc.domain.actions[static_cast<size_t>(a)].effects) {
+          s[static_cast<size_t>(e.var)] = e.post;
+        }
+        out.executed.push_back(a);
+        out.cost += costed.actions[static_cast<size_t>(a)].cost;
+        t += sc.action_time;
+      }
+      for (auto& events : area_events) {
+        std::erase_if(events, [t](const AmbianceModifier& m) { return m.should_stop(t); });
+      }
+    }
+    if (out.status != PlanStatus::kSolved) run.all_solved = false;
+    run.npcs.push_back(std::move(out));
+  }
+  return run;
+}
+
+}  // namespace topoplan::udgoap
