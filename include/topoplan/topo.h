@@ -67,30 +67,37 @@ class TopoScratch {
 
  private:
   friend class TopoPlanner;
-  uint32_t gen_ = 0;  // generation stamp: entries whose stamp != gen_ are "unset"
+  // Generation stamp, advanced by 2 per plan: a value slot whose mark_ is gen_ lies on the walk
+  // of its variable, gen_ + 1 marks s0 of its variable; any other value means "unset".
+  uint32_t gen_ = 0;
   // Per action.
-  std::vector<uint32_t> used_stamp_;
+  std::vector<uint32_t> used_stamp_;  // == gen_: chosen for this plan
   std::vector<int32_t> indeg_;
-  std::vector<int32_t> head_;   // first out-edge (linked list), -1 none
-  std::vector<uint8_t> state_;  // 0 pending, 1 queued/deferred, 2 done
+  std::vector<int32_t> head_;   // first late edge (linked list), -1 none
+  std::vector<uint8_t> state_;  // pending, queued, done, deferred
   // Per value slot (value_offset[v] + x).
-  std::vector<uint32_t> walk_stamp_;  // value is on the walk of its variable
-  std::vector<ActionId> leave_;       // action leaving that value on the walk (-1: final value)
+  std::vector<uint32_t> mark_;       // see gen_
+  std::vector<ActionId> leave_;      // action leaving that value on the walk (-1: final value)
+  std::vector<uint32_t> sim_stamp_;  // self-check: == gen_ when the variable holds that value
   // Per variable.
   std::vector<uint8_t> long_walk_;     // walk starts with the cycle through s0
   std::vector<ActionId> sigma_first_;  // first action of the s0 → goal path (-1 if none)
-  std::vector<int32_t> pending_disj_;  // unresolved requesters of s0[v] (long walks)
+  std::vector<int32_t> pending_disj_;  // requesters of s0[v] (long walks: still unresolved)
   std::vector<int32_t> disj_head_;     // their list (linked through disj_next_)
-  std::vector<ValueId> sim_;           // self-check state
-  // Edges and lists.
+  std::vector<VarId> s0_req_vars_;     // variables with a request for their s0 value
+  int32_t num_s0_req_vars_ = 0;
+  // Late edges of disjunctive requests (the only edges stored; the others are implicit).
   std::vector<int32_t> edge_next_;
   std::vector<ActionId> edge_to_;
   int32_t num_edges_ = 0;
-  std::vector<ActionId> disj_action_;  // disjunctive request: requester ...
+  std::vector<ActionId> disj_action_;  // requests for s0[w]: requester ...
   std::vector<int32_t> disj_next_;
   int32_t num_disj_ = 0;
   std::vector<ActionId> used_;  // actions of the plan, in discovery order
   int32_t num_used_ = 0;
+  int64_t work_ = 0;             // |chosen actions| + |their orderings| (the linear budget)
+  int64_t pick_work_ = 0;        // spent by pick_deferred passes in this plan
+  bool pick_capped_ = false;     // a pass was skipped for the budget: ordering failures unproven
   std::vector<ActionId> queue_;  // Kahn queue
   std::vector<ActionId> deferred_;
   std::vector<int32_t> tmp_indeg_;  // pick_deferred: in-degrees and descendant masks
@@ -145,11 +152,13 @@ class TopoPlanner {
   bool make_long(TopoScratch& s, VarId v, ValueId s0) const;
   [[nodiscard]] bool reaches(VarId v, ValueId from, ValueId to) const;
   void add_edge(TopoScratch& s, ActionId from, ActionId to) const;
-  void use(TopoScratch& s, ActionId a) const;
+  void use(TopoScratch& s, ActionId a, int32_t chain_in) const;
+  template <class OnSucc, class OnDisj>
+  void for_each_succ(const TopoScratch& s, ActionId x, OnSucc&& on_succ, OnDisj&& on_disj) const;
   ActionId pick_deferred(TopoScratch& s, std::span<const ValueId> s0, int32_t dh, int32_t dt,
                          int32_t qt) const;
   bool order(TopoScratch& s, std::span<const ValueId> s0, std::span<ActionId> out) const;
-  bool self_check(TopoScratch& s, std::span<const ValueId> s0, std::span<const ValueId> goal,
+  bool self_check(TopoScratch& s, std::span<const ValueId> goal, int32_t unmet,
                   std::span<const ActionId> plan) const;
 
   const Domain* domain_ = nullptr;
@@ -160,9 +169,16 @@ class TopoPlanner {
   std::vector<ActionId> producer_;     // per slot: the available action setting v = x, or -1
   std::vector<uint8_t> on_cycle_;      // per slot: x lies on the cycle of G(v)
   std::vector<ValueId> cycle_next_;    // per slot on a cycle: the next value along the cycle
+  std::vector<VarId> slot_var_;        // per slot: its variable
   std::vector<VarId> act_var_;         // per action: effect variable, pre, post
   std::vector<ValueId> act_pre_;
   std::vector<ValueId> act_post_;
+  // Prevail-conditions of the available actions as value slots (CSR by action), and the reverse
+  // index: per slot, the available actions requesting it (CSR by slot, ascending action id).
+  std::vector<int32_t> prv_offset_;  // size |actions| + 1
+  std::vector<int32_t> prv_slot_;
+  std::vector<int32_t> req_offset_;  // size slots + 1
+  std::vector<ActionId> req_action_;
 };
 
 // The cold-path PlanFn registered as "topo": builds a TopoPlanner for the instance's class and

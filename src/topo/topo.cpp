@@ -71,6 +71,9 @@ Result<TopoPlanner> TopoPlanner::create(const Domain& domain, std::span<const ui
   p.producer_.assign(static_cast<size_t>(slots), -1);
   p.on_cycle_.assign(static_cast<size_t>(slots), 0);
   p.cycle_next_.assign(static_cast<size_t>(slots), -1);
+  p.slot_var_.assign(static_cast<size_t>(slots), -1);
+  for (VarId v = 0; v < m; ++v)
+    for (int32_t k = p.value_offset_[v]; k < p.value_offset_[v + 1]; ++k) p.slot_var_[k] = v;
   p.act_var_.assign(static_cast<size_t>(na), -1);
   p.act_pre_.assign(static_cast<size_t>(na), kUndefined);
   p.act_post_.assign(static_cast<size_t>(na), kUndefined);
@@ -96,6 +99,29 @@ Result<TopoPlanner> TopoPlanner::create(const Domain& domain, std::span<const ui
     p.act_post_[a] = e.post;
     ++p.num_available_;
     p.max_prevails_ += static_cast<int32_t>(domain.prevail(a).size());
+  }
+
+  // Prevails as slots (CSR by action) and their reverse index (CSR by slot).
+  p.prv_offset_.assign(static_cast<size_t>(na) + 1, 0);
+  p.prv_slot_.reserve(static_cast<size_t>(p.max_prevails_));
+  p.req_offset_.assign(static_cast<size_t>(slots) + 1, 0);
+  for (ActionId a = 0; a < na; ++a) {
+    if (action_mask[a]) {
+      for (const Fact& f : domain.prevail(a)) {
+        const int32_t s = p.slot(f.var, f.value);
+        p.prv_slot_.push_back(s);
+        ++p.req_offset_[s + 1];
+      }
+    }
+    p.prv_offset_[a + 1] = static_cast<int32_t>(p.prv_slot_.size());
+  }
+  for (int32_t k = 0; k < slots; ++k) p.req_offset_[k + 1] += p.req_offset_[k];
+  p.req_action_.assign(p.prv_slot_.size(), -1);
+  {
+    std::vector<int32_t> fill(p.req_offset_.begin(), p.req_offset_.end() - 1);
+    for (ActionId a = 0; a < na; ++a)
+      for (int32_t i = p.prv_offset_[a]; i < p.prv_offset_[a + 1]; ++i)
+        p.req_action_[fill[p.prv_slot_[i]]++] = a;
   }
 
   // Cycles of the functional graphs x → parent(x) = pre(producer(x)): every value has at most one
@@ -142,22 +168,22 @@ TopoScratch TopoPlanner::make_scratch() const {
   const auto na = static_cast<size_t>(domain_->num_actions());
   const auto m = static_cast<size_t>(domain_->num_variables());
   const auto slots = static_cast<size_t>(value_offset_.back());
-  // Edges: one chain edge per used action, two per prevail request, two more per late request.
-  const size_t edge_cap =
-      static_cast<size_t>(num_available_) + 4 * static_cast<size_t>(max_prevails_) + 1;
+  // Stored edges: only the late edges of disjunctive requests, two per request.
+  const size_t edge_cap = 2 * static_cast<size_t>(max_prevails_) + 1;
   s.used_stamp_.assign(na, 0);
   s.indeg_.assign(na, 0);
   s.tmp_indeg_.assign(na, 0);
   s.mask_.assign(na, 0);
   s.head_.assign(na, -1);
   s.state_.assign(na, kPending);
-  s.walk_stamp_.assign(slots, 0);
+  s.mark_.assign(slots, 0);
   s.leave_.assign(slots, -1);
+  s.sim_stamp_.assign(slots, 0);
   s.long_walk_.assign(m, 0);
   s.sigma_first_.assign(m, -1);
   s.pending_disj_.assign(m, 0);
   s.disj_head_.assign(m, -1);
-  s.sim_.assign(m, 0);
+  s.s0_req_vars_.assign(m, -1);
   s.edge_next_.assign(edge_cap, -1);
   s.edge_to_.assign(edge_cap, -1);
   s.disj_action_.assign(static_cast<size_t>(max_prevails_) + 1, -1);
@@ -170,6 +196,18 @@ TopoScratch TopoPlanner::make_scratch() const {
 
 // ---------------------------------------------------------------------------------------------
 // Planning (hot, allocation-free).
+//
+// Orderings are not stored. Every edge of the ordering graph is implied by the walks and by the
+// prevail lists, so the out-edges of an action x are enumerated on demand (for_each_succ):
+//   * chain: x → the action leaving post(x) on its walk (to σ1's first action when post(x) is
+//     s0 of a looping walk);
+//   * produced value: x → every chosen action requesting post(x) (the static reverse index
+//     req_*, filtered by the used stamp), unless post(x) is s0;
+//   * requested values: for each prevail w = q of x, x → the action leaving q (σ1's first
+//     action when q = s0[w] on a short walk; q = s0[w] on a looping walk is disjunctive);
+//   * late edges of disjunctive requests (stored in head_/edge_*).
+// In-degrees are counted while the walks are closed, with the same rules. This removes the
+// edge list of O(|E_A|) entries that each plan used to write and chase through memory.
 
 bool TopoPlanner::fail(TopoScratch& s, TopoFailure f, VarId v, ValueId x, ActionId a) const {
   s.failure_ = f;
@@ -179,10 +217,11 @@ bool TopoPlanner::fail(TopoScratch& s, TopoFailure f, VarId v, ValueId x, Action
   return false;
 }
 
-void TopoPlanner::use(TopoScratch& s, ActionId a) const {
+// Chooses a; `chain_in` is its chain in-degree (1 unless it leaves the first epoch of s0).
+void TopoPlanner::use(TopoScratch& s, ActionId a, int32_t chain_in) const {
   assert(s.used_stamp_[a] != s.gen_);
   s.used_stamp_[a] = s.gen_;
-  s.indeg_[a] = 0;
+  s.indeg_[a] = chain_in;
   s.head_[a] = -1;
   s.state_[a] = kPending;
   s.used_[s.num_used_++] = a;
@@ -192,7 +231,8 @@ void TopoPlanner::use(TopoScratch& s, ActionId a) const {
 // parents (producer pre-conditions), cycles included.
 bool TopoPlanner::reaches(VarId v, ValueId from, ValueId to) const {
   ValueId y = to;
-  for (int32_t steps = 0; steps <= domain_->domain_size(v); ++steps) {
+  const int32_t size = value_offset_[v + 1] - value_offset_[v];
+  for (int32_t steps = 0; steps <= size; ++steps) {
     if (y == from) return true;
     const ActionId a = producer_[slot(v, y)];
     if (a < 0) return false;
@@ -201,41 +241,47 @@ bool TopoPlanner::reaches(VarId v, ValueId from, ValueId to) const {
   return false;
 }
 
-// The unique simple path s0 → g (σ1): follow producers back from g. Marks its values as on the
-// walk and records which action leaves each of them.
+// The unique simple path s0 → g (σ1), g ≠ s0: follow producers back from g. Marks its values
+// (except s0) as on the walk and records which action leaves each of them.
 bool TopoPlanner::build_walk(TopoScratch& s, VarId v, ValueId s0, ValueId g) const {
+  const int32_t base = value_offset_[v];
+  const int32_t limit = value_offset_[v + 1] - base;
   ValueId y = g;
-  s.walk_stamp_[slot(v, g)] = s.gen_;
-  s.leave_[slot(v, g)] = -1;
-  const int32_t limit = domain_->domain_size(v);
-  for (int32_t steps = 0; y != s0; ++steps) {
-    const ActionId a = producer_[slot(v, y)];
+  s.mark_[base + g] = s.gen_;
+  s.leave_[base + g] = -1;
+  for (int32_t steps = 0;; ++steps) {
+    const ActionId a = producer_[base + y];
     if (a < 0 || steps >= limit) return fail(s, TopoFailure::kGoalUnreachable, v, g, a);
     const ValueId x = act_pre_[a];
-    if (x != s0 && s.walk_stamp_[slot(v, x)] == s.gen_)  // looped without meeting s0
+    if (x == s0) {
+      use(s, a, 0);
+      s.sigma_first_[v] = a;
+      return true;
+    }
+    if (s.mark_[base + x] == s.gen_)  // looped without meeting s0
       return fail(s, TopoFailure::kGoalUnreachable, v, g, a);
-    use(s, a);
-    s.walk_stamp_[slot(v, x)] = s.gen_;
-    s.leave_[slot(v, x)] = a;
-    if (x == s0) s.sigma_first_[v] = a;
+    use(s, a, 1);
+    s.mark_[base + x] = s.gen_;
+    s.leave_[base + x] = a;
     y = x;
   }
-  return true;
 }
 
 // Prefixes the walk of v with the cycle through s0 (σ2 of seed 000): s0 → c1 → ... → s0.
 bool TopoPlanner::make_long(TopoScratch& s, VarId v, ValueId s0) const {
+  const int32_t base = value_offset_[v];
   s.long_walk_[v] = 1;
-  ValueId x = cycle_next_[slot(v, s0)];
-  use(s, producer_[slot(v, x)]);  // f_v, leaves the first epoch of s0
+  ValueId x = cycle_next_[base + s0];
+  use(s, producer_[base + x], 0);  // f_v, leaves the first epoch of s0
   while (x != s0) {
-    const ValueId y = cycle_next_[slot(v, x)];
-    const ActionId a = producer_[slot(v, y)];
-    use(s, a);
-    s.walk_stamp_[slot(v, x)] = s.gen_;
-    s.leave_[slot(v, x)] = a;
+    const ValueId y = cycle_next_[base + x];
+    const ActionId a = producer_[base + y];
+    use(s, a, 1);
+    s.mark_[base + x] = s.gen_;
+    s.leave_[base + x] = a;
     x = y;
   }
+  if (s.sigma_first_[v] >= 0) ++s.indeg_[s.sigma_first_[v]];  // restore → σ1's first action
   return true;
 }
 
@@ -248,121 +294,175 @@ void TopoPlanner::add_edge(TopoScratch& s, ActionId from, ActionId to) const {
   ++s.indeg_[to];
 }
 
+// The out-edges of chosen action x (see the comment above fail()). on_disj(w) is called for
+// each prevail of x on s0[w] of a looping walk w (a disjunctive request, no edge).
+template <class OnSucc, class OnDisj>
+void TopoPlanner::for_each_succ(const TopoScratch& s, ActionId x, OnSucc&& on_succ,
+                                OnDisj&& on_disj) const {
+  const uint32_t gen = s.gen_;
+  const VarId v = act_var_[x];
+  const int32_t ys = value_offset_[v] + act_post_[x];
+  if (s.mark_[ys] == gen + 1) {  // x restores s0[v]: the walk is long
+    if (s.sigma_first_[v] >= 0) on_succ(s.sigma_first_[v]);
+  } else {
+    if (s.leave_[ys] >= 0) on_succ(s.leave_[ys]);
+    for (int32_t i = req_offset_[ys]; i < req_offset_[ys + 1]; ++i) {
+      const ActionId r = req_action_[i];
+      if (s.used_stamp_[r] == gen) on_succ(r);
+    }
+  }
+  for (int32_t i = prv_offset_[x]; i < prv_offset_[x + 1]; ++i) {
+    const int32_t ps = prv_slot_[i];
+    if (s.mark_[ps] != gen + 1) {
+      if (s.leave_[ps] >= 0) on_succ(s.leave_[ps]);
+    } else {
+      const VarId w = slot_var_[ps];
+      if (s.long_walk_[w])
+        on_disj(w);
+      else if (s.sigma_first_[w] >= 0)
+        on_succ(s.sigma_first_[w]);
+    }
+  }
+  for (int32_t e = s.head_[x]; e >= 0; e = s.edge_next_[e]) on_succ(s.edge_to_[e]);
+}
+
 PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
                              std::span<const ValueId> goal, std::span<ActionId> out,
                              int32_t* out_len) const {
-  const Domain& d = *domain_;
-  const int32_t m = d.num_variables();
+  const int32_t m = static_cast<int32_t>(value_offset_.size()) - 1;
   *out_len = 0;
   s.failure_ = TopoFailure::kNone;
   s.failure_var_ = s.failure_value_ = s.failure_action_ = -1;
   if (static_cast<int32_t>(s0.size()) != m || static_cast<int32_t>(goal.size()) != m ||
-      s.used_stamp_.size() != static_cast<size_t>(d.num_actions())) {
+      s.used_stamp_.size() != act_var_.size() || s.mark_.size() != producer_.size()) {
     fail(s, TopoFailure::kBadInput, -1, -1, -1);
     return PlanStatus::kGaveUp;
   }
+  s.gen_ += 2;
+  if (s.gen_ < 2 || s.gen_ > UINT32_MAX - 2) {  // stamp wrap-around: clear once every 2^31 plans
+    std::fill(s.used_stamp_.begin(), s.used_stamp_.end(), 0u);
+    std::fill(s.mark_.begin(), s.mark_.end(), 0u);
+    std::fill(s.sim_stamp_.begin(), s.sim_stamp_.end(), 0u);
+    s.gen_ = 2;
+  }
+  const uint32_t gen = s.gen_;
+  s.num_used_ = s.num_edges_ = s.num_disj_ = s.num_s0_req_vars_ = 0;
+  s.pick_work_ = 0;
+  s.pick_capped_ = false;
+  const bool proven_class = in_proven_class(class_);
+  auto failed = [&](bool proof) {
+    return proof || (proven_class && !s.pick_capped_) ? PlanStatus::kUnsolvable
+                                                      : PlanStatus::kGaveUp;
+  };
+  const auto mz = static_cast<size_t>(m);
+  std::fill_n(s.long_walk_.begin(), mz, uint8_t{0});
+  std::fill_n(s.sigma_first_.begin(), mz, ActionId{-1});
+  std::fill_n(s.pending_disj_.begin(), mz, 0);
+
+  // Phase 1: σ1 for every variable whose goal differs from s0. `unmet` counts goal facts s0
+  // does not satisfy (the self-check tracks it along the plan).
   for (VarId v = 0; v < m; ++v) {
-    if (s0[v] < 0 || s0[v] >= d.domain_size(v) || goal[v] < kUndefined ||
-        goal[v] >= d.domain_size(v)) {
+    const int32_t size = value_offset_[v + 1] - value_offset_[v];
+    if (static_cast<uint32_t>(s0[v]) >= static_cast<uint32_t>(size) || goal[v] < kUndefined ||
+        goal[v] >= size) {
       fail(s, TopoFailure::kBadInput, v, s0[v], -1);
       return PlanStatus::kGaveUp;
     }
   }
-  if (++s.gen_ == 0) {  // stamp wrap-around: clear once every 2^32 plans
-    std::fill(s.used_stamp_.begin(), s.used_stamp_.end(), 0u);
-    std::fill(s.walk_stamp_.begin(), s.walk_stamp_.end(), 0u);
-    s.gen_ = 1;
-  }
-  s.num_used_ = s.num_edges_ = s.num_disj_ = 0;
-  const bool proven_class = in_proven_class(class_);
-  auto failed = [&](bool proof) {
-    return proof || proven_class ? PlanStatus::kUnsolvable : PlanStatus::kGaveUp;
-  };
-
-  // Phase 1: σ1 for every variable whose goal differs from s0.
+  int32_t unmet = 0;
   for (VarId v = 0; v < m; ++v) {
-    s.long_walk_[v] = 0;
-    s.sigma_first_[v] = -1;
-    s.pending_disj_[v] = 0;
-    s.disj_head_[v] = -1;
-    s.walk_stamp_[slot(v, s0[v])] = s.gen_;
-    s.leave_[slot(v, s0[v])] = -1;
-    if (goal[v] != kUndefined && goal[v] != s0[v] && !build_walk(s, v, s0[v], goal[v]))
-      return PlanStatus::kUnsolvable;  // no path at all: a proof
+    const int32_t base = value_offset_[v];
+    const ValueId x = s0[v];
+    const ValueId g = goal[v];
+    if (g != kUndefined && g != x) {
+      ++unmet;
+      if (!build_walk(s, v, x, g)) return PlanStatus::kUnsolvable;  // no path at all: a proof
+    }
+    s.mark_[base + x] = gen + 1;
+    s.sim_stamp_[base + x] = gen;
   }
 
-  // Phase 2a: close the action set under prevail requests. Every action added is in every plan
-  // (docs/algorithm.md, "Minimality"), so a request nothing can satisfy is a proof, and a request
-  // only a repeated action can satisfy rules out T1 plans.
+  // Phase 2: close the action set under prevail requests, counting in-degrees on the way.
+  // Every action added is in every plan (docs/algorithm.md, "Minimality"), so a request nothing
+  // can satisfy is a proof, and a request only a repeated action can satisfy rules out T1 plans.
+  // A value on a walk keeps its leaving action once set (make_long adds only values off σ1), so
+  // the edge a → leave(q) can be counted as soon as q is on the walk. Requests for s0[w] are
+  // listed per variable and counted once the walks are final.
+  int64_t requests = 0;
   for (int32_t i = 0; i < s.num_used_; ++i) {
     const ActionId a = s.used_[i];
-    for (const Fact& f : d.prevail(a)) {
-      const VarId w = f.var;
-      const ValueId q = f.value;
-      if (s.walk_stamp_[slot(w, q)] == s.gen_) continue;
-      if (!reaches(w, s0[w], q)) {
-        fail(s, TopoFailure::kPrevailUnreachable, w, q, a);
-        return PlanStatus::kUnsolvable;
+    const int32_t pb = prv_offset_[a];
+    const int32_t pe = prv_offset_[a + 1];
+    requests += pe - pb;
+    int32_t produced_in = 0;
+    for (int32_t k = pb; k < pe; ++k) {
+      const int32_t ps = prv_slot_[k];
+      uint32_t mk = s.mark_[ps];
+      if (mk != gen && mk != gen + 1) {  // q is not on the walk of w (yet)
+        const VarId w = slot_var_[ps];
+        const ValueId q = ps - value_offset_[w];
+        const ValueId s0w = s0[w];
+        if (!reaches(w, s0w, q)) {
+          fail(s, TopoFailure::kPrevailUnreachable, w, q, a);
+          return PlanStatus::kUnsolvable;
+        }
+        if (goal[w] == kUndefined) {
+          fail(s, TopoFailure::kPartialGoal, w, q, a);
+          return PlanStatus::kGaveUp;
+        }
+        if (!reaches(w, q, goal[w])) {
+          fail(s, TopoFailure::kPrevailUnreachable, w, q, a);
+          return PlanStatus::kUnsolvable;
+        }
+        const int32_t base = value_offset_[w];
+        const bool can_loop =
+            on_cycle_[ps] && on_cycle_[base + s0w] && !s.long_walk_[w] &&
+            (s.sigma_first_[w] < 0 || !on_cycle_[base + act_post_[s.sigma_first_[w]]]);
+        if (!can_loop) {
+          fail(s, TopoFailure::kNeedsRepeat, w, q, a);
+          return failed(false);
+        }
+        make_long(s, w, s0w);
+        mk = gen;
       }
-      if (goal[w] == kUndefined) {
-        fail(s, TopoFailure::kPartialGoal, w, q, a);
-        return PlanStatus::kGaveUp;
+      if (mk == gen) {  // producer(q) → a, a → leave(q)
+        ++produced_in;
+        const ActionId l = s.leave_[ps];
+        if (l >= 0) ++s.indeg_[l];
+      } else {  // a needs s0[w]
+        const VarId w = slot_var_[ps];
+        if (s.pending_disj_[w] == 0) {
+          s.s0_req_vars_[s.num_s0_req_vars_++] = w;
+          s.disj_head_[w] = -1;
+        }
+        ++s.pending_disj_[w];
+        const int32_t d = s.num_disj_++;
+        s.disj_action_[d] = a;
+        s.disj_next_[d] = s.disj_head_[w];
+        s.disj_head_[w] = d;
       }
-      if (!reaches(w, q, goal[w])) {
-        fail(s, TopoFailure::kPrevailUnreachable, w, q, a);
-        return PlanStatus::kUnsolvable;
-      }
-      const bool can_loop =
-          on_cycle_[slot(w, q)] && on_cycle_[slot(w, s0[w])] && !s.long_walk_[w] &&
-          (s.sigma_first_[w] < 0 || !on_cycle_[slot(w, act_post_[s.sigma_first_[w]])]);
-      if (!can_loop) {
-        fail(s, TopoFailure::kNeedsRepeat, w, q, a);
-        return failed(false);
-      }
-      make_long(s, w, s0[w]);
     }
+    s.indeg_[a] += produced_in;
   }
+  // Requests for s0[w]: on a short walk, before σ1's first action (an edge); on a looping walk,
+  // disjunctive (pending_disj_ counts them; resolved during the sort).
+  for (int32_t k = 0; k < s.num_s0_req_vars_; ++k) {
+    const VarId w = s.s0_req_vars_[k];
+    if (s.long_walk_[w]) continue;
+    if (s.sigma_first_[w] >= 0) s.indeg_[s.sigma_first_[w]] += s.pending_disj_[w];
+    s.pending_disj_[w] = 0;
+  }
+  s.work_ = s.num_used_ + requests;
   if (s.num_used_ > static_cast<int32_t>(out.size())) {
     *out_len = s.num_used_;
     fail(s, TopoFailure::kBufferTooSmall, -1, -1, -1);
     return PlanStatus::kLimitReached;
   }
 
-  // Phase 2b: orderings. Chain edges along each walk; for each request (a needs w = q) the
-  // producer of q's epoch before a and the action leaving it after a. A request for s0[w] on a
-  // looping walk has two epochs: it is resolved during the sort.
-  for (int32_t i = 0; i < s.num_used_; ++i) {
-    const ActionId a = s.used_[i];
-    const VarId v = act_var_[a];
-    const ValueId pre = act_pre_[a];
-    if (pre != s0[v]) {
-      add_edge(s, producer_[slot(v, pre)], a);
-    } else if (s.long_walk_[v] && a == s.sigma_first_[v]) {
-      add_edge(s, producer_[slot(v, s0[v])], a);
-    }
-    for (const Fact& f : d.prevail(a)) {
-      const VarId w = f.var;
-      const ValueId q = f.value;
-      if (q != s0[w]) {
-        add_edge(s, producer_[slot(w, q)], a);
-        const ActionId leave = s.leave_[slot(w, q)];
-        if (leave >= 0) add_edge(s, a, leave);
-      } else if (!s.long_walk_[w]) {
-        if (s.sigma_first_[w] >= 0) add_edge(s, a, s.sigma_first_[w]);
-      } else {
-        const int32_t k = s.num_disj_++;
-        s.disj_action_[k] = a;
-        s.disj_next_[k] = s.disj_head_[w];
-        s.disj_head_[w] = k;
-        ++s.pending_disj_[w];
-      }
-    }
-  }
-
   // Phase 3.
   if (!order(s, s0, out)) return failed(false);
   *out_len = s.num_used_;
-  if (!self_check(s, s0, goal, out.first(static_cast<size_t>(s.num_used_)))) {
+  if (!self_check(s, goal, unmet, out.first(static_cast<size_t>(s.num_used_)))) {
     *out_len = 0;
     fail(s, TopoFailure::kSelfCheck, -1, -1, -1);
     return PlanStatus::kGaveUp;
@@ -373,11 +473,15 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
 // Chooses which deferred f_w to fire when nothing else is ready. With one candidate, that one.
 // With several, one pass over the not-yet-ordered actions labels each with the candidates it
 // descends from (64-bit masks, the first 64 candidates); the first candidate whose waiting
-// requesters all descend from it is free to fire (they could not run before it anyway). Else the
-// oldest. Cost O(|A| + |E|) per call; calls happen at most once per looping variable.
+// requesters all descend from it is free to fire (they could not run before it anyway). Else
+// the first that does not send a requester reaching the restoring action late, else the oldest.
+// A pass costs at most (chosen actions + their orderings); the passes of one plan share a budget
+// of kPickBudget times that, after which the oldest candidate is taken (and an ordering failure
+// is no longer a proof). docs/algorithm.md, "Complexity".
 ActionId TopoPlanner::pick_deferred(TopoScratch& s, std::span<const ValueId> s0, int32_t dh,
                                     int32_t dt, int32_t qt) const {
   constexpr int32_t kMaxCandidates = 64;
+  constexpr int64_t kPickBudget = 8;
   ActionId cand[kMaxCandidates];
   int32_t nc = 0;
   for (int32_t i = dh; i < dt && nc < kMaxCandidates; ++i) {
@@ -388,6 +492,11 @@ ActionId TopoPlanner::pick_deferred(TopoScratch& s, std::span<const ValueId> s0,
     if (!dup) cand[nc++] = a;
   }
   if (nc <= 1) return cand[0];
+  if (s.pick_work_ > kPickBudget * (s.work_ + s.num_edges_)) {
+    s.pick_capped_ = true;
+    return cand[0];
+  }
+  int64_t work = 0;
   for (int32_t i = 0; i < s.num_used_; ++i) {
     const ActionId a = s.used_[i];
     s.tmp_indeg_[a] = s.indeg_[a];
@@ -400,12 +509,16 @@ ActionId TopoPlanner::pick_deferred(TopoScratch& s, std::span<const ValueId> s0,
   }
   for (int32_t h = qt; h < t; ++h) {
     const ActionId x = s.queue_[h];
-    for (int32_t e = s.head_[x]; e >= 0; e = s.edge_next_[e]) {
-      const ActionId to = s.edge_to_[e];
-      s.mask_[to] |= s.mask_[x];
-      if (--s.tmp_indeg_[to] == 0) s.queue_[t++] = to;
-    }
+    for_each_succ(
+        s, x,
+        [&](ActionId to) {
+          ++work;
+          s.mask_[to] |= s.mask_[x];
+          if (--s.tmp_indeg_[to] == 0) s.queue_[t++] = to;
+        },
+        [](VarId) {});
   }
+  s.pick_work_ += s.num_used_ + work;
   // Free: every waiting requester descends from cand[j]. Bad: a waiting requester that is itself
   // a candidate reaches the action restoring s0[w], so sending it late closes a cycle.
   int32_t not_bad = -1;
@@ -433,20 +546,16 @@ ActionId TopoPlanner::pick_deferred(TopoScratch& s, std::span<const ValueId> s0,
 // s0[w] (after the action restoring s0[w], before the walk leaves it again).
 bool TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
                         std::span<ActionId> out) const {
-  const Domain& d = *domain_;
   int32_t qh = 0;
   int32_t qt = 0;
   int32_t dh = 0;
   int32_t dt = 0;
   int32_t n = 0;
-  // f_w of v when `a` leaves the first epoch of s0[v] on a looping walk.
-  auto first_of_long = [&](ActionId a) -> VarId {
-    const VarId v = act_var_[a];
-    return s.long_walk_[v] && act_pre_[a] == s0[v] && a != s.sigma_first_[v] ? v : -1;
-  };
   auto make_ready = [&](ActionId a) {
-    const VarId v = first_of_long(a);
-    if (v >= 0 && s.pending_disj_[v] > 0) {
+    // f_w of v when `a` leaves the first epoch of s0[v] on a looping walk.
+    const VarId v = act_var_[a];
+    if (s.pending_disj_[v] > 0 && s.long_walk_[v] && act_pre_[a] == s0[v] &&
+        a != s.sigma_first_[v]) {
       s.state_[a] = kDeferred;
       s.deferred_[dt++] = a;
     } else {
@@ -457,20 +566,19 @@ bool TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
   auto fire = [&](ActionId a) {
     s.state_[a] = kDone;
     out[n++] = a;
-    for (int32_t e = s.head_[a]; e >= 0; e = s.edge_next_[e]) {
-      const ActionId to = s.edge_to_[e];
-      if (--s.indeg_[to] == 0) make_ready(to);
-    }
-    for (const Fact& f : d.prevail(a)) {  // a ran in the first epoch of s0[w]
-      const VarId w = f.var;
-      if (!s.long_walk_[w] || f.value != s0[w]) continue;
-      const ActionId fw = producer_[slot(w, cycle_next_[slot(w, s0[w])])];
-      if (s.state_[fw] == kDone) continue;
-      if (--s.pending_disj_[w] == 0 && s.state_[fw] == kDeferred && s.indeg_[fw] == 0) {
-        s.state_[fw] = kQueued;
-        s.queue_[qt++] = fw;
-      }
-    }
+    for_each_succ(
+        s, a,
+        [&](ActionId to) {
+          if (--s.indeg_[to] == 0) make_ready(to);
+        },
+        [&](VarId w) {  // a ran in the first epoch of s0[w]
+          const ActionId fw = producer_[slot(w, cycle_next_[slot(w, s0[w])])];
+          if (s.state_[fw] == kDone) return;
+          if (--s.pending_disj_[w] == 0 && s.state_[fw] == kDeferred && s.indeg_[fw] == 0) {
+            s.state_[fw] = kQueued;
+            s.queue_[qt++] = fw;
+          }
+        });
   };
 
   for (int32_t i = 0; i < s.num_used_; ++i)
@@ -509,19 +617,25 @@ bool TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
   return true;
 }
 
-bool TopoPlanner::self_check(TopoScratch& s, std::span<const ValueId> s0,
-                             std::span<const ValueId> goal, std::span<const ActionId> plan) const {
-  const Domain& d = *domain_;
-  std::copy(s0.begin(), s0.end(), s.sim_.begin());
+// Re-simulates the plan on value slots: sim_stamp_[slot] == gen_ when the variable holds that
+// value (phase 1 set s0). `unmet` goal facts start unsatisfied; each action updates the count.
+bool TopoPlanner::self_check(TopoScratch& s, std::span<const ValueId> goal, int32_t unmet,
+                             std::span<const ActionId> plan) const {
+  const uint32_t gen = s.gen_;
   for (const ActionId a : plan) {
-    if (s.sim_[act_var_[a]] != act_pre_[a]) return false;
-    for (const Fact& f : d.prevail(a))
-      if (s.sim_[f.var] != f.value) return false;
-    s.sim_[act_var_[a]] = act_post_[a];
+    const VarId v = act_var_[a];
+    const int32_t base = value_offset_[v];
+    const ValueId pre = act_pre_[a];
+    const ValueId post = act_post_[a];
+    if (s.sim_stamp_[base + pre] != gen) return false;
+    for (int32_t i = prv_offset_[a]; i < prv_offset_[a + 1]; ++i)
+      if (s.sim_stamp_[prv_slot_[i]] != gen) return false;
+    s.sim_stamp_[base + pre] = 0;
+    s.sim_stamp_[base + post] = gen;
+    const ValueId g = goal[static_cast<size_t>(v)];
+    unmet += (g == pre) - (g == post);  // kUndefined never equals a value
   }
-  for (size_t v = 0; v < goal.size(); ++v)
-    if (goal[v] != kUndefined && s.sim_[v] != goal[v]) return false;
-  return true;
+  return unmet == 0;
 }
 
 std::string TopoPlanner::explain(const TopoScratch& s) const {
