@@ -297,30 +297,39 @@ void TopoPlanner::add_edge(TopoScratch& s, ActionId from, ActionId to) const {
 // The out-edges of chosen action x (see the comment above fail()). on_disj(w) is called for
 // each prevail of x on s0[w] of a looping walk w (a disjunctive request, no edge).
 template <class OnSucc, class OnDisj>
-void TopoPlanner::for_each_succ(const TopoScratch& s, ActionId x, OnSucc&& on_succ,
-                                OnDisj&& on_disj) const {
-  const uint32_t gen = s.gen_;
+[[gnu::always_inline]] inline void TopoPlanner::for_each_succ(const TopoScratch& s, ActionId x,
+                                                              OnSucc&& on_succ,
+                                                              OnDisj&& on_disj) const {
+  // Raw pointers: the callbacks store through int32_t, which would otherwise force the vectors'
+  // data pointers to be reloaded after every edge.
+  const uint32_t s0_mark = s.gen_ + 1;
+  const uint32_t* const mark = s.mark_.data();
+  const ActionId* const leave = s.leave_.data();
+  const ActionId* const sigma_first = s.sigma_first_.data();
   const VarId v = act_var_[x];
   const int32_t ys = value_offset_[v] + act_post_[x];
-  if (s.mark_[ys] == gen + 1) {  // x restores s0[v]: the walk is long
-    if (s.sigma_first_[v] >= 0) on_succ(s.sigma_first_[v]);
+  if (mark[ys] == s0_mark) {  // x restores s0[v]: the walk is long
+    if (sigma_first[v] >= 0) on_succ(sigma_first[v]);
   } else {
-    if (s.leave_[ys] >= 0) on_succ(s.leave_[ys]);
-    for (int32_t i = req_offset_[ys]; i < req_offset_[ys + 1]; ++i) {
-      const ActionId r = req_action_[i];
-      if (s.used_stamp_[r] == gen) on_succ(r);
-    }
+    if (leave[ys] >= 0) on_succ(leave[ys]);
+    const uint32_t* const used = s.used_stamp_.data();
+    const uint32_t gen = s.gen_;
+    const ActionId* r = req_action_.data() + req_offset_[ys];
+    const ActionId* const r_end = req_action_.data() + req_offset_[ys + 1];
+    for (; r != r_end; ++r)
+      if (used[*r] == gen) on_succ(*r);
   }
-  for (int32_t i = prv_offset_[x]; i < prv_offset_[x + 1]; ++i) {
-    const int32_t ps = prv_slot_[i];
-    if (s.mark_[ps] != gen + 1) {
-      if (s.leave_[ps] >= 0) on_succ(s.leave_[ps]);
+  const int32_t* ps = prv_slot_.data() + prv_offset_[x];
+  const int32_t* const ps_end = prv_slot_.data() + prv_offset_[x + 1];
+  for (; ps != ps_end; ++ps) {
+    if (mark[*ps] != s0_mark) {
+      if (leave[*ps] >= 0) on_succ(leave[*ps]);
     } else {
-      const VarId w = slot_var_[ps];
+      const VarId w = slot_var_[*ps];
       if (s.long_walk_[w])
         on_disj(w);
-      else if (s.sigma_first_[w] >= 0)
-        on_succ(s.sigma_first_[w]);
+      else if (sigma_first[w] >= 0)
+        on_succ(sigma_first[w]);
     }
   }
   for (int32_t e = s.head_[x]; e >= 0; e = s.edge_next_[e]) on_succ(s.edge_to_[e]);
@@ -361,25 +370,38 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
 
   // Phase 1: σ1 for every variable whose goal differs from s0. `unmet` counts goal facts s0
   // does not satisfy (the self-check tracks it along the plan).
-  for (VarId v = 0; v < m; ++v) {
-    const int32_t size = value_offset_[v + 1] - value_offset_[v];
-    if (static_cast<uint32_t>(s0[v]) >= static_cast<uint32_t>(size) || goal[v] < kUndefined ||
-        goal[v] >= size) {
-      fail(s, TopoFailure::kBadInput, v, s0[v], -1);
-      return PlanStatus::kGaveUp;
-    }
-  }
   int32_t unmet = 0;
-  for (VarId v = 0; v < m; ++v) {
-    const int32_t base = value_offset_[v];
-    const ValueId x = s0[v];
-    const ValueId g = goal[v];
-    if (g != kUndefined && g != x) {
-      ++unmet;
-      if (!build_walk(s, v, x, g)) return PlanStatus::kUnsolvable;  // no path at all: a proof
+  {
+    const int32_t* const off = value_offset_.data();
+    uint32_t* const mark = s.mark_.data();
+    uint32_t* const sim = s.sim_stamp_.data();
+    for (VarId v = 0; v < m; ++v) {
+      const ValueId x = s0[static_cast<size_t>(v)];
+      const ValueId g = goal[static_cast<size_t>(v)];
+      const int32_t base = off[v];
+      const auto size = static_cast<uint32_t>(off[v + 1] - base);
+      if ((static_cast<uint32_t>(x) >= size) | (static_cast<uint32_t>(g) + 1u > size))
+          [[unlikely]] {  // kUndefined = -1 passes as 0
+        fail(s, TopoFailure::kBadInput, v, x, -1);
+        return PlanStatus::kGaveUp;
+      }
+      if (g != kUndefined && g != x) {
+        ++unmet;
+        if (!build_walk(s, v, x, g)) {  // no path at all: a proof, unless the input is bad
+          for (VarId u = v + 1; u < m; ++u) {
+            const auto su = static_cast<uint32_t>(off[u + 1] - off[u]);
+            if (static_cast<uint32_t>(s0[static_cast<size_t>(u)]) >= su ||
+                static_cast<uint32_t>(goal[static_cast<size_t>(u)]) + 1u > su) {
+              fail(s, TopoFailure::kBadInput, u, s0[static_cast<size_t>(u)], -1);
+              return PlanStatus::kGaveUp;
+            }
+          }
+          return PlanStatus::kUnsolvable;
+        }
+      }
+      mark[base + x] = gen + 1;
+      sim[base + x] = gen;
     }
-    s.mark_[base + x] = gen + 1;
-    s.sim_stamp_[base + x] = gen;
   }
 
   // Phase 2: close the action set under prevail requests, counting in-degrees on the way.
@@ -389,28 +411,32 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   // the edge a → leave(q) can be counted as soon as q is on the walk. Requests for s0[w] are
   // listed per variable and counted once the walks are final.
   int64_t requests = 0;
+  const uint32_t* const mark = s.mark_.data();
+  const ActionId* const leave = s.leave_.data();
+  int32_t* const indeg = s.indeg_.data();
   for (int32_t i = 0; i < s.num_used_; ++i) {
-    const ActionId a = s.used_[i];
-    const int32_t pb = prv_offset_[a];
-    const int32_t pe = prv_offset_[a + 1];
+    const ActionId a = s.used_[static_cast<size_t>(i)];
+    const int32_t* const pb = prv_slot_.data() + prv_offset_[a];
+    const int32_t* const pe = prv_slot_.data() + prv_offset_[a + 1];
     requests += pe - pb;
     int32_t produced_in = 0;
-    for (int32_t k = pb; k < pe; ++k) {
-      const int32_t ps = prv_slot_[k];
-      uint32_t mk = s.mark_[ps];
-      if (mk != gen && mk != gen + 1) {  // q is not on the walk of w (yet)
+    for (const int32_t* p = pb; p != pe; ++p) {
+      const int32_t ps = *p;
+      uint32_t mk = mark[ps];
+      if (mk != gen && mk != gen + 1) [[unlikely]] {  // q is not on the walk of w (yet)
         const VarId w = slot_var_[ps];
         const ValueId q = ps - value_offset_[w];
-        const ValueId s0w = s0[w];
+        const ValueId s0w = s0[static_cast<size_t>(w)];
+        const ValueId gw = goal[static_cast<size_t>(w)];
         if (!reaches(w, s0w, q)) {
           fail(s, TopoFailure::kPrevailUnreachable, w, q, a);
           return PlanStatus::kUnsolvable;
         }
-        if (goal[w] == kUndefined) {
+        if (gw == kUndefined) {
           fail(s, TopoFailure::kPartialGoal, w, q, a);
           return PlanStatus::kGaveUp;
         }
-        if (!reaches(w, q, goal[w])) {
+        if (!reaches(w, q, gw)) {
           fail(s, TopoFailure::kPrevailUnreachable, w, q, a);
           return PlanStatus::kUnsolvable;
         }
@@ -425,10 +451,10 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
         make_long(s, w, s0w);
         mk = gen;
       }
-      if (mk == gen) {  // producer(q) → a, a → leave(q)
+      if (mk == gen) [[likely]] {  // producer(q) → a, a → leave(q)
         ++produced_in;
-        const ActionId l = s.leave_[ps];
-        if (l >= 0) ++s.indeg_[l];
+        const ActionId l = leave[ps];
+        if (l >= 0) ++indeg[l];
       } else {  // a needs s0[w]
         const VarId w = slot_var_[ps];
         if (s.pending_disj_[w] == 0) {
@@ -442,7 +468,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
         s.disj_head_[w] = d;
       }
     }
-    s.indeg_[a] += produced_in;
+    indeg[a] += produced_in;
   }
   // Requests for s0[w]: on a short walk, before σ1's first action (an edge); on a looping walk,
   // disjunctive (pending_disj_ counts them; resolved during the sort).
@@ -622,16 +648,18 @@ bool TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
 bool TopoPlanner::self_check(TopoScratch& s, std::span<const ValueId> goal, int32_t unmet,
                              std::span<const ActionId> plan) const {
   const uint32_t gen = s.gen_;
+  uint32_t* const sim = s.sim_stamp_.data();
+  const int32_t* const prv = prv_slot_.data();
   for (const ActionId a : plan) {
     const VarId v = act_var_[a];
     const int32_t base = value_offset_[v];
     const ValueId pre = act_pre_[a];
     const ValueId post = act_post_[a];
-    if (s.sim_stamp_[base + pre] != gen) return false;
-    for (int32_t i = prv_offset_[a]; i < prv_offset_[a + 1]; ++i)
-      if (s.sim_stamp_[prv_slot_[i]] != gen) return false;
-    s.sim_stamp_[base + pre] = 0;
-    s.sim_stamp_[base + post] = gen;
+    uint32_t ok = sim[base + pre] ^ gen;  // 0 when every condition holds
+    for (int32_t i = prv_offset_[a]; i < prv_offset_[a + 1]; ++i) ok |= sim[prv[i]] ^ gen;
+    if (ok != 0) return false;
+    sim[base + pre] = 0;
+    sim[base + post] = gen;
     const ValueId g = goal[static_cast<size_t>(v)];
     unmet += (g == pre) - (g == post);  // kUndefined never equals a value
   }
