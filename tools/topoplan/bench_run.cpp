@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "topoplan/analysis.h"
 #include "topoplan/astar.h"
 #include "topoplan/backstrom.h"
 #include "topoplan/families.h"
@@ -329,6 +330,11 @@ bool run_bench(const std::string& family, const BenchConfig& config, BenchReport
     BenchPoint pt;
     pt.x = x;
     pt.ns_per_plan.assign(np, -1);
+    {  // The linear-time claim's unit: ns per (|A| + |E_A|) should stay flat along the sweep.
+      const ClassReport cr = analyze(task.domain);
+      pt.size = static_cast<double>(cr.num_analysed) + static_cast<double>(cr.pre_edges.size()) +
+                static_cast<double>(cr.prv_edges.size());
+    }
     for (size_t p = 0; p < np; ++p) {
       if (dropped[p]) continue;
       std::string why;

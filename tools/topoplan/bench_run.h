@@ -41,6 +41,7 @@ struct BenchPoint {
   double x = 0;                     // n, m or number of NPCs
   std::vector<double> ns_per_plan;  // per planner; < 0 when not measured
   std::vector<double> ms_total;     // Figure 3: milliseconds for x NPCs; else = ns_per_plan
+  double size = -1;  // synthetic families: |A| + |E_A| (post-pre + post-prevail edges), Figs 1-2
 };
 
 struct BenchReport {

@@ -46,6 +46,7 @@ nlohmann::json to_json(const BenchReport& r, const BenchConfig& c) {
   for (const BenchPoint& pt : r.points) {
     nlohmann::json e;
     e["x"] = pt.x;
+    if (pt.size > 0) e["size"] = pt.size;
     for (size_t p = 0; p < r.planners.size(); ++p) {
       if (pt.ns_per_plan[p] < 0) continue;
       e["ns_per_plan"][r.planners[p]] = pt.ns_per_plan[p];
@@ -91,6 +92,18 @@ void print_table(const BenchReport& r) {
   }
   std::printf("\n");
   for (const std::string& s : r.skipped) std::printf("skipped: %s\n", s.c_str());
+  if (!r.points.empty() && r.points.front().size > 0) {  // linearity check (Figures 1-2)
+    std::printf("linearity: ns per (|A| + |E_A|); flat = linear in the action graph\n");
+    std::printf("%12s %14s", r.x_label.substr(0, 1).c_str(), "|A|+|E_A|");
+    for (const std::string& p : r.planners) std::printf(" %14s", p.c_str());
+    std::printf("\n");
+    for (const BenchPoint& pt : r.points) {
+      std::printf("%12.0f %14.0f", pt.x, pt.size);
+      for (double v : pt.ns_per_plan)
+        v < 0 ? std::printf(" %14s", "-") : std::printf(" %14.3f", v / pt.size);
+      std::printf("\n");
+    }
+  }
 }
 
 bool write_file(const std::string& path, const std::string& text) {
@@ -104,14 +117,14 @@ bool write_file(const std::string& path, const std::string& text) {
 }
 
 std::string to_csv(const BenchReport& r) {
-  std::string s = "family,planner,x,ns_per_plan,ms_total,plans_per_second\n";
+  std::string s = "family,planner,x,ns_per_plan,ms_total,plans_per_second,size\n";
   for (const BenchPoint& pt : r.points)
     for (size_t p = 0; p < r.planners.size(); ++p) {
       if (pt.ns_per_plan[p] < 0) continue;
       char line[256];
-      std::snprintf(line, sizeof line, "%s,%s,%.0f,%.3f,%.6f,%.1f\n", r.family.c_str(),
+      std::snprintf(line, sizeof line, "%s,%s,%.0f,%.3f,%.6f,%.1f,%.0f\n", r.family.c_str(),
                     r.planners[p].c_str(), pt.x, pt.ns_per_plan[p], pt.ms_total[p],
-                    1e9 / pt.ns_per_plan[p]);
+                    1e9 / pt.ns_per_plan[p], pt.size);
       s += line;
     }
   return s;
