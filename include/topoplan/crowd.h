@@ -208,6 +208,11 @@ struct CrowdDef {
   void* user_task_context = nullptr;  // passed back to enqueue_task / finish_task
   int32_t npcs_per_block = 64;        // unit of work, output slicing and time checks
   PlanCache* cache = nullptr;         // optional, shared, owned by the caller
+  // With a cache and a one-word layout: per worker, a direct-mapped memo of this many 64-byte
+  // entries (rounded up to a power of two; 0: none) in front of the shared cache. It holds
+  // copies of the cache's answers (plans of at most 10 actions), needs no atomics, and is
+  // dropped whenever the cache is invalidated. Only touched entries occupy CPU cache lines.
+  int32_t worker_memo_entries = 2048;
 };
 
 // Structure-of-arrays input for N NPCs, in priority order (most urgent first).
@@ -264,11 +269,14 @@ class Crowd {
   struct Job;
   CrowdStats run(const CrowdBatch& batch, const CrowdOutput& out, int64_t first, int64_t deadline);
   static void task_entry(int32_t begin, int32_t end, int32_t worker, void* context);
+  template <bool kOneWord>
   void serve_block(Worker& w, const Job& job, int64_t block) const;
 
   const CrowdPlanner* planner_ = nullptr;
   CrowdDef def_;
   std::vector<Worker> workers_;
+  std::vector<uint64_t> key_mask_;    // per class, per word: bits of the class's variables
+  std::vector<uint64_t> other_high_;  // per class, per word: top bits of the other variables
 };
 
 // ---------------------------------------------------------------------------------------------

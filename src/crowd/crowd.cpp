@@ -2,19 +2,38 @@
 // is free; each block writes only its own slice of the output, so the result does not depend on
 // who ran it. The frame budget is checked after each block (every npcs_per_block NPCs).
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <chrono>
+#include <cstring>
 
 #include "topoplan/crowd.h"
 
 namespace topoplan {
 
+// One entry of a worker's memo: a copy of a PlanCache answer for a one-word layout, one line.
+inline constexpr int32_t kMemoPlan = 10;
+struct alignas(64) MemoEntry {
+  uint64_t s0 = 0;    // projected initial state
+  uint64_t goal = 0;  // projected goal
+  uint32_t tag = 0;   // class + 1; 0 = empty
+  uint16_t length = 0;
+  CrowdStatus status = 0;
+  ActionId plan[kMemoPlan] = {};
+};
+static_assert(sizeof(MemoEntry) == 64);
+
 struct alignas(64) Crowd::Worker {
-  std::vector<TopoScratch> scratch;  // per class
-  std::vector<ValueId> s0;           // projected initial state
-  std::vector<ValueId> goal;         // projected goal
-  std::vector<uint64_t> key;         // projected s0 and goal words
-  std::vector<ActionId> plan;        // a plan that may not fit the output slice
+  std::vector<TopoScratch> scratch;       // per class
+  std::vector<ValueId> s0;                // projected initial state
+  std::vector<ValueId> goal;              // projected goal
+  std::vector<uint64_t> key;              // projected s0 and goal words
+  std::vector<ActionId> plan;             // a plan that may not fit the output slice
+  std::vector<MemoEntry> memo;            // empty: no memo
+  uint64_t memo_mask = 0;                 // memo index = (hash >> 32) & memo_mask
+  const PlanCache* memo_cache = nullptr;  // the memo copies this cache's entries of
+  uint64_t memo_stamp = 0;                // ... this stamp
+  uint32_t memo_epoch = 0;                // ... and this epoch
   CrowdStats stats;
   int64_t misses = 0;
   int64_t inserts = 0;
@@ -27,8 +46,11 @@ struct Crowd::Job {
   const CrowdOutput* out = nullptr;
   int64_t npcs = 0;
   int64_t blocks = 0;
+  int64_t chunk = 1;        // blocks claimed at once (1 with a deadline)
   int64_t deadline_ns = 0;  // 0: none
-  std::atomic<int64_t> next_block{0};
+  bool one_word = false;
+  bool memo = false;                               // the workers' memos are in use
+  alignas(64) std::atomic<int64_t> next_block{0};  // own line: claims do not evict the rest
 };
 
 namespace {
@@ -51,6 +73,14 @@ inline uint64_t hash_key(int32_t npc_class, const uint64_t* key, int32_t n) {
     h ^= h >> 32;
   }
   return h;
+}
+
+// The key of a one-word layout (projected s0, projected goal): one dependent multiply. Low bits
+// index the PlanCache's sets, high bits a worker's memo; both halves of the product are mixed.
+inline uint64_t hash_one_word(uint32_t npc_class, uint64_t s0, uint64_t goal) {
+  const uint64_t h =
+      (s0 ^ std::rotl(goal, 31) ^ (npc_class * 0xD6E8FEB86659FD93ull)) * 0x9E3779B97F4A7C15ull;
+  return h ^ (h >> 32);
 }
 
 Error error_of(std::string message) {
@@ -78,6 +108,15 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
     w.goal.assign(static_cast<size_t>(planner.max_class_vars_), 0);
     w.key.assign(2 * words, 0);
     w.plan.assign(static_cast<size_t>(planner.max_plan_length_) + 1, 0);
+    if (def.cache != nullptr && words == 1 && def.worker_memo_entries > 0) {
+      const auto entries = std::bit_ceil(static_cast<uint32_t>(def.worker_memo_entries));
+      w.memo.resize(entries);
+      w.memo_mask = entries - 1;
+    }
+  }
+  for (const auto& cp : planner.classes_) {
+    crowd.key_mask_.insert(crowd.key_mask_.end(), cp->key_mask.begin(), cp->key_mask.end());
+    crowd.other_high_.insert(crowd.other_high_.end(), cp->other_high.begin(), cp->other_high.end());
   }
   return crowd;
 }
@@ -107,10 +146,20 @@ CrowdStats Crowd::run(const CrowdBatch& batch, const CrowdOutput& out, int64_t f
          out.status.size() == out.offset.size());
   assert(out.actions.size() <= 0xFFFFFFFFull);
   (void)words;
-  if (def_.cache != nullptr) def_.cache->bind(*planner_);
+  PlanCache* cache = def_.cache;
+  if (cache != nullptr) cache->bind(*planner_);
+  const bool memo = cache != nullptr && cache->enabled_ && cache->max_len_ > 0 &&
+                    !workers_.empty() && !workers_[0].memo.empty();
   for (Worker& w : workers_) {
     w.stats = CrowdStats{};
     w.misses = w.inserts = w.evictions = 0;
+    if (memo &&
+        (w.memo_cache != cache || w.memo_stamp != cache->stamp_ || w.memo_epoch != cache->epoch_)) {
+      std::fill(w.memo.begin(), w.memo.end(), MemoEntry{});
+      w.memo_cache = cache;
+      w.memo_stamp = cache->stamp_;
+      w.memo_epoch = cache->epoch_;
+    }
   }
   Job job;
   job.crowd = this;
@@ -119,6 +168,11 @@ CrowdStats Crowd::run(const CrowdBatch& batch, const CrowdOutput& out, int64_t f
   job.npcs = n;
   job.blocks = (n + def_.npcs_per_block - 1) / def_.npcs_per_block;
   job.deadline_ns = deadline;
+  // Without a deadline, claim several blocks at once: fewer contended atomic adds and fewer
+  // output cache lines shared by two workers, still >= 64 claims per worker for balance.
+  job.chunk = deadline != 0 ? 1 : std::clamp<int64_t>(job.blocks / (64 * def_.worker_count), 1, 64);
+  job.one_word = planner_->layout().words() == 1;
+  job.memo = memo;
   job.next_block.store(first_block, std::memory_order_relaxed);
   if (first_block < job.blocks) {
     if (def_.enqueue_task == nullptr) {
@@ -154,19 +208,26 @@ void Crowd::task_entry(int32_t /*begin*/, int32_t /*end*/, int32_t worker, void*
   assert(worker >= 0 && worker < self.def_.worker_count);
   Worker& w = self.workers_[static_cast<size_t>(worker)];
   while (true) {
-    const int64_t b = job.next_block.fetch_add(1, std::memory_order_relaxed);
-    if (b >= job.blocks) break;
-    self.serve_block(w, job, b);
+    const int64_t b0 = job.next_block.fetch_add(job.chunk, std::memory_order_relaxed);
+    if (b0 >= job.blocks) break;
+    const int64_t b1 = std::min(b0 + job.chunk, job.blocks);
+    for (int64_t b = b0; b < b1; ++b) {
+      if (job.one_word)
+        self.serve_block<true>(w, job, b);
+      else
+        self.serve_block<false>(w, job, b);
+    }
     if (job.deadline_ns != 0 && now_ns() >= job.deadline_ns) break;
   }
 }
 
+template <bool kOneWord>
 void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
   const CrowdPlanner& planner = *planner_;
   const CrowdBatch& batch = *job.batch;
   const CrowdOutput& out = *job.out;
   PlanCache* cache = def_.cache;
-  const int32_t words = planner.layout().words();
+  const int32_t words = kOneWord ? 1 : planner.layout().words();
   const int64_t n = job.npcs;
   const int64_t first = block * def_.npcs_per_block;
   const int64_t end = std::min<int64_t>(first + def_.npcs_per_block, n);
@@ -177,45 +238,92 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
   ActionId* actions = out.actions.data();
   const uint64_t* low = planner.field_low_.data();
   const uint64_t* high = planner.field_high_.data();
+  const uint64_t* key_masks = key_mask_.data();
+  const uint64_t* other_highs = other_high_.data();
   const auto num_classes = static_cast<uint32_t>(planner.classes_.size());
+  const uint16_t* npc_class = batch.npc_class.data();
+  const uint64_t* init = batch.init.data();
+  const uint64_t* goal = batch.goal.data();
+  uint32_t* offsets = out.offset.data();
+  uint16_t* lengths = out.length.data();
+  CrowdStatus* statuses = out.status.data();
   uint64_t* key = w.key.data();
+  MemoEntry* memo = job.memo ? w.memo.data() : nullptr;
+  const uint64_t memo_mask = w.memo_mask;
+  const int32_t memo_max = cache != nullptr ? std::min(kMemoPlan, cache->max_len_) : 0;
+  // Counters in registers, added to the worker once per block.
+  int64_t hits = 0, misses = 0, planned = 0, solved = 0, too_small = 0, inserts = 0, evictions = 0;
 
   for (int64_t i = first; i < end; ++i) {
-    const uint32_t c = batch.npc_class[static_cast<size_t>(i)];
+    const uint32_t c = npc_class[i];
     int32_t len = 0;
     CrowdStatus st = 0;
     const auto room = static_cast<int32_t>(std::min<int64_t>(slice_end - pos, INT32_MAX));
     if (c >= num_classes) {
       st = kCrowdBadInput;
     } else {
-      const CrowdPlanner::ClassPlan& cp = *planner.classes_[c];
-      const uint64_t* s = batch.init.data() + i * words;
-      const uint64_t* g = batch.goal.data() + i * words;
+      const uint64_t* s = init + i * words;
+      const uint64_t* g = goal + i * words;
+      const uint64_t* key_mask = key_masks + static_cast<size_t>(c) * static_cast<size_t>(words);
+      const uint64_t* other_high =
+          other_highs + static_cast<size_t>(c) * static_cast<size_t>(words);
       uint64_t other_change = 0;
       for (int32_t k = 0; k < words; ++k) {
         const uint64_t differs = nonzero_fields(s[k] ^ g[k], low[k], high[k]);
         const uint64_t required = nonzero_fields(~g[k], low[k], high[k]);
-        other_change |= differs & required & cp.other_high[static_cast<size_t>(k)];
-        key[k] = s[k] & cp.key_mask[static_cast<size_t>(k)];
-        key[words + k] = g[k] & cp.key_mask[static_cast<size_t>(k)];
+        other_change |= differs & required & other_high[k];
+        key[k] = s[k] & key_mask[k];
+        key[words + k] = g[k] & key_mask[k];
       }
       uint64_t hash = 0;
       bool hit = false;
+      MemoEntry* me = nullptr;
       if (other_change != 0) {
         // The goal changes a variable the class cannot touch: ℙ fails there in phase 1 (proof).
         st = kCrowdUnsolvable;
       } else if (cache != nullptr) {
-        hash = hash_key(static_cast<int32_t>(c), key, 2 * words);
-        hit = cache->lookup(hash, static_cast<int32_t>(c), key, actions + pos, room, &len, &st);
+        hash = kOneWord ? hash_one_word(c, key[0], key[1])
+                        : hash_key(static_cast<int32_t>(c), key, 2 * words);
+        if (kOneWord && memo != nullptr) {
+          me = &memo[(hash >> 32) & memo_mask];
+          if (me->tag == c + 1 && me->s0 == key[0] && me->goal == key[1]) {
+            hit = true;
+            len = me->length;
+            st = me->status;
+            if (st & kCrowdSolved) {
+              if (len > room)
+                st = kCrowdBufferTooSmall;
+              else if (room >= kMemoPlan)  // fixed size: one unrolled copy; the rest of the
+                std::memcpy(actions + pos, me->plan, sizeof me->plan);  // slice is ours
+              else
+                std::memcpy(actions + pos, me->plan, sizeof(ActionId) * static_cast<size_t>(len));
+            }
+          }
+        }
+        if (!hit) {
+          hit = cache->lookup(hash, static_cast<int32_t>(c), key, actions + pos, room, &len, &st);
+          if (hit) {
+            if ((st & kCrowdSolved) && len > room)
+              st = kCrowdBufferTooSmall;
+            else if (me != nullptr && len <= memo_max) {
+              me->s0 = key[0];
+              me->goal = key[1];
+              me->tag = c + 1;
+              me->length = static_cast<uint16_t>(len);
+              me->status = st;
+              std::memcpy(me->plan, actions + pos, sizeof(ActionId) * static_cast<size_t>(len));
+            }
+          } else {
+            ++misses;
+          }
+        }
         if (hit) {
-          ++w.stats.cache_hits;
-          if ((st & kCrowdSolved) && len > room) st = kCrowdBufferTooSmall;
+          ++hits;
           st |= kCrowdCacheHit;
-        } else {
-          ++w.misses;
         }
       }
       if (other_change == 0 && !hit) {
+        const CrowdPlanner::ClassPlan& cp = *planner.classes_[c];
         const auto nv = static_cast<int32_t>(cp.vars.size());
         const CrowdLayout& layout = planner.layout();
         for (int32_t k = 0; k < nv; ++k) {
@@ -233,7 +341,7 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
             scratch, std::span<const ValueId>(w.s0.data(), static_cast<size_t>(nv)),
             std::span<const ValueId>(w.goal.data(), static_cast<size_t>(nv)),
             std::span<ActionId>(dst, static_cast<size_t>(cp.planner.max_plan_length())), &len);
-        ++w.stats.planned;
+        ++planned;
         switch (ps) {
           case PlanStatus::kSolved:
             st = kCrowdSolved;
@@ -255,21 +363,36 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
         if (cache != nullptr) {
           const CrowdStatus cached = st == kCrowdBufferTooSmall ? kCrowdSolved : st;
           const int32_t r = cache->insert(hash, static_cast<int32_t>(c), key, dst, len, cached);
-          w.inserts += r > 0;
-          w.evictions += r > 1;
+          inserts += r > 0;
+          evictions += r > 1;
+          if (me != nullptr && len <= memo_max) {
+            me->s0 = key[0];
+            me->goal = key[1];
+            me->tag = c + 1;
+            me->length = static_cast<uint16_t>(len);
+            me->status = cached;
+            std::memcpy(me->plan, dst, sizeof(ActionId) * static_cast<size_t>(len));
+          }
         }
       }
     }
-    out.offset[static_cast<size_t>(i)] = static_cast<uint32_t>(pos);
-    out.length[static_cast<size_t>(i)] = static_cast<uint16_t>(len);
-    out.status[static_cast<size_t>(i)] = st;
+    offsets[i] = static_cast<uint32_t>(pos);
+    lengths[i] = static_cast<uint16_t>(len);
+    statuses[i] = st;
     if (st & kCrowdSolved) {
       pos += len;
-      ++w.stats.solved;
+      ++solved;
     }
-    w.stats.buffer_too_small += (st & kCrowdBufferTooSmall) != 0;
+    too_small += (st & kCrowdBufferTooSmall) != 0;
   }
   w.stats.served += end - first;
+  w.stats.planned += planned;
+  w.stats.cache_hits += hits;
+  w.stats.solved += solved;
+  w.stats.buffer_too_small += too_small;
+  w.misses += misses;
+  w.inserts += inserts;
+  w.evictions += evictions;
 }
 
 }  // namespace topoplan

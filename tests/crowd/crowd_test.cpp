@@ -308,6 +308,42 @@ TEST(PlanCache, InvalidatedWhenTheDomainChanges) {
   expect_same(r2, run_batch(p2, t, capacity, 2, &cache));
 }
 
+TEST(PlanCache, WorkerMemoGivesTheSameAnswersAndIsDroppedWithTheCache) {
+  const Task w = western();
+  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
+  const Town t = make_town(w.domain, planner.layout(), w.instances, 3000, 31);
+  const size_t capacity = t.npc_class.size() * 12;
+  const Results cold = run_batch(planner, t, capacity, 1, nullptr);
+  for (int32_t memo : {0, 1, 4, 2048}) {  // none, 1-entry (every NPC conflicts), tiny, default
+    SCOPED_TRACE(memo);
+    PlanCache cache(planner, {4096, 16});
+    CrowdDef def;
+    def.cache = &cache;
+    def.worker_memo_entries = memo;
+    Crowd crowd = Crowd::create(planner, def).value();
+    int64_t first_planned = 0;
+    for (int pass = 0; pass < 3; ++pass) {
+      if (pass == 2) cache.invalidate();  // the memo must go with it: misses and inserts again
+      const PlanCacheStats before = cache.stats();
+      Results r(t.npc_class.size(), capacity);
+      const CrowdStats s = crowd.plan(t.batch(), r.output());
+      const PlanCacheStats after = cache.stats();
+      expect_same(cold, r);
+      int64_t hit_flags = 0;
+      for (CrowdStatus st : r.status) hit_flags += (st & kCrowdCacheHit) != 0;
+      EXPECT_EQ(hit_flags, s.cache_hits);
+      EXPECT_EQ(after.hits - before.hits, s.cache_hits);
+      EXPECT_EQ(s.planned, after.misses - before.misses);
+      if (pass != 1) {
+        EXPECT_GT(after.inserts - before.inserts, 0);
+      } else {
+        EXPECT_LT(s.planned, first_planned);  // warm
+      }
+      if (pass == 0) first_planned = s.planned;
+    }
+  }
+}
+
 // A host task system that runs ranges in reverse, with arbitrary worker indices.
 void* reverse_enqueue(CrowdTaskFn* task, int32_t items, int32_t, void* ctx, void*) {
   for (int32_t i = items - 1; i >= 0; --i) task(i, i + 1, (i * 5) % items, ctx);
