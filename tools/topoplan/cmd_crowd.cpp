@@ -14,6 +14,11 @@
 #include <unordered_set>
 #include <vector>
 
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>  // no-ops unless run under callgrind
+#define TOPOPLAN_CALLGRIND 1
+#endif
+
 #include "commands.h"
 #include "topoplan/crowd.h"
 #include "topoplan/families.h"
@@ -31,6 +36,7 @@ struct CrowdOptions {
   double churn = 0.05;
   int32_t situations_per_class = 64;
   int32_t cache_entries = 1 << 14;
+  int32_t memo_entries = CrowdDef{}.worker_memo_entries;
   bool json = false;
   bool no_baseline = false;
   uint64_t seed = 1;
@@ -62,6 +68,73 @@ double cpu_s() {
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
+
+// CPU seconds of the calling thread.
+double thread_cpu_s() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+// Instruction counts of the batch calls only: `valgrind --tool=callgrind --collect-atstart=no
+// topoplan crowd ...` writes one dump per phase ("cold-T", "warm-T", T = threads).
+void callgrind_toggle() {
+#ifdef TOPOPLAN_CALLGRIND
+  CALLGRIND_TOGGLE_COLLECT;
+#endif
+}
+void callgrind_dump(const std::string& name) {
+#ifdef TOPOPLAN_CALLGRIND
+  CALLGRIND_DUMP_STATS_AT(name.c_str());
+#else
+  (void)name;
+#endif
+}
+
+// A host task system in front of the built-in pool (through CrowdDef's hook) that adds up the
+// CPU time each worker spends inside the batch. The largest is what the batch would take if
+// every worker had a core to itself, however busy the machine is.
+class TimedTasks {
+ public:
+  TimedTasks(CrowdDef& def, int32_t workers)
+      : enqueue_(def.enqueue_task),
+        finish_(def.finish_task),
+        user_(def.user_task_context),
+        cpu_(static_cast<size_t>(workers) * kStride, 0.0) {
+    def.enqueue_task = &TimedTasks::enqueue;
+    def.finish_task = &TimedTasks::finish;
+    def.user_task_context = this;
+  }
+  void reset() { std::fill(cpu_.begin(), cpu_.end(), 0.0); }
+  [[nodiscard]] double max_worker_cpu_s() const {
+    return *std::max_element(cpu_.begin(), cpu_.end());
+  }
+
+ private:
+  static constexpr size_t kStride = 8;  // one cache line per worker's sum
+  static void* enqueue(CrowdTaskFn* task, int32_t items, int32_t min_range, void* ctx, void* user) {
+    auto* self = static_cast<TimedTasks*>(user);
+    self->task_ = task;
+    self->ctx_ = ctx;
+    return self->enqueue_(&TimedTasks::run, items, min_range, self, self->user_);
+  }
+  static void finish(void* handle, void* user) {
+    auto* self = static_cast<TimedTasks*>(user);
+    self->finish_(handle, self->user_);
+  }
+  static void run(int32_t begin, int32_t end, int32_t worker, void* context) {
+    auto* self = static_cast<TimedTasks*>(context);
+    const double t0 = thread_cpu_s();
+    self->task_(begin, end, worker, self->ctx_);
+    self->cpu_[static_cast<size_t>(worker) * kStride] += thread_cpu_s() - t0;
+  }
+  CrowdEnqueueFn* enqueue_;
+  CrowdFinishFn* finish_;
+  void* user_;
+  CrowdTaskFn* task_ = nullptr;
+  void* ctx_ = nullptr;
+  std::vector<double> cpu_;
+};
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -234,8 +307,8 @@ double load_average() {
 }
 
 struct Measured {
-  double cold_s = 0, warm_s = 0, cold_cpu_s = 0, warm_cpu_s = 0, frame_npcs = 0,
-         frame_npcs_cold = 0, hit_rate = 0;
+  double cold_s = 0, warm_s = 0, cold_cpu_s = 0, warm_cpu_s = 0, cold_worker_cpu_s = 0,
+         warm_worker_cpu_s = 0, frame_npcs = 0, frame_npcs_cold = 0, hit_rate = 0;
   double solved_fraction = 0, mean_length = 0;
 };
 
@@ -253,20 +326,29 @@ Measured measure(const CrowdPlanner& planner, Town& town, const CrowdOptions& o,
 
   CrowdDef cold_def;
   pool.install(cold_def);
+  TimedTasks timed(cold_def, threads);
   Crowd cold = Crowd::create(planner, cold_def).value();
-  std::vector<double> t, cpu;
+  std::vector<double> t, cpu, worker_cpu;
+  const std::string tag = "-" + std::to_string(threads);
   for (int32_t r = 0; r < o.reps; ++r) {
+    timed.reset();
     const double c0 = cpu_s();
     const double t0 = now_s();
+    callgrind_toggle();
     const CrowdStats s = cold.plan(batch, out);
+    callgrind_toggle();
     t.push_back(now_s() - t0);
     cpu.push_back(cpu_s() - c0);
+    worker_cpu.push_back(timed.max_worker_cpu_s());
     m.solved_fraction = static_cast<double>(s.solved) / static_cast<double>(n);
     progress.step("cold");
   }
   m.cold_s = median(t);
   m.cold_cpu_s = median(cpu);
+  m.cold_worker_cpu_s = median(worker_cpu);
+  callgrind_dump("cold" + tag);
   cpu.clear();
+  worker_cpu.clear();
   int64_t total_len = 0;
   for (size_t i = 0; i < n; ++i)
     if (status[i] & kCrowdSolved) total_len += length[i];
@@ -278,6 +360,7 @@ Measured measure(const CrowdPlanner& planner, Town& town, const CrowdOptions& o,
   PlanCache cache(planner, cache_def);
   CrowdDef warm_def = cold_def;
   warm_def.cache = &cache;
+  warm_def.worker_memo_entries = o.memo_entries;
   Crowd warm = Crowd::create(planner, warm_def).value();
   (void)warm.plan(batch, out);  // fill the cache
   Rng rng(o.seed * 31 + 7);
@@ -288,11 +371,15 @@ Measured measure(const CrowdPlanner& planner, Town& town, const CrowdOptions& o,
   for (int32_t f = 0; f < o.frames; ++f) {
     for (int64_t k = 0; k < churned; ++k)
       town.assign(rng.below(static_cast<int32_t>(std::min<int64_t>(o.npcs, INT32_MAX))), rng);
+    timed.reset();
     const double c0 = cpu_s();
     const double t0 = now_s();
+    callgrind_toggle();
     (void)warm.plan(batch, out);
+    callgrind_toggle();
     t.push_back(now_s() - t0);
     cpu.push_back(cpu_s() - c0);
+    worker_cpu.push_back(timed.max_worker_cpu_s());
     if (frames) {
       CrowdCursor cursor;
       frame_npcs.push_back(static_cast<double>(warm.plan_frame(batch, out, &cursor).served));
@@ -304,6 +391,8 @@ Measured measure(const CrowdPlanner& planner, Town& town, const CrowdOptions& o,
   const PlanCacheStats after = cache.stats();
   m.warm_s = median(t);
   m.warm_cpu_s = median(cpu);
+  m.warm_worker_cpu_s = median(worker_cpu);
+  callgrind_dump("warm" + tag);
   m.frame_npcs = median(frame_npcs);
   m.frame_npcs_cold = median(frame_npcs_cold);
   const auto lookups =
@@ -348,6 +437,7 @@ int run_crowd(const CrowdOptions& o) {
       }
   }
   const bool baseline = o.threads > 1 && !o.no_baseline;
+  const double load_before = load_average();
   Progress progress(static_cast<int64_t>(o.reps + o.frames) * (baseline ? 2 : 1));
   const Measured m = measure(*planner, town, o, o.threads, progress, true);
   Measured one;
@@ -377,8 +467,14 @@ int run_crowd(const CrowdOptions& o) {
   // CPU time (all threads) per NPC: what a core spends, whatever else the machine runs.
   j["cold_cpu_ns_per_npc"] = m.cold_cpu_s * 1e9 / n;
   j["warm_cpu_ns_per_npc"] = m.warm_cpu_s * 1e9 / n;
+  j["load_average_before"] = load_before;
   j["load_average"] = load_average();
+  // The largest per-worker CPU time of a batch, per NPC: the batch time if every worker had
+  // a core of its own.
+  j["cold_worker_cpu_max_ns_per_npc"] = m.cold_worker_cpu_s * 1e9 / n;
+  j["warm_worker_cpu_max_ns_per_npc"] = m.warm_worker_cpu_s * 1e9 / n;
   j["cache_hit_rate"] = m.hit_rate;
+  j["memo_entries"] = o.memo_entries;
   j["npcs_per_frame"] = m.frame_npcs;
   j["npcs_per_frame_cold"] = m.frame_npcs_cold;
   j["frame_budget_ms"] = 1.67;
@@ -389,6 +485,9 @@ int run_crowd(const CrowdOptions& o) {
   if (baseline) {
     j["cold_speedup_vs_1_thread"] = one.cold_s / m.cold_s;
     j["warm_speedup_vs_1_thread"] = one.warm_s / m.warm_s;
+    // Speed-up if each worker had its own core: 1-thread CPU time / largest worker CPU time.
+    j["cold_cpu_speedup_vs_1_thread"] = one.cold_worker_cpu_s / m.cold_worker_cpu_s;
+    j["warm_cpu_speedup_vs_1_thread"] = one.warm_worker_cpu_s / m.warm_worker_cpu_s;
   }
   if (o.json) {
     std::printf("%s\n", j.dump().c_str());
@@ -409,8 +508,11 @@ int run_crowd(const CrowdOptions& o) {
     std::printf("  frame %8.0f NPCs in 1.67 ms warm, %.0f cold\n", m.frame_npcs, m.frame_npcs_cold);
     std::printf("  input %d bytes/NPC, memcpy %.1f GB/s\n", planner->layout().bytes_per_npc(), bw);
     if (baseline)
-      std::printf("  speedup vs 1 thread: cold %.2fx, warm %.2fx\n", one.cold_s / m.cold_s,
-                  one.warm_s / m.warm_s);
+      std::printf(
+          "  speedup vs 1 thread: wall cold %.2fx, warm %.2fx; per-worker CPU cold %.2fx, "
+          "warm %.2fx (load average %.2f before, %.2f after)\n",
+          one.cold_s / m.cold_s, one.warm_s / m.warm_s, one.cold_worker_cpu_s / m.cold_worker_cpu_s,
+          one.warm_worker_cpu_s / m.warm_worker_cpu_s, load_before, load_average());
   }
   return kExitOk;
 }
@@ -433,6 +535,9 @@ void add_crowd_command(CLI::App& app, int& exit_code) {
                   "distinct (s0, goal) situations per class")
       ->capture_default_str();
   cmd->add_option("--cache-entries", options->cache_entries, "plan cache capacity")
+      ->capture_default_str();
+  cmd->add_option("--memo-entries", options->memo_entries,
+                  "per-worker memo in front of the plan cache (0: none)")
       ->capture_default_str();
   cmd->add_option("--seed", options->seed, "town seed")->capture_default_str();
   cmd->add_flag("--no-baseline", options->no_baseline,
