@@ -173,6 +173,7 @@ class PlanCache {
   int32_t insert(uint64_t hash, int32_t npc_class, const uint64_t* key, const ActionId* plan,
                  int32_t len, CrowdStatus status);
   void add_stats(int64_t hits, int64_t misses, int64_t inserts, int64_t evictions);
+  [[nodiscard]] uint64_t set_of(uint64_t hash) const;
 
   int32_t max_len_ = 0;
   int32_t key_words_ = 0;    // 2 * layout words (the class is in the meta word)

@@ -13,6 +13,11 @@
 
 namespace topoplan {
 
+// The set of a hash: its top bits (the bits of a product that depend on every input bit).
+inline uint64_t PlanCache::set_of(uint64_t hash) const {
+  return ((hash >> 32) * (set_mask_ + 1)) >> 32;
+}
+
 PlanCache::PlanCache(const CrowdPlanner& planner, const PlanCacheDef& def) {
   assert(def.capacity >= 0 && def.max_plan_length >= 0 && def.max_plan_length <= 255);
   const auto entries = std::bit_ceil(static_cast<uint64_t>(std::max(def.capacity, 2)));
@@ -73,7 +78,7 @@ void PlanCache::add_stats(int64_t hits, int64_t misses, int64_t inserts, int64_t
 bool PlanCache::lookup(uint64_t hash, int32_t npc_class, const uint64_t* key, ActionId* dst,
                        int32_t capacity, int32_t* len, CrowdStatus* status) {
   if (!enabled_ || max_len_ == 0) return false;
-  const uint64_t set = hash & set_mask_;
+  const uint64_t set = set_of(hash);
   for (uint64_t way = 0; way < 2; ++way) {
     std::atomic<uint64_t>* e = &words_[(set * 2 + way) * static_cast<uint64_t>(entry_words_)];
     const uint64_t seq = e[0].load(std::memory_order_acquire);
@@ -108,7 +113,7 @@ bool PlanCache::lookup(uint64_t hash, int32_t npc_class, const uint64_t* key, Ac
 int32_t PlanCache::insert(uint64_t hash, int32_t npc_class, const uint64_t* key,
                           const ActionId* plan, int32_t len, CrowdStatus status) {
   if (!enabled_ || len > max_len_ || max_len_ == 0) return 0;
-  const uint64_t set = hash & set_mask_;
+  const uint64_t set = set_of(hash);
   auto entry = [&](uint64_t way) {
     return &words_[(set * 2 + way) * static_cast<uint64_t>(entry_words_)];
   };
