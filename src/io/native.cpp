@@ -7,94 +7,43 @@
 // Unknown keys are errors: a typo ("previal") must not silently drop a condition. TOML tables
 // do not keep key order, so effects, pre-conditions and prevails are stored in variable order.
 #include <algorithm>
-#include <initializer_list>
 #include <unordered_map>
 
-#include <toml++/toml.h>
-
 #include "text.h"
+#include "toml_reader.h"
 #include "topoplan/io.h"
 
 namespace topoplan {
 namespace {
 
-using io_detail::quote;
-
-int line_of(const toml::source_region& r) {
-  return static_cast<int>(r.begin.line);
-}
-int line_of(const toml::node& n) {
-  return line_of(n.source());
-}
-
-std::string type_name(const toml::node& n) {
-  switch (n.type()) {
-    case toml::node_type::table:
-      return "a table";
-    case toml::node_type::array:
-      return "an array";
-    case toml::node_type::string:
-      return "a string";
-    case toml::node_type::integer:
-      return "an integer";
-    case toml::node_type::floating_point:
-      return "a float";
-    case toml::node_type::boolean:
-      return "a boolean";
-    case toml::node_type::date:
-      return "a date";
-    case toml::node_type::time:
-      return "a time";
-    case toml::node_type::date_time:
-      return "a date-time";
-    default:
-      return "nothing";
-  }
-}
+using toml_detail::Empty;
+using toml_detail::line_of;
+using toml_detail::type_name;
 
 struct Named {
   int32_t id = 0;
   int line = 0;
 };
 
-class NativeReader {
+class NativeReader : toml_detail::TomlReader {
  public:
-  explicit NativeReader(const std::string& file) : file_(file) {}
+  explicit NativeReader(const std::string& file) : TomlReader(file, io_detail::quote) {}
   Result<Task> read(std::string_view text);
 
  private:
-  bool fail(int line, std::string message) {
-    err_ = Error{std::move(message), file_, line};
-    return false;
-  }
-
-  bool check_keys(const toml::table& t, std::initializer_list<std::string_view> allowed,
-                  const std::string& where) {
-    for (auto&& [key, node] : t) {
-      (void)node;
-      if (std::find(allowed.begin(), allowed.end(), key.str()) != allowed.end()) continue;
-      std::string list;
-      for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      return fail(line_of(key.source()),
-                  "unknown key " + quote(key.str()) + " in " + where + " (allowed: " + list + ")");
-    }
-    return true;
-  }
-
-  // A string-valued key. `out` stays untouched (and true is returned) when absent and optional.
+  // A string-valued key; `line` gets the line of its value (of the table when absent).
   bool get_string(const toml::table& t, std::string_view key, const std::string& where,
                   bool required, std::string& out, int& line) {
-    const toml::node* n = t.get(key);
-    line = line_of(t);
-    if (!n) {
-      if (required) return fail(line, where + " is missing the key '" + std::string(key) + "'");
-      return true;
-    }
-    line = line_of(*n);
-    if (!n->is_string())
-      return fail(line, "'" + std::string(key) + "' of " + where + " must be a string, found " +
-                            type_name(*n));
-    out = n->as_string()->get();
+    return TomlReader::get_string(t, key, where, required, Empty::kAllow, out, &line);
+  }
+
+  // Registers a unique name: "duplicate variable 'a' (first defined at line 3)".
+  bool unique(std::unordered_map<std::string, Named>& index, const std::string& name, Named named,
+              const char* kind) {
+    if (auto [it, inserted] = index.emplace(name, named); !inserted)
+      return fail(named.line, std::string("duplicate ") + kind + " " + quote(name) +
+                                  " (first defined at line " + std::to_string(it->second.line) +
+                                  ")");
     return true;
   }
 
@@ -104,29 +53,12 @@ class NativeReader {
     return true;
   }
 
-  bool array_of_tables(const toml::table& root, std::string_view key,
-                       std::vector<const toml::table*>& out) {
-    const toml::node* n = root.get(key);
-    if (!n) return true;
-    const toml::array* arr = n->as_array();
-    if (!arr)
-      return fail(line_of(*n), "'" + std::string(key) + "' must be an array of tables (write [[" +
-                                   std::string(key) + "]]), found " + type_name(*n));
-    for (const toml::node& el : *arr) {
-      if (!el.is_table())
-        return fail(line_of(el), "every element of '" + std::string(key) +
-                                     "' must be a table, found " + type_name(el));
-      out.push_back(el.as_table());
-    }
-    return true;
-  }
-
   const toml::table* get_table(const toml::table& t, std::string_view key, const std::string& where,
                                bool required, bool& ok) {
     ok = true;
     const toml::node* n = t.get(key);
     if (!n) {
-      if (required) ok = fail(line_of(t), where + " is missing the key '" + std::string(key) + "'");
+      if (required) ok = fail_missing(line_of(t), where, key);
       return nullptr;
     }
     if (!n->is_table()) {
@@ -183,8 +115,6 @@ class NativeReader {
   bool read_instances(const toml::table& root, const Domain& domain,
                       std::vector<Instance>& instances);
 
-  const std::string& file_;
-  Error err_;
   DomainDef def_;
   std::unordered_map<std::string, Named> var_index_;
   std::vector<std::string_view> var_names_;
@@ -221,10 +151,9 @@ bool NativeReader::read_variables(const toml::table& root) {
     int line = 0;
     if (!get_string(*t, "name", "[[variable]]", true, var.name, line)) return false;
     if (!check_name(var.name, "variable name", line)) return false;
-    const auto id = static_cast<VarId>(def_.variables.size());
-    if (auto [it, inserted] = var_index_.emplace(var.name, Named{id, line}); !inserted)
-      return fail(line, "duplicate variable " + quote(var.name) + " (first defined at line " +
-                            std::to_string(it->second.line) + ")");
+    if (!unique(var_index_, var.name, {static_cast<VarId>(def_.variables.size()), line},
+                "variable"))
+      return false;
     const std::string who = "variable " + quote(var.name);
     const toml::node* vals = t->get("values");
     if (!vals) return fail(tline, who + " is missing the key 'values'");
@@ -267,9 +196,7 @@ bool NativeReader::read_actions(const toml::table& root) {
     if (!get_string(*t, "name", "[[action]]", true, act.name, line)) return false;
     if (!check_name(act.name, "action name", line)) return false;
     const auto id = static_cast<ActionId>(def_.actions.size());
-    if (auto [it, inserted] = action_index_.emplace(act.name, Named{id, line}); !inserted)
-      return fail(line, "duplicate action " + quote(act.name) + " (first defined at line " +
-                            std::to_string(it->second.line) + ")");
+    if (!unique(action_index_, act.name, {id, line}, "action")) return false;
     const std::string who = "action " + quote(act.name);
     if (const toml::node* c = t->get("cost")) {
       if (!c->is_integer())
@@ -339,9 +266,7 @@ bool NativeReader::read_classes(const toml::table& root) {
     if (!get_string(*t, "name", "[[class]]", true, cls.name, line)) return false;
     if (!check_name(cls.name, "class name", line)) return false;
     const auto id = static_cast<ClassId>(def_.classes.size());
-    if (auto [it, inserted] = class_index_.emplace(cls.name, Named{id, line}); !inserted)
-      return fail(line, "duplicate class " + quote(cls.name) + " (first defined at line " +
-                            std::to_string(it->second.line) + ")");
+    if (!unique(class_index_, cls.name, {id, line}, "class")) return false;
     const std::string who = "class " + quote(cls.name);
     const toml::node* acts = t->get("actions");
     if (!acts) return fail(line_of(*t), who + " is missing the key 'actions'");
@@ -375,7 +300,7 @@ bool NativeReader::read_instances(const toml::table& root, const Domain& domain,
                                   std::vector<Instance>& instances) {
   std::vector<const toml::table*> items;
   if (!array_of_tables(root, "instance", items)) return false;
-  std::unordered_map<std::string, int> names;
+  std::unordered_map<std::string, Named> names;
   std::vector<std::string_view> class_names;
   if (def_.classes.size() <= 10)
     for (const NpcClassDef& c : def_.classes) class_names.push_back(c.name);
@@ -386,9 +311,7 @@ bool NativeReader::read_instances(const toml::table& root, const Domain& domain,
     if (!get_string(*t, "name", "[[instance]]", false, inst.name, line)) return false;
     if (t->get("name")) {
       if (!check_name(inst.name, "instance name", line)) return false;
-      if (auto [it, inserted] = names.emplace(inst.name, line); !inserted)
-        return fail(line, "duplicate instance " + quote(inst.name) + " (first defined at line " +
-                              std::to_string(it->second) + ")");
+      if (!unique(names, inst.name, {0, line}, "instance")) return false;
     }
     const std::string who = inst.name.empty()
                                 ? "the instance at line " + std::to_string(line_of(*t))
@@ -440,14 +363,8 @@ bool NativeReader::read_instances(const toml::table& root, const Domain& domain,
 
 Result<Task> NativeReader::read(std::string_view text) {
   toml::table root;
-  try {
-    root = toml::parse(text, file_);
-  } catch (const toml::parse_error& e) {
-    return Error{std::string(e.description()), file_, line_of(e.source())};
-  } catch (const std::exception& e) {
-    return Error{std::string("cannot parse the file: ") + e.what(), file_, 0};
-  }
-  if (!check_keys(root, {"domain", "variable", "action", "class", "instance"}, "the file"))
+  if (!parse(text, root) ||
+      !check_keys(root, {"domain", "variable", "action", "class", "instance"}, "the file"))
     return err_;
   if (!read_domain(root) || !read_variables(root) || !read_actions(root) || !read_classes(root))
     return err_;

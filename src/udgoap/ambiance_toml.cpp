@@ -4,12 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <initializer_list>
 #include <map>
 
-#include <toml++/toml.h>
-
+#include "io/toml_reader.h"
 #include "topoplan/udgoap/ambiance_scenario.h"
 
 namespace topoplan::udgoap {
@@ -17,57 +15,29 @@ namespace {
 
 constexpr std::uintmax_t kMaxFileSize = std::uintmax_t{16} << 20;
 
-int line_of(const toml::node& n) {
-  return static_cast<int>(n.source().begin.line);
-}
+using toml_detail::Empty;
+using toml_detail::line_of;
 
-std::string quote(std::string_view s) {
-  return "'" + std::string(s) + "'";
-}
-
-class AmbianceReader {
+class AmbianceReader : toml_detail::TomlReader {
  public:
-  explicit AmbianceReader(std::string file) : file_(std::move(file)) {}
+  explicit AmbianceReader(std::string file)
+      : TomlReader(std::move(file), toml_detail::quote_verbatim) {}
   Result<AmbianceScenario> read(std::string_view text);
 
  private:
-  bool fail(int line, std::string message) {
-    if (err_.message.empty()) err_ = Error{std::move(message), file_, line};
-    return false;
-  }
-
-  bool keys(const toml::table& t, std::initializer_list<std::string_view> allowed,
-            const std::string& where) {
-    for (auto&& [key, node] : t) {
-      (void)node;
-      if (std::find(allowed.begin(), allowed.end(), key.str()) != allowed.end()) continue;
-      std::string list;
-      for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      return fail(static_cast<int>(key.source().begin.line),
-                  "unknown key " + quote(key.str()) + " in " + where + " (allowed: " + list + ")");
-    }
-    return true;
-  }
-
   bool string_of(const toml::table& t, std::string_view key, const std::string& where,
                  bool required, std::string& out) {
-    const toml::node* n = t.get(key);
-    if (!n) return !required || fail(line_of(t), where + " is missing " + quote(key));
-    if (!n->is_string() || n->as_string()->get().empty())
-      return fail(line_of(*n), quote(key) + " of " + where + " must be a non-empty string");
-    out = n->as_string()->get();
-    return true;
+    return get_string(t, key, where, required, Empty::kReject, out);
   }
 
   bool number_of(const toml::table& t, std::string_view key, const std::string& where,
                  double& out) {
-    const toml::node* n = t.get(key);
-    if (!n) return true;
-    const auto v = n->value<double>();
-    if (!v || !(n->is_integer() || n->is_floating_point()) || !std::isfinite(*v))
-      return fail(line_of(*n), quote(key) + " of " + where + " must be a finite number");
-    out = *v;
-    return true;
+    return get_number(t, key, where, true, out);
+  }
+
+  bool strings_of(const toml::table& t, std::string_view key, const std::string& where,
+                  std::vector<std::string>& out) {
+    return get_strings(t, key, where, Empty::kReject, out);
   }
 
   bool cost_of(const toml::node& n, const std::string& where, int64_t& out) {
@@ -78,41 +48,19 @@ class AmbianceReader {
     return true;
   }
 
-  bool strings_of(const toml::table& t, std::string_view key, const std::string& where,
-                  std::vector<std::string>& out) {
-    const toml::node* n = t.get(key);
-    if (!n) return true;
-    const toml::array* arr = n->as_array();
-    if (!arr) return fail(line_of(*n), quote(key) + " of " + where + " must be an array");
-    for (const toml::node& e : *arr) {
-      if (!e.is_string() || e.as_string()->get().empty())
-        return fail(line_of(e), quote(key) + " of " + where + " must hold non-empty strings");
-      out.push_back(e.as_string()->get());
-    }
-    return true;
-  }
-
-  // The [[name]] tables of the file (absent: none).
-  bool tables(const toml::table& root, std::string_view name,
-              std::vector<const toml::table*>& out) {
-    const toml::node* n = root.get(name);
-    if (!n) return true;
-    const toml::array* arr = n->as_array();
-    if (!arr)
-      return fail(line_of(*n),
-                  quote(name) + " must be an array of tables [[" + std::string(name) + "]]");
-    for (const toml::node& e : *arr) {
-      if (!e.is_table()) return fail(line_of(e), "[[" + std::string(name) + "]] must be tables");
-      out.push_back(e.as_table());
-    }
-    return true;
-  }
-
   bool unique(std::map<std::string, int32_t>& index, const std::string& name, int line,
               const std::string& kind) {
     if (!index.emplace(name, static_cast<int32_t>(index.size())).second)
       return fail(line, "duplicate " + kind + " " + quote(name));
     return true;
+  }
+
+  // The keys of a [[section]] table and its required, unique 'name'.
+  bool named(const toml::table& t, std::initializer_list<std::string_view> allowed,
+             const std::string& section, std::map<std::string, int32_t>& index,
+             const std::string& kind, std::string& name) {
+    return check_keys(t, allowed, section) && string_of(t, "name", section, true, name) &&
+           unique(index, name, line_of(*t.get("name")), kind);
   }
 
   bool variable(const toml::node& key_node, std::string_view name, VarId& out) {
@@ -140,7 +88,7 @@ class AmbianceReader {
                   bool required, bool total, std::vector<ValueId>& out) {
     out.assign(sc_.domain.variables.size(), kUndefined);
     const toml::node* n = t.get(key);
-    if (!n) return !required || fail(line_of(t), where + " is missing " + quote(key));
+    if (!n) return !required || fail_missing(line_of(t), where, key);
     const toml::table* tab = n->as_table();
     if (!tab) return fail(line_of(*n), quote(key) + " of " + where + " must be { var = value }");
     for (auto&& [k, node] : *tab) {
@@ -206,12 +154,12 @@ class AmbianceReader {
                      CostModifier& out, bool& present) {
     const toml::node* n = t.get(key);
     present = n != nullptr;
-    if (!n) return !required || fail(line_of(t), where + " is missing " + quote(key));
+    if (!n) return !required || fail_missing(line_of(t), where, key);
     const toml::table* m = n->as_table();
     const std::string w = quote(key) + " of " + where;
     if (!m) return fail(line_of(*n), w + " must be a table");
-    if (!keys(*m, {"amount", "rate", "delay", "duration", "annotations"}, w)) return false;
-    if (!m->get("amount")) return fail(line_of(*m), w + " is missing 'amount'");
+    if (!check_keys(*m, {"amount", "rate", "delay", "duration", "annotations"}, w)) return false;
+    if (!m->get("amount")) return fail_missing(line_of(*m), w, "amount");
     if (!number_of(*m, "amount", w, out.amount) || !number_of(*m, "delay", w, out.start) ||
         !number_of(*m, "duration", w, out.duration))
       return false;
@@ -246,8 +194,6 @@ class AmbianceReader {
   bool read_types(const std::vector<const toml::table*>& ts);
   bool read_npcs(const std::vector<const toml::table*>& ts);
 
-  std::string file_;
-  Error err_;
   AmbianceScenario sc_;
   std::map<std::string, int32_t> vars_, actions_, mods_, types_, areas_, objects_, npcs_;
   std::vector<std::pair<const toml::table*, std::vector<std::string>>> pending_events_;
@@ -258,7 +204,7 @@ bool AmbianceReader::read_scenario(const toml::table& root) {
   if (!n) return true;
   const toml::table* t = n->as_table();
   if (!t) return fail(line_of(*n), "'scenario' must be a table [scenario]");
-  if (!keys(*t, {"name", "action_time", "max_steps"}, "[scenario]") ||
+  if (!check_keys(*t, {"name", "action_time", "max_steps"}, "[scenario]") ||
       !string_of(*t, "name", "[scenario]", false, sc_.name) ||
       !number_of(*t, "action_time", "[scenario]", sc_.action_time))
     return false;
@@ -277,10 +223,7 @@ bool AmbianceReader::read_variables(const std::vector<const toml::table*>& ts) {
   if (ts.empty()) return fail(0, "no [[variable]]");
   for (const toml::table* t : ts) {
     VariableDef v;
-    if (!keys(*t, {"name", "values"}, "[[variable]]") ||
-        !string_of(*t, "name", "[[variable]]", true, v.name) ||
-        !unique(vars_, v.name, line_of(*t->get("name")), "variable"))
-      return false;
+    if (!named(*t, {"name", "values"}, "[[variable]]", vars_, "variable", v.name)) return false;
     const std::string w = "variable " + quote(v.name);
     if (!strings_of(*t, "values", w, v.values)) return false;
     if (v.values.size() < 2) return fail(line_of(*t), w + " needs at least two 'values'");
@@ -298,10 +241,8 @@ bool AmbianceReader::read_actions(const std::vector<const toml::table*>& ts) {
   if (ts.empty()) return fail(0, "no [[action]]");
   for (const toml::table* t : ts) {
     ActionDef a;
-    if (!keys(*t, {"name", "cost", "effects", "prevail", "annotations", "ambiance_effects"},
-              "[[action]]") ||
-        !string_of(*t, "name", "[[action]]", true, a.name) ||
-        !unique(actions_, a.name, line_of(*t->get("name")), "action"))
+    if (!named(*t, {"name", "cost", "effects", "prevail", "annotations", "ambiance_effects"},
+               "[[action]]", actions_, "action", a.name))
       return false;
     const std::string w = "action " + quote(a.name);
     if (const toml::node* c = t->get("cost"); c && !cost_of(*c, w, a.cost)) return false;
@@ -312,7 +253,7 @@ bool AmbianceReader::read_actions(const std::vector<const toml::table*>& ts) {
     for (const toml::node& e : *en->as_array()) {
       const toml::table* et = e.as_table();
       if (!et) return fail(line_of(e), "effects of " + w + " must be tables");
-      if (!keys(*et, {"var", "from", "to"}, "an effect of " + w)) return false;
+      if (!check_keys(*et, {"var", "from", "to"}, "an effect of " + w)) return false;
       std::string var;
       if (!string_of(*et, "var", "an effect of " + w, true, var)) return false;
       Effect eff;
@@ -320,7 +261,7 @@ bool AmbianceReader::read_actions(const std::vector<const toml::table*>& ts) {
       if (const toml::node* from = et->get("from");
           from && !value(*from, eff.var, "'from' of " + w, eff.pre))
         return false;
-      if (!et->get("to")) return fail(line_of(*et), "an effect of " + w + " is missing 'to'");
+      if (!et->get("to")) return fail_missing(line_of(*et), "an effect of " + w, "to");
       if (!value(*et->get("to"), eff.var, "'to' of " + w, eff.post)) return false;
       a.effects.push_back(eff);
     }
@@ -342,9 +283,7 @@ bool AmbianceReader::read_actions(const std::vector<const toml::table*>& ts) {
 bool AmbianceReader::read_modifiers(const std::vector<const toml::table*>& ts) {
   for (const toml::table* t : ts) {
     AmbianceModifier m;
-    if (!keys(*t, {"name", "booster", "dampener"}, "[[modifier]]") ||
-        !string_of(*t, "name", "[[modifier]]", true, m.name) ||
-        !unique(mods_, m.name, line_of(*t->get("name")), "modifier"))
+    if (!named(*t, {"name", "booster", "dampener"}, "[[modifier]]", mods_, "modifier", m.name))
       return false;
     const std::string w = "modifier " + quote(m.name);
     bool present = false;
@@ -375,9 +314,7 @@ bool AmbianceReader::resolve_action_events() {
 bool AmbianceReader::read_areas(const std::vector<const toml::table*>& ts) {
   for (const toml::table* t : ts) {
     AmbianceArea a;
-    if (!keys(*t, {"name", "inside", "modifiers"}, "[[area]]") ||
-        !string_of(*t, "name", "[[area]]", true, a.name) ||
-        !unique(areas_, a.name, line_of(*t->get("name")), "area"))
+    if (!named(*t, {"name", "inside", "modifiers"}, "[[area]]", areas_, "area", a.name))
       return false;
     const std::string w = "area " + quote(a.name);
     if (!conditions(*t, "inside", w, a.inside) || !modifier_refs(*t, "modifiers", w, a.modifiers))
@@ -390,9 +327,7 @@ bool AmbianceReader::read_areas(const std::vector<const toml::table*>& ts) {
 bool AmbianceReader::read_objects(const std::vector<const toml::table*>& ts) {
   for (const toml::table* t : ts) {
     AmbianceObject o;
-    if (!keys(*t, {"name", "range", "modifiers"}, "[[object]]") ||
-        !string_of(*t, "name", "[[object]]", true, o.name) ||
-        !unique(objects_, o.name, line_of(*t->get("name")), "object"))
+    if (!named(*t, {"name", "range", "modifiers"}, "[[object]]", objects_, "object", o.name))
       return false;
     const std::string w = "object " + quote(o.name);
     if (!conditions(*t, "range", w, o.range) || !modifier_refs(*t, "modifiers", w, o.modifiers))
@@ -407,9 +342,7 @@ bool AmbianceReader::read_types(const std::vector<const toml::table*>& ts) {
   if (ts.empty()) return fail(0, "no [[npc_type]]");
   for (const toml::table* t : ts) {
     AmbianceNpcType ty;
-    if (!keys(*t, {"name", "susceptible", "costs"}, "[[npc_type]]") ||
-        !string_of(*t, "name", "[[npc_type]]", true, ty.name) ||
-        !unique(types_, ty.name, line_of(*t->get("name")), "npc type"))
+    if (!named(*t, {"name", "susceptible", "costs"}, "[[npc_type]]", types_, "npc type", ty.name))
       return false;
     const std::string w = "npc type " + quote(ty.name);
     if (!strings_of(*t, "susceptible", w, ty.susceptible)) return false;
@@ -435,9 +368,7 @@ bool AmbianceReader::read_npcs(const std::vector<const toml::table*>& ts) {
   if (ts.empty()) return fail(0, "no [[npc]]");
   for (const toml::table* t : ts) {
     AmbianceNpc n;
-    if (!keys(*t, {"name", "type", "init", "goal", "replan"}, "[[npc]]") ||
-        !string_of(*t, "name", "[[npc]]", true, n.name) ||
-        !unique(npcs_, n.name, line_of(*t->get("name")), "npc"))
+    if (!named(*t, {"name", "type", "init", "goal", "replan"}, "[[npc]]", npcs_, "npc", n.name))
       return false;
     const std::string w = "npc " + quote(n.name);
     std::string type;
@@ -449,10 +380,7 @@ bool AmbianceReader::read_npcs(const std::vector<const toml::table*>& ts) {
     if (!assignment(*t, "init", w, true, true, n.init) ||
         !assignment(*t, "goal", w, true, false, n.goal))
       return false;
-    if (const toml::node* r = t->get("replan")) {
-      if (!r->is_boolean()) return fail(line_of(*r), "'replan' of " + w + " must be true or false");
-      n.replan = r->as_boolean()->get();
-    }
+    if (!get_bool(*t, "replan", w, n.replan)) return false;
     sc_.npcs.push_back(std::move(n));
   }
   return true;
@@ -460,22 +388,16 @@ bool AmbianceReader::read_npcs(const std::vector<const toml::table*>& ts) {
 
 Result<AmbianceScenario> AmbianceReader::read(std::string_view text) {
   toml::table root;
-  try {
-    root = toml::parse(text, file_);
-  } catch (const toml::parse_error& e) {
-    return Error{std::string(e.description()), file_, static_cast<int>(e.source().begin.line)};
-  } catch (const std::exception& e) {
-    return Error{std::string("cannot parse the file: ") + e.what(), file_, 0};
-  }
-  if (!keys(root,
-            {"scenario", "variable", "action", "modifier", "area", "object", "npc_type", "npc"},
-            "the file"))
+  if (!parse(text, root) ||
+      !check_keys(
+          root, {"scenario", "variable", "action", "modifier", "area", "object", "npc_type", "npc"},
+          "the file"))
     return err_;
   std::vector<const toml::table*> vars, acts, mods, areas, objs, types, npcs;
-  if (!tables(root, "variable", vars) || !tables(root, "action", acts) ||
-      !tables(root, "modifier", mods) || !tables(root, "area", areas) ||
-      !tables(root, "object", objs) || !tables(root, "npc_type", types) ||
-      !tables(root, "npc", npcs))
+  if (!array_of_tables(root, "variable", vars) || !array_of_tables(root, "action", acts) ||
+      !array_of_tables(root, "modifier", mods) || !array_of_tables(root, "area", areas) ||
+      !array_of_tables(root, "object", objs) || !array_of_tables(root, "npc_type", types) ||
+      !array_of_tables(root, "npc", npcs))
     return err_;
   if (!read_scenario(root) || !read_variables(vars) || !read_actions(acts) ||
       !read_modifiers(mods) || !resolve_action_events() || !read_areas(areas) ||
@@ -495,18 +417,9 @@ Result<AmbianceScenario> parse_ambiance_scenario(std::string_view text,
 }
 
 Result<AmbianceScenario> load_ambiance_scenario(const std::string& path) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) return Error{"cannot open the file", path, 0};
-  if (!std::filesystem::is_regular_file(status)) return Error{"not a regular file", path, 0};
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec || size > kMaxFileSize) return Error{"the file is too large (limit 16 MiB)", path, 0};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{"cannot open the file", path, 0};
-  std::string text(static_cast<size_t>(size), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(size));
-  text.resize(static_cast<size_t>(in.gcount()));
-  return parse_ambiance_scenario(text, path);
+  auto text = toml_detail::read_text_file(path, kMaxFileSize);
+  if (!text) return text.error();
+  return parse_ambiance_scenario(text.value(), path);
 }
 
 }  // namespace topoplan::udgoap

@@ -4,12 +4,8 @@
 // then re-validates the model as the single source of truth. Unknown keys are errors.
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <initializer_list>
 
-#include <toml++/toml.h>
-
+#include "io/toml_reader.h"
 #include "topoplan/udgoap/scenario.h"
 
 namespace topoplan::udgoap {
@@ -17,97 +13,24 @@ namespace {
 
 constexpr std::uintmax_t kMaxFileSize = std::uintmax_t{64} << 20;
 
-int line_of(const toml::node& n) {
-  return static_cast<int>(n.source().begin.line);
-}
+using toml_detail::Empty;
+using toml_detail::line_of;
 
-std::string quote(std::string_view s) {
-  return "'" + std::string(s) + "'";
-}
-
-class Reader {
+class Reader : toml_detail::TomlReader {
  public:
-  explicit Reader(std::string file) : file_(std::move(file)) {}
+  explicit Reader(std::string file) : TomlReader(std::move(file), toml_detail::quote_verbatim) {}
   Result<Scenario> read(std::string_view text);
 
  private:
-  bool fail(int line, std::string message) {
-    if (err_.message.empty()) err_ = Error{std::move(message), file_, line};
-    return false;
-  }
-
-  bool check_keys(const toml::table& t, std::initializer_list<std::string_view> allowed,
-                  const std::string& where) {
-    for (auto&& [key, node] : t) {
-      (void)node;
-      if (std::find(allowed.begin(), allowed.end(), key.str()) != allowed.end()) continue;
-      std::string list;
-      for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      return fail(static_cast<int>(key.source().begin.line),
-                  "unknown key " + quote(key.str()) + " in " + where + " (allowed: " + list + ")");
-    }
-    return true;
-  }
-
   bool string_of(const toml::table& t, std::string_view key, const std::string& where,
                  bool required, std::string& out) {
-    const toml::node* n = t.get(key);
-    if (!n) return !required || fail(line_of(t), where + " is missing " + quote(key));
-    if (!n->is_string())
-      return fail(line_of(*n), quote(key) + " of " + where + " must be a string");
-    out = n->as_string()->get();
-    if (out.empty()) return fail(line_of(*n), quote(key) + " of " + where + " must not be empty");
-    return true;
+    return get_string(t, key, where, required, Empty::kReject, out);
   }
 
+  // Bounds may be infinite.
   bool number_of(const toml::table& t, std::string_view key, const std::string& where,
                  double& out) {
-    const toml::node* n = t.get(key);
-    if (!n) return true;
-    if (auto v = n->value<double>(); v && (n->is_integer() || n->is_floating_point())) {
-      if (!std::isfinite(*v) && key != "max" && key != "min")
-        return fail(line_of(*n), quote(key) + " of " + where + " must be finite");
-      out = *v;
-      return true;
-    }
-    return fail(line_of(*n), quote(key) + " of " + where + " must be a number");
-  }
-
-  bool bool_of(const toml::table& t, std::string_view key, const std::string& where, bool& out) {
-    const toml::node* n = t.get(key);
-    if (!n) return true;
-    if (!n->is_boolean())
-      return fail(line_of(*n), quote(key) + " of " + where + " must be true or false");
-    out = n->as_boolean()->get();
-    return true;
-  }
-
-  bool strings_of(const toml::table& t, std::string_view key, const std::string& where,
-                  std::vector<std::pair<std::string, int>>& out) {
-    const toml::node* n = t.get(key);
-    if (!n) return true;
-    const toml::array* arr = n->as_array();
-    if (!arr)
-      return fail(line_of(*n), quote(key) + " of " + where + " must be an array of strings");
-    for (const toml::node& el : *arr) {
-      if (!el.is_string())
-        return fail(line_of(el), "every element of " + quote(key) + " must be a string");
-      out.emplace_back(el.as_string()->get(), line_of(el));
-    }
-    return true;
-  }
-
-  bool tables_of(const toml::table& t, std::string_view key, std::vector<const toml::table*>& out) {
-    const toml::node* n = t.get(key);
-    if (!n) return true;
-    const toml::array* arr = n->as_array();
-    if (!arr) return fail(line_of(*n), quote(key) + " must be an array of tables");
-    for (const toml::node& el : *arr) {
-      if (!el.is_table())
-        return fail(line_of(el), "every element of " + quote(key) + " must be a table");
-      out.push_back(el.as_table());
-    }
-    return true;
+    return get_number(t, key, where, key != "max" && key != "min", out);
   }
 
   // "consumer.mana", "self.mana", "supplier.position", "target.health", "goblin.health".
@@ -315,8 +238,6 @@ class Reader {
   bool read_planner(const toml::table& root);
   bool resolve_names();
 
-  std::string file_;
-  Error err_;
   World world_;
   UdgoapLimits limits_;
   std::string agent_name_, death_drive_, death_attribute_;
@@ -368,7 +289,7 @@ bool Reader::read_scenario(const toml::table& root) {
 
 bool Reader::read_entities(const toml::table& root) {
   std::vector<const toml::table*> items;
-  if (!tables_of(root, "entity", items)) return false;
+  if (!array_of_tables(root, "entity", items)) return false;
   for (const toml::table* t : items) {
     if (!check_keys(*t, {"name", "tags", "supplies", "consumes", "properties"}, "[[entity]]"))
       return false;
@@ -379,15 +300,17 @@ bool Reader::read_entities(const toml::table& root) {
     if (world_.find_entity(e.name) || e.name == "consumer" || e.name == "self" ||
         e.name == "supplier" || e.name == "target")
       return fail(line_of(*t->get("name")), "duplicate or reserved entity name " + quote(e.name));
-    std::vector<std::pair<std::string, int>> tags, supplies, consumes;
-    if (!strings_of(*t, "tags", "[[entity]]", tags) ||
-        !strings_of(*t, "supplies", "[[entity]]", supplies) ||
-        !strings_of(*t, "consumes", "[[entity]]", consumes))
+    std::vector<std::string> supplies, consumes;
+    std::vector<int> supply_lines, consume_lines;
+    if (!get_strings(*t, "tags", "[[entity]]", Empty::kAllow, e.tags) ||
+        !get_strings(*t, "supplies", "[[entity]]", Empty::kAllow, supplies, &supply_lines) ||
+        !get_strings(*t, "consumes", "[[entity]]", Empty::kAllow, consumes, &consume_lines))
       return false;
-    for (auto& [tag, line] : tags) e.tags.push_back(tag);
     const size_t index = world_.entities.size();
-    for (auto& [a, line] : supplies) pending_actions_.push_back({index, a, line, true});
-    for (auto& [a, line] : consumes) pending_actions_.push_back({index, a, line, false});
+    for (size_t i = 0; i < supplies.size(); ++i)
+      pending_actions_.push_back({index, supplies[i], supply_lines[i], true});
+    for (size_t i = 0; i < consumes.size(); ++i)
+      pending_actions_.push_back({index, consumes[i], consume_lines[i], false});
     world_.entities.push_back(std::move(e));
     if (const toml::node* p = t->get("properties")) {
       const toml::table* props = p->as_table();
@@ -408,7 +331,7 @@ bool Reader::read_entities(const toml::table& root) {
 
 bool Reader::read_facts(const toml::table& root) {
   std::vector<const toml::table*> items;
-  if (!tables_of(root, "fact", items)) return false;
+  if (!array_of_tables(root, "fact", items)) return false;
   int32_t id = 0;
   for (const toml::table* t : items) {
     if (!check_keys(*t, {"entity", "attribute", "value", "min", "max", "timestamp"}, "[[fact]]"))
@@ -424,7 +347,7 @@ bool Reader::read_facts(const toml::table& root) {
     f.entity = *e;
     f.attribute = world_.intern_attribute(attribute);
     const toml::node* v = t->get("value");
-    if (!v) return fail(line_of(*t), "[[fact]] is missing 'value'");
+    if (!v) return fail_missing(line_of(*t), "[[fact]]", "value");
     if (!value_of(*v, "fact value", f.value)) return false;
     if (!number_of(*t, "min", "[[fact]]", f.min) || !number_of(*t, "max", "[[fact]]", f.max) ||
         !number_of(*t, "timestamp", "[[fact]]", f.timestamp))
@@ -441,7 +364,7 @@ bool Reader::read_facts(const toml::table& root) {
 
 bool Reader::read_actions(const toml::table& root) {
   std::vector<const toml::table*> items;
-  if (!tables_of(root, "action", items)) return false;
+  if (!array_of_tables(root, "action", items)) return false;
   for (const toml::table* t : items) {
     if (!check_keys(*t, {"name", "preconditions", "effects", "world_effects"}, "[[action]]"))
       return false;
@@ -454,9 +377,11 @@ bool Reader::read_actions(const toml::table& root) {
         !effects_of(*t, where, a.effects))
       return false;
     if (a.effects.empty()) return fail(line_of(*t), where + " has no effect");
-    std::vector<std::pair<std::string, int>> wes;
-    if (!strings_of(*t, "world_effects", where, wes)) return false;
-    for (auto& [name, line] : wes) pending_effects_.push_back({world_.actions.size(), name, line});
+    std::vector<std::string> wes;
+    std::vector<int> lines;
+    if (!get_strings(*t, "world_effects", where, Empty::kAllow, wes, &lines)) return false;
+    for (size_t i = 0; i < wes.size(); ++i)
+      pending_effects_.push_back({world_.actions.size(), wes[i], lines[i]});
     world_.actions.push_back(std::move(a));
   }
   return true;
@@ -464,14 +389,14 @@ bool Reader::read_actions(const toml::table& root) {
 
 bool Reader::read_world_effects(const toml::table& root) {
   std::vector<const toml::table*> items;
-  if (!tables_of(root, "world_effect", items)) return false;
+  if (!array_of_tables(root, "world_effect", items)) return false;
   for (const toml::table* t : items) {
     if (!check_keys(*t, {"name", "for_each", "always", "triggers", "effects"}, "[[world_effect]]"))
       return false;
     WorldEffect w;
     if (!string_of(*t, "name", "[[world_effect]]", true, w.name) ||
         !string_of(*t, "for_each", "[[world_effect]]", false, w.for_each) ||
-        !bool_of(*t, "always", "[[world_effect]]", w.always))
+        !get_bool(*t, "always", "[[world_effect]]", w.always))
       return false;
     for (const WorldEffect& other : world_.world_effects)
       if (other.name == w.name)
@@ -486,7 +411,7 @@ bool Reader::read_world_effects(const toml::table& root) {
 
 bool Reader::read_drives(const toml::table& root) {
   std::vector<const toml::table*> items;
-  if (!tables_of(root, "drive", items)) return false;
+  if (!array_of_tables(root, "drive", items)) return false;
   for (const toml::table* t : items) {
     if (!check_keys(*t, {"name", "weight", "removal", "generator"}, "[[drive]]")) return false;
     Drive d;
@@ -499,7 +424,7 @@ bool Reader::read_drives(const toml::table& root) {
     if (d.weight < 0.0) return fail(line_of(*t->get("weight")), where + ": weight must be >= 0");
     if (!conditions_of(*t, "removal", where, d.removal)) return false;
     std::vector<const toml::table*> gens;
-    if (!tables_of(*t, "generator", gens)) return false;
+    if (!array_of_tables(*t, "generator", gens)) return false;
     for (const toml::table* g : gens) {
       if (!check_keys(*g, {"name", "for_each", "triggers", "goal"}, where + " generator"))
         return false;
@@ -628,14 +553,8 @@ bool Reader::resolve_names() {
 
 Result<Scenario> Reader::read(std::string_view text) {
   toml::table root;
-  try {
-    root = toml::parse(text, file_);
-  } catch (const toml::parse_error& e) {
-    return Error{std::string(e.description()), file_, static_cast<int>(e.source().begin.line)};
-  } catch (const std::exception& e) {
-    return Error{std::string("cannot parse the file: ") + e.what(), file_, 0};
-  }
-  if (!check_keys(root,
+  if (!parse(text, root) ||
+      !check_keys(root,
                   {"scenario", "entity", "fact", "action", "world_effect", "drive", "planner"},
                   "the file"))
     return err_;
@@ -662,18 +581,9 @@ Result<Scenario> parse_scenario(std::string_view text, const std::string& filena
 }
 
 Result<Scenario> load_scenario(const std::string& path) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) return Error{"cannot open the file", path, 0};
-  if (!std::filesystem::is_regular_file(status)) return Error{"not a regular file", path, 0};
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec || size > kMaxFileSize) return Error{"the file is too large (limit 64 MiB)", path, 0};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{"cannot open the file", path, 0};
-  std::string text(static_cast<size_t>(size), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(size));
-  text.resize(static_cast<size_t>(in.gcount()));
-  return parse_scenario(text, path);
+  auto text = toml_detail::read_text_file(path, kMaxFileSize);
+  if (!text) return text.error();
+  return parse_scenario(text.value(), path);
 }
 
 }  // namespace topoplan::udgoap
