@@ -6,6 +6,7 @@
 #include <cassert>
 #include <chrono>
 #include <cstring>
+#include <memory>
 
 #include "topoplan/crowd.h"
 
@@ -33,6 +34,8 @@ struct alignas(64) Crowd::Worker {
   const PlanCache* memo_cache = nullptr;  // the memo copies this cache's entries of
   uint64_t memo_stamp = 0;                // ... this stamp
   uint32_t memo_epoch = 0;                // ... and this epoch
+  // Keeps the next worker's heap blocks off this worker's cache lines (see create()).
+  std::unique_ptr<std::byte[]> guard;
   CrowdStats stats;
   int64_t misses = 0;
   int64_t inserts = 0;
@@ -106,6 +109,11 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
   crowd.workers_.resize(static_cast<size_t>(def.worker_count));
   const auto words = static_cast<size_t>(planner.layout().words());
   for (Worker& w : crowd.workers_) {
+    // Every worker writes its scratch on every NPC it plans. Allocated one worker after the other
+    // (no reallocation holes: reserve first), with a 4 KB block after each worker, the small
+    // heap blocks of two workers do not share cache lines (measured: with 2 threads the cold
+    // CPU time per NPC rose by ~40 % without the guard; two 1-thread processes do not).
+    w.scratch.reserve(planner.classes_.size());
     for (const auto& cp : planner.classes_) w.scratch.push_back(cp->planner.make_scratch());
     w.s0.assign(static_cast<size_t>(planner.max_class_vars_), 0);
     w.goal.assign(static_cast<size_t>(planner.max_class_vars_), 0);
@@ -115,6 +123,7 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
       const auto entries = std::bit_ceil(static_cast<uint32_t>(def.worker_memo_entries));
       w.memo.resize(entries);
     }
+    w.guard = std::make_unique<std::byte[]>(4096);
   }
   for (const auto& cp : planner.classes_) {
     crowd.key_mask_.insert(crowd.key_mask_.end(), cp->key_mask.begin(), cp->key_mask.end());
