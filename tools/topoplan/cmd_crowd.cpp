@@ -76,8 +76,10 @@ double thread_cpu_s() {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-// Instruction counts of the batch calls only: `valgrind --tool=callgrind --collect-atstart=no
-// topoplan crowd ...` writes one dump per phase ("cold-T", "warm-T", T = threads).
+// Instruction counts of the measured batch calls only: `valgrind --tool=callgrind
+// --collect-atstart=no --separate-threads=yes topoplan crowd ...` writes one dump per phase
+// ("cold-T", "warm-T", T = threads) and per thread. Collection is toggled per thread, inside
+// each worker's task (TimedTasks::run).
 void callgrind_toggle() {
 #ifdef TOPOPLAN_CALLGRIND
   CALLGRIND_TOGGLE_COLLECT;
@@ -106,6 +108,7 @@ class TimedTasks {
     def.user_task_context = this;
   }
   void reset() { std::fill(cpu_.begin(), cpu_.end(), 0.0); }
+  void set_collect(bool collect) { collect_ = collect; }
   [[nodiscard]] double max_worker_cpu_s() const {
     return *std::max_element(cpu_.begin(), cpu_.end());
   }
@@ -125,7 +128,9 @@ class TimedTasks {
   static void run(int32_t begin, int32_t end, int32_t worker, void* context) {
     auto* self = static_cast<TimedTasks*>(context);
     const double t0 = thread_cpu_s();
+    if (self->collect_) callgrind_toggle();
     self->task_(begin, end, worker, self->ctx_);
+    if (self->collect_) callgrind_toggle();
     self->cpu_[static_cast<size_t>(worker) * kStride] += thread_cpu_s() - t0;
   }
   CrowdEnqueueFn* enqueue_;
@@ -133,6 +138,7 @@ class TimedTasks {
   void* user_;
   CrowdTaskFn* task_ = nullptr;
   void* ctx_ = nullptr;
+  bool collect_ = false;
   std::vector<double> cpu_;
 };
 
@@ -334,9 +340,9 @@ Measured measure(const CrowdPlanner& planner, Town& town, const CrowdOptions& o,
     timed.reset();
     const double c0 = cpu_s();
     const double t0 = now_s();
-    callgrind_toggle();
+    timed.set_collect(true);
     const CrowdStats s = cold.plan(batch, out);
-    callgrind_toggle();
+    timed.set_collect(false);
     t.push_back(now_s() - t0);
     cpu.push_back(cpu_s() - c0);
     worker_cpu.push_back(timed.max_worker_cpu_s());
@@ -374,9 +380,9 @@ Measured measure(const CrowdPlanner& planner, Town& town, const CrowdOptions& o,
     timed.reset();
     const double c0 = cpu_s();
     const double t0 = now_s();
-    callgrind_toggle();
+    timed.set_collect(true);
     (void)warm.plan(batch, out);
-    callgrind_toggle();
+    timed.set_collect(false);
     t.push_back(now_s() - t0);
     cpu.push_back(cpu_s() - c0);
     worker_cpu.push_back(timed.max_worker_cpu_s());
