@@ -1,0 +1,411 @@
+// Regressive GOAP A*: see include/topoplan/astar_back.h for the design.
+//
+// Admissibility (and consistency) of the heuristic
+// ------------------------------------------------
+// A node is a subgoal G; the cost still to pay from G is h*(G) = the cheapest plan leading
+// the initial state s0 to some state satisfying G (the regression chain from G down to a
+// subgoal s0 satisfies is exactly such a plan, read forward). Take any such plan π and a
+// variable v defined in G. The actions of π that change v, in order, form a walk in v's
+// domain-transition graph from s0[v] to G[v]: an action with pre p on v moves p -> post (and
+// p is the current value, or the action would not apply); an action with pre u moves any
+// value -> post. Dropping prevail-conditions only adds walks. So, with non-negative costs,
+//   cost(π) ≥ cost(actions of π changing v) ≥ d_v(s0[v], G[v]),
+// hence h_max(G) = max_v d_v(s0[v], G[v]) ≤ h*(G). When every action is unary, the sets of
+// actions changing different variables are disjoint, so cost(π) ≥ Σ_v d_v(s0[v], G[v]) and
+// the sum is admissible too. With several effects per action the sum could count one action
+// twice, so the max is used then.
+// Consistency: let G' be the regression of G through a. A variable defined in G and not
+// changed by a keeps its value in G' (a prevail on it must agree). An effect variable v with
+// G[v] = post gets G'[v] = pre, and d_v(s0[v], post) ≤ d_v(s0[v], pre) + c(a) (a is an edge
+// pre -> post), or ≤ c(a) when pre = u (a is an edge s0[v] -> post). G' may define more
+// variables, which only adds non-negative terms. So h(G) ≤ c(a) + h(G') for max, and for the
+// sum when a is unary (one term changes). A* therefore never needs to reopen a closed node;
+// the search still handles a cheaper path to a known node (re-push, lazy deletion).
+#include "topoplan/astar_back.h"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <limits>
+#include <string>
+
+namespace topoplan {
+
+namespace {
+
+constexpr int64_t kInf = std::numeric_limits<int64_t>::max() / 4;
+constexpr int64_t kMaxTableEntries = int64_t{1} << 20;
+
+bool heap_less(int64_t fa, int64_t ga, int64_t fb, int64_t gb) {
+  return fa != fb ? fa < fb : ga > gb;  // min f; deeper first among equal f
+}
+
+bool heap_cmp(const auto& a, const auto& b) {
+  return heap_less(b.f, b.g, a.f, a.g);
+}
+
+// Top bit of each field of x set iff the field is non-zero. `lo` holds the bits below each
+// field's top bit, `hi` the top bits. SWAR: adding `lo` to the low bits carries into the top
+// bit iff one of them is set, and never out of the field.
+uint64_t nonzero(uint64_t x, uint64_t lo, uint64_t hi) {
+  return (((x & lo) + lo) | x) & hi;
+}
+
+uint64_t mix(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 33;
+  return h;
+}
+
+}  // namespace
+
+BackAStarPlanner::BackAStarPlanner(const Domain& domain) : domain_(&domain) {
+  const int32_t m = domain.num_variables();
+  const int32_t na = domain.num_actions();
+  // Fields of bit_width(n) bits hold 0 (free) .. n (value n - 1); none straddles a word.
+  int32_t word = 0, used = 0;
+  for (VarId v = 0; v < m; ++v) {
+    const int32_t bits =
+        static_cast<int32_t>(std::bit_width(static_cast<uint32_t>(domain.domain_size(v))));
+    if (used + bits > 64) {
+      ++word;
+      used = 0;
+    }
+    slots_.push_back(Slot{word, used, (uint64_t{1} << bits) - 1});
+    used += bits;
+  }
+  words_ = m == 0 ? 1 : word + 1;
+  const auto W = static_cast<size_t>(words_);
+  low_.assign(W, 0);
+  high_.assign(W, 0);
+  for (const Slot& s : slots_) {
+    const uint64_t top = (s.mask >> 1) + 1;  // the field's top bit, unshifted
+    high_[static_cast<size_t>(s.word)] |= top << s.shift;
+    low_[static_cast<size_t>(s.word)] |= (top - 1) << s.shift;
+  }
+
+  // Regression ops per action, one per word it touches.
+  std::vector<Op> per_word(W);
+  op_offset_.push_back(0);
+  for (ActionId a = 0; a < na; ++a) {
+    for (size_t w = 0; w < W; ++w) per_word[w] = Op{static_cast<int32_t>(w), 0, 0, 0, 0};
+    auto put = [&](VarId v, uint64_t need, uint64_t next, bool effect) {
+      const Slot& s = slots_[static_cast<size_t>(v)];
+      Op& op = per_word[static_cast<size_t>(s.word)];
+      op.touched |= s.mask << s.shift;
+      op.need |= need << s.shift;
+      op.next |= next << s.shift;
+      if (effect) op.effect |= s.mask << s.shift;
+    };
+    for (const Effect& e : domain.effects(a))
+      put(e.var, static_cast<uint64_t>(e.post) + 1,
+          e.pre == kUndefined ? 0 : static_cast<uint64_t>(e.pre) + 1, true);
+    for (const Fact& f : domain.prevail(a))
+      put(f.var, static_cast<uint64_t>(f.value) + 1, static_cast<uint64_t>(f.value) + 1, false);
+    for (const Op& op : per_word)
+      if (op.touched != 0) ops_.push_back(op);
+    op_offset_.push_back(static_cast<int32_t>(ops_.size()));
+  }
+
+  // Domain-transition graphs, and where each variable's heuristic terms live.
+  dtg_offset_.assign(static_cast<size_t>(m) + 1, 0);
+  for (ActionId a = 0; a < na; ++a)
+    for (const Effect& e : domain.effects(a)) ++dtg_offset_[static_cast<size_t>(e.var) + 1];
+  for (size_t i = 1; i < dtg_offset_.size(); ++i) dtg_offset_[i] += dtg_offset_[i - 1];
+  dtg_.resize(static_cast<size_t>(dtg_offset_.back()));
+  {
+    std::vector<int32_t> fill(dtg_offset_.begin(), dtg_offset_.end() - 1);
+    for (ActionId a = 0; a < na; ++a)
+      for (const Effect& e : domain.effects(a))
+        dtg_[static_cast<size_t>(fill[static_cast<size_t>(e.var)]++)] = DtgEdge{a, e.pre, e.post};
+  }
+  table_offset_.assign(static_cast<size_t>(m) + 1, 0);
+  field_offset_.assign(static_cast<size_t>(m) + 1, 0);
+  for (VarId v = 0; v < m; ++v) {
+    const int64_t n = domain.domain_size(v);
+    table_offset_[static_cast<size_t>(v) + 1] = table_offset_[static_cast<size_t>(v)] + n * n;
+    field_offset_[static_cast<size_t>(v) + 1] =
+        field_offset_[static_cast<size_t>(v)] + static_cast<int32_t>(n) + 1;
+  }
+  use_tables_ = table_offset_.back() <= kMaxTableEntries;
+  tables_.resize(static_cast<size_t>(domain.num_classes() + 1) * 2);
+  hfield_.assign(static_cast<size_t>(field_offset_.back()), 0);
+  init_.assign(W, 0);
+  scratch_.assign(W, 0);
+}
+
+// Forward Dijkstra in v's transition graph: out[y] = cheapest way from `source` to y with the
+// actions in `mask` (prevails ignored). O(n^2 + edges): domains are small.
+void BackAStarPlanner::dist_from(VarId v, ValueId source, std::span<const uint8_t> mask,
+                                 Objective objective, int64_t* out) {
+  const Domain& d = *domain_;
+  const int32_t n = d.domain_size(v);
+  done_.assign(static_cast<size_t>(n), 0);
+  for (int32_t x = 0; x < n; ++x) out[x] = kInf;
+  out[source] = 0;
+  for (;;) {
+    int32_t y = -1;
+    for (int32_t x = 0; x < n; ++x)
+      if (!done_[static_cast<size_t>(x)] && out[x] < kInf && (y < 0 || out[x] < out[y])) y = x;
+    if (y < 0) break;
+    done_[static_cast<size_t>(y)] = 1;
+    for (int32_t i = dtg_offset_[static_cast<size_t>(v)];
+         i < dtg_offset_[static_cast<size_t>(v) + 1]; ++i) {
+      const DtgEdge& e = dtg_[static_cast<size_t>(i)];
+      if (!mask[static_cast<size_t>(e.action)] || (e.pre != kUndefined && e.pre != y)) continue;
+      const int64_t c = out[y] + (objective == Objective::kLength ? 1 : d.cost(e.action));
+      out[e.post] = std::min(out[e.post], c);
+    }
+  }
+}
+
+void BackAStarPlanner::prepare_heuristic(std::span<const ValueId> init, ClassId npc_class,
+                                         Objective objective) {
+  const Domain& d = *domain_;
+  const auto mask = d.action_mask(npc_class);
+  const int32_t m = d.num_variables();
+  for (VarId v = 0; v < m; ++v) {
+    const int32_t n = d.domain_size(v);
+    int64_t* dst = hfield_.data() + field_offset_[static_cast<size_t>(v)];
+    dst[0] = 0;  // free field
+    const ValueId x = init[static_cast<size_t>(v)];
+    if (use_tables_) {
+      DistTable& t =
+          tables_[static_cast<size_t>(npc_class + 1) * 2 + (objective == Objective::kLength)];
+      if (!t.built) {
+        t.dist.assign(static_cast<size_t>(table_offset_.back()), kInf);
+        for (VarId u = 0; u < m; ++u) {
+          const int32_t nu = d.domain_size(u);
+          for (ValueId s = 0; s < nu; ++s)
+            dist_from(u, s, mask, objective,
+                      t.dist.data() + table_offset_[static_cast<size_t>(u)] + int64_t{s} * nu);
+        }
+        t.built = true;
+      }
+      const int64_t* src = t.dist.data() + table_offset_[static_cast<size_t>(v)] + int64_t{x} * n;
+      std::copy(src, src + n, dst + 1);
+    } else {
+      dist_from(v, x, mask, objective, dst + 1);
+    }
+  }
+}
+
+int64_t BackAStarPlanner::heuristic(const uint64_t* g) const {
+  const int32_t m = domain_->num_variables();
+  int64_t h = 0;
+  const bool sum = domain_->all_unary();
+  for (VarId v = 0; v < m; ++v) {
+    const Slot& s = slots_[static_cast<size_t>(v)];
+    const auto f = static_cast<int32_t>((g[s.word] >> s.shift) & s.mask);
+    const int64_t x = hfield_[static_cast<size_t>(field_offset_[static_cast<size_t>(v)] + f)];
+    if (x >= kInf) return kInf;
+    h = sum ? h + x : std::max(h, x);
+  }
+  return h;
+}
+
+uint64_t BackAStarPlanner::hash_state(const uint64_t* s) const {
+  uint64_t h = 0x9e3779b97f4a7c15ULL;
+  for (int32_t w = 0; w < words_; ++w) h = mix(h ^ s[w]) + static_cast<uint64_t>(w);
+  return h;
+}
+
+void BackAStarPlanner::grow_table() {
+  const size_t size = table_.empty() ? 1024 : table_.size() * 2;
+  table_.assign(size, -1);
+  const size_t mask = size - 1;
+  for (size_t i = 0; i < nodes_count_; ++i) {
+    size_t slot = hash_state(states_.data() + i * static_cast<size_t>(words_)) & mask;
+    while (table_[slot] >= 0) slot = (slot + 1) & mask;
+    table_[slot] = static_cast<int32_t>(i);
+  }
+}
+
+PlanStatus BackAStarPlanner::plan(std::span<const ValueId> init, std::span<const ValueId> goal,
+                                  ClassId npc_class, const PlannerOptions& options,
+                                  std::vector<ActionId>& out) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  const Domain& d = *domain_;
+  const auto W = static_cast<size_t>(words_);
+  const int32_t m = d.num_variables();
+  out.clear();
+  last_cost_ = 0;
+  expanded_ = 0;
+  generated_ = 0;
+  const bool length = options.objective == Objective::kLength;
+
+  prepare_heuristic(init, npc_class, options.objective);
+  actions_.clear();
+  if (npc_class == kAllActions) {
+    for (ActionId a = 0; a < d.num_actions(); ++a) actions_.push_back(a);
+  } else {
+    for (ActionId a : d.class_actions(npc_class)) actions_.push_back(a);
+  }
+  std::fill(init_.begin(), init_.end(), 0);
+  std::fill(scratch_.begin(), scratch_.end(), 0);
+  for (VarId v = 0; v < m; ++v) {
+    const Slot& s = slots_[static_cast<size_t>(v)];
+    init_[static_cast<size_t>(s.word)] |= (static_cast<uint64_t>(init[static_cast<size_t>(v)]) + 1)
+                                          << s.shift;
+    if (goal[static_cast<size_t>(v)] != kUndefined)
+      scratch_[static_cast<size_t>(s.word)] |=
+          (static_cast<uint64_t>(goal[static_cast<size_t>(v)]) + 1) << s.shift;
+  }
+
+  nodes_count_ = 0;
+  heap_.clear();
+  if (table_.empty()) grow_table();
+  std::fill(table_.begin(), table_.end(), -1);
+  const size_t per_node =
+      W * sizeof(uint64_t) + sizeof(Node) + 2 * sizeof(int32_t) + sizeof(HeapEntry);
+  const int64_t max_nodes =
+      std::max<int64_t>(1, options.limits.max_memory_bytes / static_cast<int64_t>(per_node));
+
+  // s0 satisfies g: every non-zero field of g equals s0's.
+  auto satisfied = [&](const uint64_t* g) {
+    for (size_t w = 0; w < W; ++w)
+      if ((nonzero(g[w], low_[w], high_[w]) & nonzero(g[w] ^ init_[w], low_[w], high_[w])) != 0)
+        return false;
+    return true;
+  };
+  auto intern = [&](bool& inserted) -> int32_t {
+    if ((nodes_count_ + 1) * 2 > table_.size()) grow_table();
+    const size_t mask = table_.size() - 1;
+    size_t slot = hash_state(scratch_.data()) & mask;
+    for (;;) {
+      const int32_t idx = table_[slot];
+      if (idx < 0) break;
+      if (std::equal(scratch_.begin(), scratch_.end(),
+                     states_.begin() + static_cast<ptrdiff_t>(static_cast<size_t>(idx) * W))) {
+        inserted = false;
+        return idx;
+      }
+      slot = (slot + 1) & mask;
+    }
+    const size_t idx = nodes_count_++;
+    if (nodes_.size() < nodes_count_) {
+      nodes_.resize(std::max<size_t>(nodes_count_, nodes_.size() * 2));
+      states_.resize(nodes_.size() * W);
+    }
+    std::copy(scratch_.begin(), scratch_.end(), states_.begin() + static_cast<ptrdiff_t>(idx * W));
+    table_[slot] = static_cast<int32_t>(idx);
+    inserted = true;
+    return static_cast<int32_t>(idx);
+  };
+  auto push = [&](int64_t f, int64_t g, int32_t node) {
+    heap_.push_back(HeapEntry{f, g, node});
+    std::push_heap(heap_.begin(), heap_.end(), heap_cmp<HeapEntry, HeapEntry>);
+  };
+
+  bool inserted = false;
+  const int32_t root = intern(inserted);
+  const int64_t h0 = heuristic(scratch_.data());
+  if (h0 >= kInf) return PlanStatus::kUnsolvable;  // a goal value unreachable from s0 on its own
+  nodes_[static_cast<size_t>(root)] = Node{0, h0, -1, -1};
+  push(h0, 0, root);
+  const double max_seconds = options.limits.max_seconds;
+
+  while (!heap_.empty()) {
+    std::pop_heap(heap_.begin(), heap_.end(), heap_cmp<HeapEntry, HeapEntry>);
+    const HeapEntry top = heap_.back();
+    heap_.pop_back();
+    const Node node = nodes_[static_cast<size_t>(top.node)];
+    if (top.g != node.g) continue;  // stale entry
+    const uint64_t* g = states_.data() + static_cast<size_t>(top.node) * W;
+    if (satisfied(g)) {
+      // The chain from this subgoal up to the goal is the plan in execution order.
+      last_cost_ = node.g;
+      for (int32_t i = top.node; nodes_[static_cast<size_t>(i)].parent >= 0;
+           i = nodes_[static_cast<size_t>(i)].parent)
+        out.push_back(nodes_[static_cast<size_t>(i)].action);
+      return PlanStatus::kSolved;
+    }
+    if (expanded_ >= options.limits.max_expansions) return PlanStatus::kLimitReached;
+    if (max_seconds > 0 && (expanded_ & 1023) == 0 &&
+        std::chrono::duration<double>(Clock::now() - start).count() > max_seconds)
+      return PlanStatus::kLimitReached;
+    ++expanded_;
+    for (ActionId a : actions_) {
+      g = states_.data() + static_cast<size_t>(top.node) * W;  // states_ may have moved
+      const int32_t first = op_offset_[static_cast<size_t>(a)];
+      const int32_t last = op_offset_[static_cast<size_t>(a) + 1];
+      bool relevant = false, consistent = true;
+      for (int32_t i = first; i < last; ++i) {
+        const Op& op = ops_[static_cast<size_t>(i)];
+        const uint64_t lo = low_[static_cast<size_t>(op.word)];
+        const uint64_t hi = high_[static_cast<size_t>(op.word)];
+        // A defined field that differs from the needed value: an effect would destroy an open
+        // fact, or a prevail would ask for a second value.
+        if ((nonzero(g[op.word] & op.touched, lo, hi) &
+             nonzero((g[op.word] ^ op.need) & op.touched, lo, hi)) != 0) {
+          consistent = false;
+          break;
+        }
+        relevant |= (g[op.word] & op.effect) != 0;  // a defined effect field equals post + 1
+      }
+      if (!consistent || !relevant) continue;
+      std::copy(g, g + W, scratch_.begin());
+      for (int32_t i = first; i < last; ++i) {
+        const Op& op = ops_[static_cast<size_t>(i)];
+        uint64_t& word = scratch_[static_cast<size_t>(op.word)];
+        word = (word & ~op.touched) | op.next;
+      }
+      ++generated_;
+      const int64_t cost = node.g + (length ? 1 : d.cost(a));
+      if (static_cast<int64_t>(nodes_count_) >= max_nodes) return PlanStatus::kLimitReached;
+      const int32_t child = intern(inserted);
+      Node& cn = nodes_[static_cast<size_t>(child)];
+      if (inserted) {
+        const int64_t h = heuristic(scratch_.data());
+        cn = Node{cost, h, top.node, a};
+        if (h >= kInf) continue;  // dead end: kept in the table, never expanded
+        push(cost + h, cost, child);
+      } else if (cost < cn.g && cn.h < kInf) {
+        cn.g = cost;
+        cn.parent = top.node;
+        cn.action = a;
+        push(cost + cn.h, cost, child);
+      }
+    }
+  }
+  return PlanStatus::kUnsolvable;  // every subgoal regressable from the goal was expanded
+}
+
+PlanResult plan_astar_back(const Domain& domain, const Instance& instance,
+                           const PlannerOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  PlanResult result;
+  result.stats.engine = "astar-back";
+  if (auto err = domain.check_instance(instance)) {
+    result.status = PlanStatus::kGaveUp;
+    result.message = err->to_string();
+    return result;
+  }
+  BackAStarPlanner planner(domain);
+  result.status = planner.plan(instance, options, result.actions);
+  result.stats.expanded = planner.expanded();
+  result.stats.generated = planner.generated();
+  switch (result.status) {
+    case PlanStatus::kSolved:
+      result.cost = plan_cost(domain, result.actions);
+      break;
+    case PlanStatus::kUnsolvable:
+      result.message = "backward A* exhausted the subgoals regressable from the goal: no plan";
+      break;
+    case PlanStatus::kLimitReached:
+      result.message = "backward A* stopped at a limit (" + std::to_string(planner.expanded()) +
+                       " expansions): raise --max-expansions, --max-memory or --max-seconds";
+      break;
+    default:
+      break;
+  }
+  result.stats.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace topoplan
