@@ -5,6 +5,7 @@
 #include <string>
 
 #include "topoplan/astar.h"
+#include "topoplan/astar_back.h"
 #include "topoplan/backstrom.h"
 #include "topoplan/plan.h"
 #include "topoplan/search.h"
@@ -46,6 +47,8 @@ const std::array kPlanners = {
                 &plan_exact},
     PlannerInfo{"astar", "GOAP forward A* (packed states, admissible DTG heuristic; optimal)",
                 &plan_astar},
+    PlannerInfo{"astar-back", "GOAP regressive A* over subgoals, as F.E.A.R. (optimal)",
+                &plan_astar_back},
     PlannerInfo{"topo",
                 "ℙ / TopoPlan: linear-time minimal plans for unary post-unique action sets (each "
                 "action once)",
