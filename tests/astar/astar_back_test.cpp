@@ -1,0 +1,292 @@
+// Regressive GOAP A* (astar-back): golden plans, hand-built regression cases, limits, and a
+// differential test against the exact search on random SAS+ tasks.
+#include "topoplan/astar_back.h"
+
+#include <gtest/gtest.h>
+
+#include <iostream>
+
+#include "../support/horse_breeder.h"
+#include "random_tasks.h"
+#include "topoplan/plan.h"
+#include "topoplan/search.h"
+#include "topoplan/validate.h"
+
+namespace topoplan {
+namespace {
+
+using testing::make_instance;
+using testing::random_task;
+using testing::RandomTaskSpec;
+
+Domain compile_or_die(const DomainDef& def) {
+  auto d = Domain::compile(def);
+  EXPECT_TRUE(d.ok()) << (d.ok() ? "" : d.error().to_string());
+  return std::move(d).value();
+}
+
+std::vector<std::string> names(const Domain& d, const std::vector<ActionId>& plan) {
+  std::vector<std::string> out;
+  for (ActionId a : plan) out.push_back(d.action_name(a));
+  return out;
+}
+
+TEST(AStarBack, IsRegistered) {
+  const PlannerInfo* p = find_planner("astar-back");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->plan, &plan_astar_back);
+}
+
+TEST(AStarBack, HorseBreederGolden) {
+  // Seed 003 Table 1: the bucket must be dropped (haystack stored) before the haystack is
+  // taken (bucket on the floor), so the only 6-action plan waters the horses first.
+  const Domain d = compile_or_die(testing::horse_breeder_003_def());
+  const Instance inst = make_instance({0, 0, 0}, {2, 0, 2});
+  const PlanResult r = plan_astar_back(d, inst);
+  ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
+  EXPECT_EQ(names(d, r.actions),
+            (std::vector<std::string>{"PickUpBucket", "FillBucketWithWater", "FillHorseTrough",
+                                      "DropBucket", "TakeHaystack", "FillHorseFeeder"}));
+  EXPECT_EQ(r.cost, 6);
+  EXPECT_TRUE(validate_plan(d, inst, r.actions).valid);
+  EXPECT_EQ(r.stats.engine, "astar-back");
+}
+
+TEST(AStarBack, HorseBreeder000AgreesWithExact) {
+  const Domain d = compile_or_die(testing::horse_breeder_000_def());
+  const Instance inst = make_instance({0, 0, 0}, {2, 0, 2});
+  const PlanResult r = plan_astar_back(d, inst);
+  const PlanResult e = plan_exact(d, inst);
+  ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
+  ASSERT_EQ(e.status, PlanStatus::kSolved);
+  EXPECT_EQ(r.cost, e.cost);
+  EXPECT_TRUE(validate_plan(d, inst, r.actions).valid);
+}
+
+TEST(AStarBack, EmptyPlanWhenGoalHolds) {
+  const Domain d = compile_or_die(testing::horse_breeder_003_def());
+  const PlanResult r = plan_astar_back(d, make_instance({1, 0, 1}, {1, kUndefined, kUndefined}));
+  ASSERT_EQ(r.status, PlanStatus::kSolved);
+  EXPECT_TRUE(r.actions.empty());
+}
+
+TEST(AStarBack, UnreachableGoalValueIsUnsolvable) {
+  const Domain d = compile_or_die(testing::horse_breeder_003_def());
+  const PlanResult r = plan_astar_back(d, make_instance({0, 0, 2}, {0, 0, 0}));
+  EXPECT_EQ(r.status, PlanStatus::kUnsolvable);
+  EXPECT_FALSE(r.message.empty());
+}
+
+// Two binary variables a, b; init a=0, b=0; goal a=1, b=0.
+//   Both:   a 0->1 and b 0->1 (cost 1)  — achieves a but destroys the open fact b=0
+//   ResetB: b 1->0 (cost 1)
+//   Slow:   a 0->1, prevail b=0 (cost 5)
+// Regressing the goal through Both must be refused (its second effect contradicts b=0);
+// the optimum is Both then ResetB (cost 2), found by regressing through ResetB first.
+DomainDef multi_effect_def() {
+  DomainDef def;
+  def.name = "multi-effect";
+  def.variables = {{"a", {"off", "on"}}, {"b", {"off", "on"}}};
+  def.actions = {{"Both", 1, {{0, 0, 1}, {1, 0, 1}}, {}},
+                 {"ResetB", 1, {{1, 1, 0}}, {}},
+                 {"Slow", 5, {{0, 0, 1}}, {{1, 0}}}};
+  return def;
+}
+
+TEST(AStarBack, MultiEffectRelevanceAndConsistency) {
+  const Domain d = compile_or_die(multi_effect_def());
+  const Instance inst = make_instance({0, 0}, {1, 0});
+  const PlanResult r = plan_astar_back(d, inst);
+  ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
+  EXPECT_EQ(names(d, r.actions), (std::vector<std::string>{"Both", "ResetB"}));
+  EXPECT_EQ(r.cost, 2);
+  EXPECT_TRUE(validate_plan(d, inst, r.actions).valid);
+  // By length, Slow alone (1 action) wins.
+  PlannerOptions options;
+  options.objective = Objective::kLength;
+  const PlanResult l = plan_astar_back(d, inst, options);
+  ASSERT_EQ(l.status, PlanStatus::kSolved);
+  EXPECT_EQ(names(d, l.actions), (std::vector<std::string>{"Slow"}));
+}
+
+TEST(AStarBack, UndefinedPreRegressesToAFreeVariable) {
+  // Teleport: pos u -> 2 (cost 3); Walk: pos 0 -> 1, 1 -> 2 (cost 1 each). From 0 to 2 the
+  // walk wins (2); from an unreachable-by-walk value 3, only Teleport works.
+  DomainDef def;
+  def.name = "teleport";
+  def.variables = {{"pos", {"p0", "p1", "p2", "p3"}}};
+  def.actions = {{"Teleport", 3, {{0, kUndefined, 2}}, {}},
+                 {"Walk01", 1, {{0, 0, 1}}, {}},
+                 {"Walk12", 1, {{0, 1, 2}}, {}}};
+  const Domain d = compile_or_die(def);
+  const PlanResult a = plan_astar_back(d, make_instance({0}, {2}));
+  ASSERT_EQ(a.status, PlanStatus::kSolved);
+  EXPECT_EQ(a.cost, 2);
+  const PlanResult b = plan_astar_back(d, make_instance({3}, {2}));
+  ASSERT_EQ(b.status, PlanStatus::kSolved);
+  EXPECT_EQ(names(d, b.actions), (std::vector<std::string>{"Teleport"}));
+}
+
+TEST(AStarBack, ExpansionLimitIsNotAProof) {
+  const Domain d = compile_or_die(testing::horse_breeder_003_def());
+  PlannerOptions options;
+  options.limits.max_expansions = 1;
+  const PlanResult r = plan_astar_back(d, make_instance({0, 0, 0}, {2, 0, 2}), options);
+  EXPECT_EQ(r.status, PlanStatus::kLimitReached);
+  EXPECT_FALSE(r.message.empty());
+}
+
+TEST(AStarBack, MemoryLimitIsNotAProof) {
+  const Domain d = compile_or_die(testing::horse_breeder_003_def());
+  PlannerOptions options;
+  options.limits.max_memory_bytes = 64;
+  const PlanResult r = plan_astar_back(d, make_instance({0, 0, 0}, {2, 0, 2}), options);
+  EXPECT_EQ(r.status, PlanStatus::kLimitReached);
+}
+
+TEST(AStarBack, BadInstanceIsReportedNotCrashed) {
+  const Domain d = compile_or_die(testing::horse_breeder_003_def());
+  const PlanResult r = plan_astar_back(d, make_instance({0, 0}, {2, 0, 2}));
+  EXPECT_NE(r.status, PlanStatus::kSolved);
+  EXPECT_FALSE(r.message.empty());
+}
+
+// Same status as the exact search, the same optimal objective value, a valid plan; one planner
+// reused across instances, classes and objectives. Returns (solved, unsolvable).
+std::pair<int, int> differential(const RandomTaskSpec& spec, uint64_t first_seed, int count) {
+  int solved = 0, unsolvable = 0;
+  for (uint64_t seed = first_seed; seed < first_seed + static_cast<uint64_t>(count); ++seed) {
+    const auto task = random_task(seed, spec);
+    auto compiled = Domain::compile(task.def);
+    EXPECT_TRUE(compiled.ok()) << "seed " << seed;
+    if (!compiled.ok()) return {solved, unsolvable};
+    const Domain& d = *compiled;
+    BackAStarPlanner planner(d);
+    std::vector<ActionId> plan;
+    for (const Instance& inst : task.instances) {
+      for (Objective obj : {Objective::kCost, Objective::kLength}) {
+        PlannerOptions options;
+        options.objective = obj;
+        const PlanResult e = plan_exact(d, inst, options);
+        const PlanStatus s = planner.plan(inst, options, plan);
+        EXPECT_EQ(s, e.status) << "seed " << seed << " " << format_state(d, inst.init) << " -> "
+                               << format_state(d, inst.goal);
+        if (s != e.status) return {solved, unsolvable};
+        if (s != PlanStatus::kSolved) {
+          ++unsolvable;
+          continue;
+        }
+        ++solved;
+        const Validation v = validate_plan(d, inst, plan);
+        EXPECT_TRUE(v.valid) << "seed " << seed << ": " << v.reason;
+        const int64_t got =
+            obj == Objective::kCost ? plan_cost(d, plan) : static_cast<int64_t>(plan.size());
+        const int64_t want =
+            obj == Objective::kCost ? e.cost : static_cast<int64_t>(e.actions.size());
+        EXPECT_EQ(got, want) << "seed " << seed;
+        EXPECT_EQ(planner.last_cost(), want) << "seed " << seed;
+        if (!v.valid || got != want) return {solved, unsolvable};
+      }
+    }
+  }
+  return {solved, unsolvable};
+}
+
+void expect_both_outcomes(std::pair<int, int> r, int count) {
+  EXPECT_GT(r.first, count / 4) << r.first << " solved, " << r.second << " not";
+  EXPECT_GT(r.second, 0);
+  std::cout << "[ counts   ] " << r.first << " solved, " << r.second << " unsolvable\n";
+}
+
+TEST(AStarBackDifferential, GeneralTasksWithCosts) {
+  expect_both_outcomes(differential(RandomTaskSpec{}, 1, 400), 400);
+}
+
+TEST(AStarBackDifferential, UnitCostTasks) {
+  RandomTaskSpec spec;
+  spec.unit_cost = true;
+  expect_both_outcomes(differential(spec, 1000, 300), 300);
+}
+
+TEST(AStarBackDifferential, TotalGoalsNoClasses) {
+  RandomTaskSpec spec;
+  spec.partial_goal = 0;
+  spec.classes = 0;
+  expect_both_outcomes(differential(spec, 2000, 300), 300);
+}
+
+TEST(AStarBackDifferential, MostlyPartialGoals) {
+  RandomTaskSpec spec;
+  spec.partial_goal = 0.7;
+  expect_both_outcomes(differential(spec, 2500, 300), 300);
+}
+
+TEST(AStarBackDifferential, MultiEffectAndUndefinedPre) {
+  RandomTaskSpec spec;
+  spec.multi_effect = 0.6;
+  spec.undefined_pre = 0.3;
+  expect_both_outcomes(differential(spec, 2800, 300), 300);
+}
+
+TEST(AStarBackDifferential, PusTasks) {
+  RandomTaskSpec spec;
+  spec.pus = true;
+  spec.max_vars = 7;
+  expect_both_outcomes(differential(spec, 3000, 300), 300);
+}
+
+TEST(AStarBackDifferential, LargerTasks) {
+  RandomTaskSpec spec;
+  spec.min_vars = 6;
+  spec.max_vars = 10;
+  spec.max_values = 5;
+  spec.max_actions = 60;
+  spec.prevail = 0.12;
+  spec.partial_goal = 0.6;
+  expect_both_outcomes(differential(spec, 4000, 100), 100);
+}
+
+// Under tight expansion and memory limits the answer is a correct plan, a limit, or a proof
+// the exact search confirms — never a wrong kUnsolvable.
+TEST(AStarBackDifferential, LimitIsNeverReportedAsUnsolvable) {
+  RandomTaskSpec spec;
+  spec.min_vars = 4;
+  spec.max_vars = 8;
+  spec.max_actions = 30;
+  int limited = 0, solvable = 0;
+  for (uint64_t seed = 5000; seed < 5200; ++seed) {
+    const auto task = random_task(seed, spec);
+    auto compiled = Domain::compile(task.def);
+    ASSERT_TRUE(compiled.ok());
+    const Domain& d = *compiled;
+    BackAStarPlanner planner(d);
+    std::vector<ActionId> plan;
+    for (const Instance& inst : task.instances) {
+      const PlanResult e = plan_exact(d, inst);
+      for (int64_t limit : {int64_t{0}, int64_t{1}, int64_t{3}, int64_t{10}}) {
+        for (bool memory : {false, true}) {
+          PlannerOptions options;
+          if (memory)
+            options.limits.max_memory_bytes = 64 * (limit + 1);
+          else
+            options.limits.max_expansions = limit;
+          const PlanStatus s = planner.plan(inst, options, plan);
+          if (e.status == PlanStatus::kSolved) {
+            ++solvable;
+            ASSERT_NE(s, PlanStatus::kUnsolvable) << "seed " << seed << " limit " << limit;
+          }
+          if (s == PlanStatus::kLimitReached) ++limited;
+          if (s == PlanStatus::kSolved) {
+            ASSERT_TRUE(validate_plan(d, inst, plan).valid) << "seed " << seed;
+            ASSERT_EQ(plan_cost(d, plan), e.cost) << "seed " << seed;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(limited, 100);
+  EXPECT_GT(solvable, 100);
+}
+
+}  // namespace
+}  // namespace topoplan
