@@ -157,9 +157,10 @@ class TopoPlanner {
   void for_each_succ(const TopoScratch& s, ActionId x, OnSucc&& on_succ, OnDisj&& on_disj) const;
   ActionId pick_deferred(TopoScratch& s, std::span<const ValueId> s0, int32_t dh, int32_t dt,
                          int32_t qt) const;
-  bool order(TopoScratch& s, std::span<const ValueId> s0, std::span<ActionId> out) const;
-  bool self_check(TopoScratch& s, std::span<const ValueId> goal, int32_t unmet,
-                  std::span<const ActionId> plan) const;
+  // Sorts the chosen actions into `out` and re-simulates each one as it is emitted (the
+  // self-check); returns kSolved, kGaveUp (ordering cycle or failed self-check).
+  PlanStatus order(TopoScratch& s, std::span<const ValueId> s0, std::span<const ValueId> goal,
+                   int32_t unmet, std::span<ActionId> out) const;
 
   const Domain* domain_ = nullptr;
   StructuralClass class_ = StructuralClass::kNone;
@@ -179,6 +180,20 @@ class TopoPlanner {
   std::vector<int32_t> prv_slot_;
   std::vector<int32_t> req_offset_;  // size slots + 1
   std::vector<ActionId> req_action_;
+  // Hot-path copy of the per-action tables, one record per action (one cache line fetch instead
+  // of five arrays): slots of pre and post, prevail range, requesters of the post slot.
+  struct ActInfo {
+    VarId var;
+    ValueId pre;
+    ValueId post;
+    int32_t pre_slot;
+    int32_t post_slot;
+    int32_t prv_begin;
+    int32_t prv_end;
+    int32_t req_begin;
+    int32_t req_end;
+  };
+  std::vector<ActInfo> act_info_;
 };
 
 // The cold-path PlanFn registered as "topo": builds a TopoPlanner for the instance's class and

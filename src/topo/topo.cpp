@@ -124,6 +124,21 @@ Result<TopoPlanner> TopoPlanner::create(const Domain& domain, std::span<const ui
         p.req_action_[fill[p.prv_slot_[i]]++] = a;
   }
 
+  p.act_info_.assign(static_cast<size_t>(na), TopoPlanner::ActInfo{-1, -1, -1, 0, 0, 0, 0, 0, 0});
+  for (ActionId a = 0; a < na; ++a) {
+    TopoPlanner::ActInfo& ai = p.act_info_[static_cast<size_t>(a)];
+    ai.prv_begin = p.prv_offset_[a];
+    ai.prv_end = p.prv_offset_[a + 1];
+    if (!action_mask[a]) continue;
+    ai.var = p.act_var_[a];
+    ai.pre = p.act_pre_[a];
+    ai.post = p.act_post_[a];
+    ai.pre_slot = p.slot(ai.var, ai.pre);
+    ai.post_slot = p.slot(ai.var, ai.post);
+    ai.req_begin = p.req_offset_[ai.post_slot];
+    ai.req_end = p.req_offset_[ai.post_slot + 1];
+  }
+
   // Cycles of the functional graphs x → parent(x) = pre(producer(x)): every value has at most one
   // parent, so each weakly connected part holds at most one cycle. Colour walk per variable.
   std::vector<int32_t> mark(static_cast<size_t>(slots), 0);  // 0 new, k>0 visited in walk k
@@ -363,19 +378,23 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
     return proof || (proven_class && !s.pick_capped_) ? PlanStatus::kUnsolvable
                                                       : PlanStatus::kGaveUp;
   };
-  const auto mz = static_cast<size_t>(m);
-  std::fill_n(s.long_walk_.begin(), mz, uint8_t{0});
-  std::fill_n(s.sigma_first_.begin(), mz, ActionId{-1});
-  std::fill_n(s.pending_disj_.begin(), mz, 0);
 
   // Phase 1: σ1 for every variable whose goal differs from s0. `unmet` counts goal facts s0
-  // does not satisfy (the self-check tracks it along the plan).
+  // does not satisfy (the self-check tracks it along the plan). The per-variable state is reset
+  // here too (no separate fill: for the 4-9 variables of a crowd class a memset call costs more
+  // than the loop).
   int32_t unmet = 0;
   {
     const int32_t* const off = value_offset_.data();
     uint32_t* const mark = s.mark_.data();
     uint32_t* const sim = s.sim_stamp_.data();
+    uint8_t* const long_walk = s.long_walk_.data();
+    ActionId* const sigma_first = s.sigma_first_.data();
+    int32_t* const pending = s.pending_disj_.data();
     for (VarId v = 0; v < m; ++v) {
+      long_walk[v] = 0;
+      sigma_first[v] = -1;
+      pending[v] = 0;
       const ValueId x = s0[static_cast<size_t>(v)];
       const ValueId g = goal[static_cast<size_t>(v)];
       const int32_t base = off[v];
@@ -485,15 +504,13 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
     return PlanStatus::kLimitReached;
   }
 
-  // Phase 3.
-  if (!order(s, s0, out)) return failed(false);
-  *out_len = s.num_used_;
-  if (!self_check(s, goal, unmet, out.first(static_cast<size_t>(s.num_used_)))) {
-    *out_len = 0;
-    fail(s, TopoFailure::kSelfCheck, -1, -1, -1);
-    return PlanStatus::kGaveUp;
+  // Phase 3: sort and self-check.
+  const PlanStatus st = order(s, s0, goal, unmet, out);
+  if (st == PlanStatus::kSolved) {
+    *out_len = s.num_used_;
+    return st;
   }
-  return PlanStatus::kSolved;
+  return s.failure_ == TopoFailure::kOrderingCycle ? failed(false) : PlanStatus::kGaveUp;
 }
 
 // Chooses which deferred f_w to fire when nothing else is ready. With one candidate, that one.
@@ -570,100 +587,146 @@ ActionId TopoPlanner::pick_deferred(TopoScratch& s, std::span<const ValueId> s0,
 // to s0[w]): f_w, the action that first leaves s0[w], is deferred while some such b has not run,
 // and fired only when nothing else is ready; the b still waiting then go to the second epoch of
 // s0[w] (after the action restoring s0[w], before the walk leaves it again).
-bool TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
-                        std::span<ActionId> out) const {
+//
+// The self-check is fused into the sort: each action is re-simulated on value slots when it is
+// emitted (sim_stamp_[slot] == gen_ when the variable holds that value; phase 1 set s0), reading
+// only the action tables and the simulated state — not the walks, marks or edges the ordering
+// used. `unmet` goal facts start unsatisfied; each action updates the count. Any failed
+// condition or an unmet goal at the end makes the plan kGaveUp / kSelfCheck, never a plan.
+//
+// The successors of a fired action are those of for_each_succ (written out here: one call site,
+// locals in registers). Pointers are taken once: the uint8_t stores to state_ may alias anything,
+// which would otherwise reload every vector's data pointer after each store.
+PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
+                              std::span<const ValueId> goal, int32_t unmet,
+                              std::span<ActionId> out) const {
+  const uint32_t gen = s.gen_;
+  const uint32_t s0_mark = gen + 1;
+  const ActInfo* const act = act_info_.data();
+  const int32_t* const prv = prv_slot_.data();
+  const ActionId* const req = req_action_.data();
+  const VarId* const slot_var = slot_var_.data();
+  const ActionId* const producer = producer_.data();
+  const ValueId* const cycle_next = cycle_next_.data();
+  const int32_t* const off = value_offset_.data();
+  const uint32_t* const mark = s.mark_.data();
+  const ActionId* const leave = s.leave_.data();
+  uint32_t* const sim = s.sim_stamp_.data();
+  const uint32_t* const used_stamp = s.used_stamp_.data();
+  int32_t* const indeg = s.indeg_.data();
+  uint8_t* const state = s.state_.data();
+  ActionId* const queue = s.queue_.data();
+  ActionId* const deferred = s.deferred_.data();
+  const ActionId* const sigma_first = s.sigma_first_.data();
+  const uint8_t* const long_walk = s.long_walk_.data();
+  int32_t* const pending = s.pending_disj_.data();
+  const int32_t* const head = s.head_.data();
+  const int32_t* const edge_next = s.edge_next_.data();
+  const ActionId* const edge_to = s.edge_to_.data();
+  const ActionId* const used = s.used_.data();
+  const ValueId* const gl = goal.data();
+  ActionId* const o = out.data();
+  const int32_t num_used = s.num_used_;
   int32_t qh = 0;
   int32_t qt = 0;
   int32_t dh = 0;
   int32_t dt = 0;
   int32_t n = 0;
+  // f_w of v when `a` leaves the first epoch of s0[v] (pre(a) = s0[v]) on a looping walk.
   auto make_ready = [&](ActionId a) {
-    // f_w of v when `a` leaves the first epoch of s0[v] on a looping walk.
-    const VarId v = act_var_[a];
-    if (s.pending_disj_[v] > 0 && s.long_walk_[v] && act_pre_[a] == s0[v] &&
-        a != s.sigma_first_[v]) {
-      s.state_[a] = kDeferred;
-      s.deferred_[dt++] = a;
+    const ActInfo& ai = act[a];
+    const VarId v = ai.var;
+    if (pending[v] > 0 && long_walk[v] && mark[ai.pre_slot] == s0_mark && a != sigma_first[v]) {
+      state[a] = kDeferred;
+      deferred[dt++] = a;
     } else {
-      s.state_[a] = kQueued;
-      s.queue_[qt++] = a;
+      state[a] = kQueued;
+      queue[qt++] = a;
     }
   };
-  auto fire = [&](ActionId a) {
-    s.state_[a] = kDone;
-    out[n++] = a;
-    for_each_succ(
-        s, a,
-        [&](ActionId to) {
-          if (--s.indeg_[to] == 0) make_ready(to);
-        },
-        [&](VarId w) {  // a ran in the first epoch of s0[w]
-          const ActionId fw = producer_[slot(w, cycle_next_[slot(w, s0[w])])];
-          if (s.state_[fw] == kDone) return;
-          if (--s.pending_disj_[w] == 0 && s.state_[fw] == kDeferred && s.indeg_[fw] == 0) {
-            s.state_[fw] = kQueued;
-            s.queue_[qt++] = fw;
-          }
-        });
+  auto succ = [&](ActionId to) {
+    if (--indeg[to] == 0) make_ready(to);
   };
 
-  for (int32_t i = 0; i < s.num_used_; ++i)
-    if (s.indeg_[s.used_[i]] == 0) make_ready(s.used_[i]);
+  for (int32_t i = 0; i < num_used; ++i)
+    if (indeg[used[i]] == 0) make_ready(used[i]);
   while (true) {
-    if (qh < qt) {
-      const ActionId a = s.queue_[qh++];
-      if (s.state_[a] == kQueued) fire(a);
-      continue;
+    if (qh == qt) {
+      // Nothing ready: fire a deferred f_w; its waiting requesters go late (after the action
+      // restoring s0[w]). Prefer an f_w all of whose waiting requesters descend from f_w anyway.
+      while (dh < dt && (state[deferred[dh]] != kDeferred || indeg[deferred[dh]] != 0)) ++dh;
+      if (dh == dt) break;
+      const ActionId f = pick_deferred(s, s0, dh, dt, qt);
+      const VarId w = act[f].var;
+      const ActionId restore = producer[off[w] + s0[static_cast<size_t>(w)]];
+      for (int32_t k = s.disj_head_[w]; k >= 0; k = s.disj_next_[k]) {
+        const ActionId b = s.disj_action_[k];
+        if (state[b] == kDone) continue;
+        if (state[b] == kQueued) state[b] = kPending;  // (cannot happen: queue is empty)
+        add_edge(s, restore, b);
+        if (sigma_first[w] >= 0) add_edge(s, b, sigma_first[w]);
+      }
+      pending[w] = 0;
+      state[f] = kQueued;  // fired next (the queue is empty)
+      queue[qt++] = f;
     }
-    // Nothing ready: fire a deferred f_w; its waiting requesters go late (after the action
-    // restoring s0[w]). Prefer an f_w all of whose waiting requesters descend from f_w anyway.
-    while (dh < dt && (s.state_[s.deferred_[dh]] != kDeferred || s.indeg_[s.deferred_[dh]] != 0))
-      ++dh;
-    if (dh == dt) break;
-    const ActionId f = pick_deferred(s, s0, dh, dt, qt);
-    const VarId w = act_var_[f];
-    const ActionId restore = producer_[slot(w, s0[w])];
-    for (int32_t k = s.disj_head_[w]; k >= 0; k = s.disj_next_[k]) {
-      const ActionId b = s.disj_action_[k];
-      if (s.state_[b] == kDone) continue;
-      if (s.state_[b] == kQueued) s.state_[b] = kPending;  // (cannot happen: queue is empty)
-      add_edge(s, restore, b);
-      if (s.sigma_first_[w] >= 0) add_edge(s, b, s.sigma_first_[w]);
+    const ActionId x = queue[qh++];
+    if (state[x] != kQueued) continue;
+    state[x] = kDone;
+    o[n++] = x;
+    const ActInfo& ax = act[x];
+    const VarId v = ax.var;
+    uint32_t bad = sim[ax.pre_slot] ^ gen;  // self-check: 0 while every condition holds
+    const int32_t ys = ax.post_slot;
+    if (mark[ys] == s0_mark) {  // x restores s0[v]: the walk is long
+      if (sigma_first[v] >= 0) succ(sigma_first[v]);
+    } else {
+      if (leave[ys] >= 0) succ(leave[ys]);
+      for (int32_t r = ax.req_begin; r < ax.req_end; ++r)
+        if (used_stamp[req[r]] == gen) succ(req[r]);
     }
-    s.pending_disj_[w] = 0;
-    fire(f);
+    for (int32_t i = ax.prv_begin; i < ax.prv_end; ++i) {
+      const int32_t ps = prv[i];
+      bad |= sim[ps] ^ gen;
+      if (mark[ps] != s0_mark) {
+        if (leave[ps] >= 0) succ(leave[ps]);
+      } else {
+        const VarId w = slot_var[ps];
+        if (!long_walk[w]) {
+          if (sigma_first[w] >= 0) succ(sigma_first[w]);
+        } else {  // disjunctive: x ran in the first epoch of s0[w]
+          const int32_t bw = off[w];
+          const ActionId fw = producer[bw + cycle_next[bw + s0[static_cast<size_t>(w)]]];
+          if (state[fw] != kDone && --pending[w] == 0 && state[fw] == kDeferred && indeg[fw] == 0) {
+            state[fw] = kQueued;
+            queue[qt++] = fw;
+          }
+        }
+      }
+    }
+    for (int32_t e = head[x]; e >= 0; e = edge_next[e]) succ(edge_to[e]);
+    if (bad != 0) [[unlikely]] {
+      fail(s, TopoFailure::kSelfCheck, v, -1, x);
+      return PlanStatus::kGaveUp;
+    }
+    sim[ax.pre_slot] = 0;
+    sim[ys] = gen;
+    const ValueId g = gl[v];
+    unmet += (g == ax.pre) - (g == ax.post);  // kUndefined never equals a value
   }
-  if (n != s.num_used_) {
+  if (n != num_used) {
     // Name one action left in a cycle.
     ActionId stuck = -1;
-    for (int32_t i = 0; i < s.num_used_ && stuck < 0; ++i)
-      if (s.state_[s.used_[i]] != kDone) stuck = s.used_[i];
-    return fail(s, TopoFailure::kOrderingCycle, stuck >= 0 ? act_var_[stuck] : -1, -1, stuck);
+    for (int32_t i = 0; i < num_used && stuck < 0; ++i)
+      if (state[used[i]] != kDone) stuck = used[i];
+    fail(s, TopoFailure::kOrderingCycle, stuck >= 0 ? act[stuck].var : -1, -1, stuck);
+    return PlanStatus::kGaveUp;
   }
-  return true;
-}
-
-// Re-simulates the plan on value slots: sim_stamp_[slot] == gen_ when the variable holds that
-// value (phase 1 set s0). `unmet` goal facts start unsatisfied; each action updates the count.
-bool TopoPlanner::self_check(TopoScratch& s, std::span<const ValueId> goal, int32_t unmet,
-                             std::span<const ActionId> plan) const {
-  const uint32_t gen = s.gen_;
-  uint32_t* const sim = s.sim_stamp_.data();
-  const int32_t* const prv = prv_slot_.data();
-  for (const ActionId a : plan) {
-    const VarId v = act_var_[a];
-    const int32_t base = value_offset_[v];
-    const ValueId pre = act_pre_[a];
-    const ValueId post = act_post_[a];
-    uint32_t ok = sim[base + pre] ^ gen;  // 0 when every condition holds
-    for (int32_t i = prv_offset_[a]; i < prv_offset_[a + 1]; ++i) ok |= sim[prv[i]] ^ gen;
-    if (ok != 0) return false;
-    sim[base + pre] = 0;
-    sim[base + post] = gen;
-    const ValueId g = goal[static_cast<size_t>(v)];
-    unmet += (g == pre) - (g == post);  // kUndefined never equals a value
+  if (unmet != 0) [[unlikely]] {
+    fail(s, TopoFailure::kSelfCheck, -1, -1, -1);
+    return PlanStatus::kGaveUp;
   }
-  return unmet == 0;
+  return PlanStatus::kSolved;
 }
 
 std::string TopoPlanner::explain(const TopoScratch& s) const {
