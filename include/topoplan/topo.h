@@ -152,7 +152,6 @@ class TopoPlanner {
   bool make_long(TopoScratch& s, VarId v, ValueId s0) const;
   [[nodiscard]] bool reaches(VarId v, ValueId from, ValueId to) const;
   void add_edge(TopoScratch& s, ActionId from, ActionId to) const;
-  void use(TopoScratch& s, ActionId a, int32_t chain_in) const;
   template <class OnSucc, class OnDisj>
   void for_each_succ(const TopoScratch& s, ActionId x, OnSucc&& on_succ, OnDisj&& on_disj) const;
   ActionId pick_deferred(TopoScratch& s, std::span<const ValueId> s0, int32_t dh, int32_t dt,

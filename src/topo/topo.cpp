@@ -232,15 +232,25 @@ bool TopoPlanner::fail(TopoScratch& s, TopoFailure f, VarId v, ValueId x, Action
   return false;
 }
 
-// Chooses a; `chain_in` is its chain in-degree (1 unless it leaves the first epoch of s0).
-void TopoPlanner::use(TopoScratch& s, ActionId a, int32_t chain_in) const {
-  assert(s.used_stamp_[a] != s.gen_);
-  s.used_stamp_[a] = s.gen_;
-  s.indeg_[a] = chain_in;
-  s.head_[a] = -1;
-  s.state_[a] = kPending;
-  s.used_[s.num_used_++] = a;
-}
+namespace {
+// Chooses actions (stamp, chain in-degree, list of chosen actions) with the scratch's pointers
+// and counter held in registers; the int32_t stores would otherwise force reloading them from
+// the scratch after every store. state_ is set by the sort, head_ only once a late edge exists.
+struct Chooser {
+  uint32_t* stamp;
+  int32_t* indeg;
+  ActionId* used;
+  uint32_t gen;
+  int32_t n;
+  // Chooses a; `chain_in` is its chain in-degree (1 unless it leaves the first epoch of s0).
+  void use(ActionId a, int32_t chain_in) {
+    assert(stamp[a] != gen);
+    stamp[a] = gen;
+    indeg[a] = chain_in;
+    used[n++] = a;
+  }
+};
+}  // namespace
 
 // True when a walk of v can go from `from` to `to`: `from` is an ancestor of `to` following
 // parents (producer pre-conditions), cycles included.
@@ -261,23 +271,32 @@ bool TopoPlanner::reaches(VarId v, ValueId from, ValueId to) const {
 bool TopoPlanner::build_walk(TopoScratch& s, VarId v, ValueId s0, ValueId g) const {
   const int32_t base = value_offset_[v];
   const int32_t limit = value_offset_[v + 1] - base;
+  const ActionId* const producer = producer_.data() + base;
+  const ValueId* const act_pre = act_pre_.data();
+  uint32_t* const mark = s.mark_.data() + base;
+  ActionId* const leave = s.leave_.data() + base;
+  Chooser c{s.used_stamp_.data(), s.indeg_.data(), s.used_.data(), s.gen_, s.num_used_};
+  const uint32_t gen = c.gen;
   ValueId y = g;
-  s.mark_[base + g] = s.gen_;
-  s.leave_[base + g] = -1;
+  mark[g] = gen;
+  leave[g] = -1;
   for (int32_t steps = 0;; ++steps) {
-    const ActionId a = producer_[base + y];
+    const ActionId a = producer[y];
     if (a < 0 || steps >= limit) return fail(s, TopoFailure::kGoalUnreachable, v, g, a);
-    const ValueId x = act_pre_[a];
+    const ValueId x = act_pre[a];
     if (x == s0) {
-      use(s, a, 0);
+      c.use(a, 0);
+      s.num_used_ = c.n;
       s.sigma_first_[v] = a;
       return true;
     }
-    if (s.mark_[base + x] == s.gen_)  // looped without meeting s0
+    if (mark[x] == gen) {  // looped without meeting s0
+      s.num_used_ = c.n;
       return fail(s, TopoFailure::kGoalUnreachable, v, g, a);
-    use(s, a, 1);
-    s.mark_[base + x] = s.gen_;
-    s.leave_[base + x] = a;
+    }
+    c.use(a, 1);
+    mark[x] = gen;
+    leave[x] = a;
     y = x;
   }
 }
@@ -285,18 +304,25 @@ bool TopoPlanner::build_walk(TopoScratch& s, VarId v, ValueId s0, ValueId g) con
 // Prefixes the walk of v with the cycle through s0 (σ2 of seed 000): s0 → c1 → ... → s0.
 bool TopoPlanner::make_long(TopoScratch& s, VarId v, ValueId s0) const {
   const int32_t base = value_offset_[v];
+  const ActionId* const producer = producer_.data() + base;
+  const ValueId* const cycle_next = cycle_next_.data() + base;
+  uint32_t* const mark = s.mark_.data() + base;
+  ActionId* const leave = s.leave_.data() + base;
+  Chooser c{s.used_stamp_.data(), s.indeg_.data(), s.used_.data(), s.gen_, s.num_used_};
   s.long_walk_[v] = 1;
-  ValueId x = cycle_next_[base + s0];
-  use(s, producer_[base + x], 0);  // f_v, leaves the first epoch of s0
+  ValueId x = cycle_next[s0];
+  c.use(producer[x], 0);  // f_v, leaves the first epoch of s0
   while (x != s0) {
-    const ValueId y = cycle_next_[base + x];
-    const ActionId a = producer_[base + y];
-    use(s, a, 1);
-    s.mark_[base + x] = s.gen_;
-    s.leave_[base + x] = a;
+    const ValueId y = cycle_next[x];
+    const ActionId a = producer[y];
+    c.use(a, 1);
+    mark[x] = c.gen;
+    leave[x] = a;
     x = y;
   }
-  if (s.sigma_first_[v] >= 0) ++s.indeg_[s.sigma_first_[v]];  // restore → σ1's first action
+  s.num_used_ = c.n;
+  const ActionId sf = s.sigma_first_[v];
+  if (sf >= 0) ++c.indeg[sf];  // restore → σ1's first action
   return true;
 }
 
@@ -648,14 +674,25 @@ PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
     if (--indeg[to] == 0) make_ready(to);
   };
 
-  for (int32_t i = 0; i < num_used; ++i)
-    if (indeg[used[i]] == 0) make_ready(used[i]);
+  for (int32_t i = 0; i < num_used; ++i) {
+    const ActionId a = used[i];
+    if (indeg[a] == 0)
+      make_ready(a);
+    else
+      state[a] = kPending;
+  }
+  // Late edges exist only after a deferred loop was picked: head_ is reset then, once.
+  bool late_edges = false;
   while (true) {
     if (qh == qt) {
       // Nothing ready: fire a deferred f_w; its waiting requesters go late (after the action
       // restoring s0[w]). Prefer an f_w all of whose waiting requesters descend from f_w anyway.
       while (dh < dt && (state[deferred[dh]] != kDeferred || indeg[deferred[dh]] != 0)) ++dh;
       if (dh == dt) break;
+      if (!late_edges) {
+        late_edges = true;
+        for (int32_t i = 0; i < num_used; ++i) s.head_[used[i]] = -1;
+      }
       const ActionId f = pick_deferred(s, s0, dh, dt, qt);
       const VarId w = act[f].var;
       const ActionId restore = producer[off[w] + s0[static_cast<size_t>(w)]];
@@ -704,7 +741,8 @@ PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
         }
       }
     }
-    for (int32_t e = head[x]; e >= 0; e = edge_next[e]) succ(edge_to[e]);
+    if (late_edges)
+      for (int32_t e = head[x]; e >= 0; e = edge_next[e]) succ(edge_to[e]);
     if (bad != 0) [[unlikely]] {
       fail(s, TopoFailure::kSelfCheck, v, -1, x);
       return PlanStatus::kGaveUp;
