@@ -1,0 +1,82 @@
+// Google Benchmark: regressive GOAP A* (astar-back) against forward A* (astar), hot APIs (one
+// planner object reused, as a game would) and cold registry calls (planner built per plan).
+// One iteration plans one instance (the family's instances in turn). Counters: nodes expanded
+// and generated per plan.
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "topoplan/astar.h"
+#include "topoplan/astar_back.h"
+#include "topoplan/families.h"
+
+namespace topoplan {
+namespace {
+
+template <typename Planner>
+void bm_hot(benchmark::State& state, const Task& t, Objective objective) {
+  Planner planner(t.domain);
+  PlannerOptions options;
+  options.objective = objective;
+  options.limits.max_expansions = 1'000'000;
+  std::vector<ActionId> out;
+  size_t i = 0;
+  double expanded = 0, generated = 0;
+  for (auto _ : state) {
+    if (planner.plan(t.instances[i], options, out) != PlanStatus::kSolved)
+      return state.SkipWithError("no plan within the limit");
+    expanded += static_cast<double>(planner.expanded());
+    generated += static_cast<double>(planner.generated());
+    benchmark::DoNotOptimize(out.data());
+    if (++i == t.instances.size()) i = 0;
+  }
+  state.counters["expanded"] = benchmark::Counter(expanded, benchmark::Counter::kAvgIterations);
+  state.counters["generated"] = benchmark::Counter(generated, benchmark::Counter::kAvgIterations);
+  state.SetItemsProcessed(state.iterations());
+}
+
+void bm_cold(benchmark::State& state, const Task& t, const PlanFn fn) {
+  PlannerOptions options;
+  options.objective = Objective::kLength;
+  size_t i = 0;
+  for (auto _ : state) {
+    const PlanResult r = fn(t.domain, t.instances[i], options);
+    if (r.status != PlanStatus::kSolved) return state.SkipWithError("no plan");
+    benchmark::DoNotOptimize(r.actions.data());
+    if (++i == t.instances.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+}  // namespace
+}  // namespace topoplan
+
+int main(int argc, char** argv) {
+  using namespace topoplan;
+  static std::vector<std::unique_ptr<Task>> tasks;
+  tasks.push_back(std::make_unique<Task>(western()));
+  tasks.push_back(std::make_unique<Task>(western_pus()));
+  for (size_t k = 0; k < tasks.size(); ++k) {
+    const Task* t = tasks[k].get();
+    const std::string fam = k == 0 ? "western" : "western-pus";
+    for (Objective obj : {Objective::kLength, Objective::kCost}) {
+      const std::string o = obj == Objective::kLength ? "/length" : "/cost";
+      benchmark::RegisterBenchmark(("astar/hot/" + fam + o).c_str(), [t, obj](benchmark::State& s) {
+        bm_hot<AStarPlanner>(s, *t, obj);
+      });
+      benchmark::RegisterBenchmark(
+          ("astar-back/hot/" + fam + o).c_str(),
+          [t, obj](benchmark::State& s) { bm_hot<BackAStarPlanner>(s, *t, obj); });
+    }
+    benchmark::RegisterBenchmark(("astar/cold/" + fam).c_str(),
+                                 [t](benchmark::State& s) { bm_cold(s, *t, &plan_astar); });
+    benchmark::RegisterBenchmark(("astar-back/cold/" + fam).c_str(),
+                                 [t](benchmark::State& s) { bm_cold(s, *t, &plan_astar_back); });
+  }
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
