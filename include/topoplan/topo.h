@@ -64,6 +64,10 @@ class TopoScratch {
   [[nodiscard]] VarId failure_var() const { return failure_var_; }
   [[nodiscard]] ValueId failure_value() const { return failure_value_; }
   [[nodiscard]] ActionId failure_action() const { return failure_action_; }
+  // Diagnostics: the last plan() ran out of the pick_deferred budget (docs/algorithm.md,
+  // "Complexity"); later loop choices took the oldest candidate, and an ordering failure of
+  // that call was reported as kGaveUp, not kUnsolvable.
+  [[nodiscard]] bool pick_budget_spent() const { return pick_capped_; }
 
  private:
   friend class TopoPlanner;

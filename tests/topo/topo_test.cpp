@@ -127,6 +127,54 @@ TEST(TopoGolden, MultiPrvCycle) {
   }
 }
 
+// The pick_deferred budget (docs/algorithm.md, "Complexity"). n two-valued loops v_i (a_i+: 0→1,
+// a_i-: 1→0) in pairs; c_i sets x_i and needs v_i = 0 (= s0, a disjunctive request) and
+// v_partner = 1. Every c_i waits for its partner's loop and every loop waits for its c_i, so
+// the sort stops with all n loops deferred; each choice releases one pair, giving n / 2 passes
+// of cost ≥ |A'| = 3n against a budget of 8·(|A'| + |E'|) — spent from about pass 13 on.
+// Minimal plan per pair: a_j+ c_i a_i+ a_j- c_j a_i- (3n actions). Whatever the budget does,
+// the answer must be a valid plan or kGaveUp, never kUnsolvable.
+DomainDef pick_budget_def(int32_t n) {
+  DomainDef d;
+  d.name = "pick-budget";
+  for (int32_t i = 0; i < n; ++i) d.variables.push_back({"v" + std::to_string(i), {"0", "1"}});
+  for (int32_t i = 0; i < n; ++i) d.variables.push_back({"x" + std::to_string(i), {"0", "1"}});
+  for (int32_t i = 0; i < n; ++i) {
+    const std::string k = std::to_string(i);
+    const int32_t partner = i ^ 1;
+    d.actions.push_back({"a" + k + "+", 1, {{i, 0, 1}}, {}});
+    d.actions.push_back({"a" + k + "-", 1, {{i, 1, 0}}, {}});
+    d.actions.push_back({"c" + k, 1, {{n + i, 0, 1}}, {{i, 0}, {partner, 1}}});
+  }
+  return d;
+}
+
+TEST(TopoBudget, PickDeferredBudgetSpent) {
+  for (const int32_t n : {4, 64}) {
+    const Domain d = compile(pick_budget_def(n));
+    Result<TopoPlanner> p = TopoPlanner::create(d);
+    ASSERT_TRUE(p.ok()) << p.error().to_string();
+    TopoScratch scratch = p.value().make_scratch();
+    std::vector<ValueId> s0(static_cast<size_t>(2 * n), 0);
+    std::vector<ValueId> goal(static_cast<size_t>(2 * n), 0);
+    for (int32_t i = 0; i < n; ++i) goal[static_cast<size_t>(n + i)] = 1;
+    std::vector<ActionId> out(static_cast<size_t>(p.value().max_plan_length()));
+    int32_t len = 0;
+    const PlanStatus st = p.value().plan(scratch, s0, goal, out, &len);
+    // The small instance stays within the budget, the large one spends it.
+    EXPECT_EQ(scratch.pick_budget_spent(), n == 64);
+    ASSERT_NE(st, PlanStatus::kUnsolvable) << p.value().explain(scratch);
+    ASSERT_TRUE(st == PlanStatus::kSolved || st == PlanStatus::kGaveUp) << static_cast<int>(st);
+    if (st == PlanStatus::kSolved) {
+      const std::vector<ActionId> plan(out.begin(), out.begin() + len);
+      const Validation val = validate_plan(d, make_instance(s0, goal), plan);
+      EXPECT_TRUE(val.valid) << val.reason;
+      EXPECT_EQ(len, 3 * n);
+    }
+    if (n == 4) run_checked(d, make_instance(s0, goal));  // exact search: small instance only
+  }
+}
+
 // Counterexample to seed 000's Theorem 4 (docs/algorithm.md): a C2* domain with a solvable
 // instance whose only plans repeat an action. b needs v1 = 1 and v2 = 1; c needs v1 = 0 and
 // destroys v2 = 1, so b runs before c and v1 goes 0 → 1 → 0 → 1. ℙ must not say "unsolvable".
