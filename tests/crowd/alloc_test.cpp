@@ -1,40 +1,12 @@
 // The crowd hot path allocates nothing: count global operator new around plan() and
 // plan_frame() (cold and warm cache, the calling thread and the built-in pool).
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
+#include "alloc_counter.h"
 
 #include "topoplan/crowd.h"
 #include "topoplan/families.h"
-
-namespace {
-std::atomic<int64_t> g_allocations{0};
-}
-
-void* operator new(std::size_t size) {
-  ++g_allocations;
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) {
-  return operator new(size);
-}
-void operator delete(void* p) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p, std::size_t) noexcept {
-  std::free(p);
-}
 
 namespace topoplan {
 namespace {
@@ -67,14 +39,15 @@ TEST(CrowdAlloc, BatchAndFrameDoNotAllocate) {
       def.cache = c;
       pool.install(def);
       Crowd crowd = Crowd::create(planner, def).value();
-      const int64_t before = g_allocations.load();
+      const int64_t before = testing::allocation_count();
       for (int rep = 0; rep < 3; ++rep) {
         EXPECT_EQ(crowd.plan(batch, out).solved, static_cast<int64_t>(n));
         CrowdCursor cursor;
         while (!crowd.plan_frame(batch, out, &cursor, 1e-5).complete) {
         }
       }
-      EXPECT_EQ(g_allocations.load(), before) << threads << " threads, cache " << (c != nullptr);
+      EXPECT_EQ(testing::allocation_count(), before)
+          << threads << " threads, cache " << (c != nullptr);
     }
   }
 }

@@ -1,44 +1,23 @@
 // ℙ's hot path allocates nothing: count global operator new around repeated plan() calls.
 // GCC 12 flags free() in a replaced operator delete as mismatched once inlined (false positive).
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
+#include "alloc_counter.h"
 
 #include "../support/horse_breeder.h"
 #include "random_domains.h"
 #include "topoplan/topo.h"
 
-namespace {
-std::atomic<int64_t> g_allocations{0};
-}
-
-void* operator new(std::size_t size) {
-  ++g_allocations;
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) {
-  return operator new(size);
-}
-void operator delete(void* p) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p, std::size_t) noexcept {
-  std::free(p);
-}
-
 namespace topoplan {
 namespace {
+
+TEST(TopoAlloc, CounterSeesAllocations) {
+  const int64_t before = testing::allocation_count();
+  auto* p = new std::vector<int>(100);
+  EXPECT_GE(testing::allocation_count() - before, 2);  // the vector and its buffer
+  delete p;
+}
 
 TEST(TopoAlloc, PlanDoesNotAllocate) {
   std::vector<Domain> domains;
@@ -59,14 +38,14 @@ TEST(TopoAlloc, PlanDoesNotAllocate) {
       instances.push_back(testing::random_instance(d, rng, io));
     }
     int64_t solved = 0;
-    const int64_t before = g_allocations.load();
+    const int64_t before = testing::allocation_count();
     for (int rep = 0; rep < 20; ++rep) {
       for (const Instance& inst : instances) {
         int32_t len = 0;
         solved += p->plan(scratch, inst.init, inst.goal, out, &len) == PlanStatus::kSolved;
       }
     }
-    const int64_t after = g_allocations.load();
+    const int64_t after = testing::allocation_count();
     EXPECT_EQ(after - before, 0) << d.name();
     EXPECT_GE(solved, 0);
   }
