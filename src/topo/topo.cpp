@@ -254,7 +254,7 @@ struct Chooser {
 
 // True when a walk of v can go from `from` to `to`: `from` is an ancestor of `to` following
 // parents (producer pre-conditions), cycles included.
-bool TopoPlanner::reaches(VarId v, ValueId from, ValueId to) const {
+[[gnu::always_inline]] inline bool TopoPlanner::reaches(VarId v, ValueId from, ValueId to) const {
   ValueId y = to;
   const int32_t size = value_offset_[v + 1] - value_offset_[v];
   for (int32_t steps = 0; steps <= size; ++steps) {
@@ -268,7 +268,8 @@ bool TopoPlanner::reaches(VarId v, ValueId from, ValueId to) const {
 
 // The unique simple path s0 → g (σ1), g ≠ s0: follow producers back from g. Marks its values
 // (except s0) as on the walk and records which action leaves each of them.
-bool TopoPlanner::build_walk(TopoScratch& s, VarId v, ValueId s0, ValueId g) const {
+[[gnu::always_inline]] inline bool TopoPlanner::build_walk(TopoScratch& s, VarId v, ValueId s0,
+                                                           ValueId g) const {
   const int32_t base = value_offset_[v];
   const int32_t limit = value_offset_[v + 1] - base;
   const ActionId* const producer = producer_.data() + base;
@@ -302,7 +303,8 @@ bool TopoPlanner::build_walk(TopoScratch& s, VarId v, ValueId s0, ValueId g) con
 }
 
 // Prefixes the walk of v with the cycle through s0 (σ2 of seed 000): s0 → c1 → ... → s0.
-bool TopoPlanner::make_long(TopoScratch& s, VarId v, ValueId s0) const {
+[[gnu::always_inline]] inline bool TopoPlanner::make_long(TopoScratch& s, VarId v,
+                                                          ValueId s0) const {
   const int32_t base = value_offset_[v];
   const ActionId* const producer = producer_.data() + base;
   const ValueId* const cycle_next = cycle_next_.data() + base;
