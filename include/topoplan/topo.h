@@ -71,24 +71,32 @@ class TopoScratch {
 
  private:
   friend class TopoPlanner;
-  // Generation stamp, advanced by 2 per plan: a value slot whose mark_ is gen_ lies on the walk
+  // Generation stamp, advanced by 2 per plan: a value slot whose mark is gen_ lies on the walk
   // of its variable, gen_ + 1 marks s0 of its variable; any other value means "unset".
   uint32_t gen_ = 0;
-  // Per action.
-  std::vector<uint32_t> used_stamp_;  // == gen_: chosen for this plan
-  std::vector<int32_t> indeg_;
-  std::vector<int32_t> head_;   // first late edge (linked list), -1 none
-  std::vector<uint8_t> state_;  // pending, queued, done, deferred
-  // Per value slot (value_offset[v] + x).
-  std::vector<uint32_t> mark_;       // see gen_
-  std::vector<ActionId> leave_;      // action leaving that value on the walk (-1: final value)
-  std::vector<uint32_t> sim_stamp_;  // self-check: == gen_ when the variable holds that value
-  // Per variable.
-  std::vector<uint8_t> long_walk_;     // walk starts with the cycle through s0
-  std::vector<ActionId> sigma_first_;  // first action of the s0 → goal path (-1 if none)
-  std::vector<int32_t> pending_disj_;  // requesters of s0[v] (long walks: still unresolved)
-  std::vector<int32_t> disj_head_;     // their list (linked through disj_next_)
-  std::vector<VarId> s0_req_vars_;     // variables with a request for their s0 value
+  // Per action, per value slot (value_offset[v] + x) and per variable: one record each, so that
+  // the hot loops keep three base pointers in registers instead of eleven.
+  struct ActRec {
+    uint32_t stamp;  // == gen_: chosen for this plan
+    int32_t indeg;
+    int32_t head;   // first late edge (linked list), -1 none; reset once a late edge exists
+    uint8_t state;  // pending, queued, done, deferred
+  };
+  struct SlotRec {
+    uint32_t mark;   // see gen_
+    ActionId leave;  // action leaving that value on the walk (-1: final value)
+    uint32_t sim;    // self-check: == gen_ when the variable holds that value
+  };
+  struct VarRec {
+    ActionId sigma_first;  // first action of the s0 → goal path (-1 if none)
+    int32_t pending_disj;  // requesters of s0[v] (long walks: still unresolved)
+    int32_t disj_head;     // their list (linked through disj_next_)
+    uint8_t long_walk;     // walk starts with the cycle through s0
+  };
+  std::vector<ActRec> act_;
+  std::vector<SlotRec> slot_;
+  std::vector<VarRec> var_;
+  std::vector<VarId> s0_req_vars_;  // variables with a request for their s0 value
   int32_t num_s0_req_vars_ = 0;
   // Late edges of disjunctive requests (the only edges stored; the others are implicit).
   std::vector<int32_t> edge_next_;

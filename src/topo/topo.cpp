@@ -185,19 +185,11 @@ TopoScratch TopoPlanner::make_scratch() const {
   const auto slots = static_cast<size_t>(value_offset_.back());
   // Stored edges: only the late edges of disjunctive requests, two per request.
   const size_t edge_cap = 2 * static_cast<size_t>(max_prevails_) + 1;
-  s.used_stamp_.assign(na, 0);
-  s.indeg_.assign(na, 0);
+  s.act_.assign(na, TopoScratch::ActRec{0, 0, -1, kPending});
   s.tmp_indeg_.assign(na, 0);
   s.mask_.assign(na, 0);
-  s.head_.assign(na, -1);
-  s.state_.assign(na, kPending);
-  s.mark_.assign(slots, 0);
-  s.leave_.assign(slots, -1);
-  s.sim_stamp_.assign(slots, 0);
-  s.long_walk_.assign(m, 0);
-  s.sigma_first_.assign(m, -1);
-  s.pending_disj_.assign(m, 0);
-  s.disj_head_.assign(m, -1);
+  s.slot_.assign(slots, TopoScratch::SlotRec{0, -1, 0});
+  s.var_.assign(m, TopoScratch::VarRec{-1, 0, -1, 0});
   s.s0_req_vars_.assign(m, -1);
   s.edge_next_.assign(edge_cap, -1);
   s.edge_to_.assign(edge_cap, -1);
@@ -220,7 +212,7 @@ TopoScratch TopoPlanner::make_scratch() const {
 //     req_*, filtered by the used stamp), unless post(x) is s0;
 //   * requested values: for each prevail w = q of x, x → the action leaving q (σ1's first
 //     action when q = s0[w] on a short walk; q = s0[w] on a looping walk is disjunctive);
-//   * late edges of disjunctive requests (stored in head_/edge_*).
+//   * late edges of disjunctive requests (stored in the head field / edge_*).
 // In-degrees are counted while the walks are closed, with the same rules. This removes the
 // edge list of O(|E_A|) entries that each plan used to write and chase through memory.
 
@@ -235,21 +227,34 @@ bool TopoPlanner::fail(TopoScratch& s, TopoFailure f, VarId v, ValueId x, Action
 namespace {
 // Chooses actions (stamp, chain in-degree, list of chosen actions) with the scratch's pointers
 // and counter held in registers; the int32_t stores would otherwise force reloading them from
-// the scratch after every store. state_ is set by the sort, head_ only once a late edge exists.
+// the scratch after every store. the state is set by the sort, the head only once a late edge
+// exists.
+template <class Rec>
 struct Chooser {
-  uint32_t* stamp;
-  int32_t* indeg;
+  Rec* act;
   ActionId* used;
   uint32_t gen;
   int32_t n;
   // Chooses a; `chain_in` is its chain in-degree (1 unless it leaves the first epoch of s0).
   void use(ActionId a, int32_t chain_in) {
-    assert(stamp[a] != gen);
-    stamp[a] = gen;
-    indeg[a] = chain_in;
+    assert(act[a].stamp != gen);
+    act[a].stamp = gen;
+    act[a].indeg = chain_in;
     used[n++] = a;
   }
 };
+
+// One field of a record array, indexed like a plain array (all views of one array share its
+// base pointer, hence one register).
+template <auto Member, class Rec>
+struct View {
+  Rec* p;
+  decltype(auto) operator[](int32_t i) const { return (p[i].*Member); }
+};
+template <auto Member, class Rec>
+View<Member, Rec> view(Rec* p) {
+  return View<Member, Rec>{p};
+}
 }  // namespace
 
 // True when a walk of v can go from `from` to `to`: `from` is an ancestor of `to` following
@@ -274,9 +279,9 @@ struct Chooser {
   const int32_t limit = value_offset_[v + 1] - base;
   const ActionId* const producer = producer_.data() + base;
   const ValueId* const act_pre = act_pre_.data();
-  uint32_t* const mark = s.mark_.data() + base;
-  ActionId* const leave = s.leave_.data() + base;
-  Chooser c{s.used_stamp_.data(), s.indeg_.data(), s.used_.data(), s.gen_, s.num_used_};
+  const auto mark = view<&TopoScratch::SlotRec::mark>(s.slot_.data() + base);
+  const auto leave = view<&TopoScratch::SlotRec::leave>(s.slot_.data() + base);
+  Chooser<TopoScratch::ActRec> c{s.act_.data(), s.used_.data(), s.gen_, s.num_used_};
   const uint32_t gen = c.gen;
   ValueId y = g;
   mark[g] = gen;
@@ -288,7 +293,7 @@ struct Chooser {
     if (x == s0) {
       c.use(a, 0);
       s.num_used_ = c.n;
-      s.sigma_first_[v] = a;
+      s.var_[v].sigma_first = a;
       return true;
     }
     if (mark[x] == gen) {  // looped without meeting s0
@@ -308,10 +313,10 @@ struct Chooser {
   const int32_t base = value_offset_[v];
   const ActionId* const producer = producer_.data() + base;
   const ValueId* const cycle_next = cycle_next_.data() + base;
-  uint32_t* const mark = s.mark_.data() + base;
-  ActionId* const leave = s.leave_.data() + base;
-  Chooser c{s.used_stamp_.data(), s.indeg_.data(), s.used_.data(), s.gen_, s.num_used_};
-  s.long_walk_[v] = 1;
+  const auto mark = view<&TopoScratch::SlotRec::mark>(s.slot_.data() + base);
+  const auto leave = view<&TopoScratch::SlotRec::leave>(s.slot_.data() + base);
+  Chooser<TopoScratch::ActRec> c{s.act_.data(), s.used_.data(), s.gen_, s.num_used_};
+  s.var_[v].long_walk = 1;
   ValueId x = cycle_next[s0];
   c.use(producer[x], 0);  // f_v, leaves the first epoch of s0
   while (x != s0) {
@@ -323,8 +328,8 @@ struct Chooser {
     x = y;
   }
   s.num_used_ = c.n;
-  const ActionId sf = s.sigma_first_[v];
-  if (sf >= 0) ++c.indeg[sf];  // restore → σ1's first action
+  const ActionId sf = s.var_[v].sigma_first;
+  if (sf >= 0) ++c.act[sf].indeg;  // restore → σ1's first action
   return true;
 }
 
@@ -332,9 +337,9 @@ void TopoPlanner::add_edge(TopoScratch& s, ActionId from, ActionId to) const {
   const int32_t e = s.num_edges_++;
   assert(e < static_cast<int32_t>(s.edge_to_.size()));
   s.edge_to_[e] = to;
-  s.edge_next_[e] = s.head_[from];
-  s.head_[from] = e;
-  ++s.indeg_[to];
+  s.edge_next_[e] = s.act_[from].head;
+  s.act_[from].head = e;
+  ++s.act_[to].indeg;
 }
 
 // The out-edges of chosen action x (see the comment above fail()). on_disj(w) is called for
@@ -346,16 +351,16 @@ template <class OnSucc, class OnDisj>
   // Raw pointers: the callbacks store through int32_t, which would otherwise force the vectors'
   // data pointers to be reloaded after every edge.
   const uint32_t s0_mark = s.gen_ + 1;
-  const uint32_t* const mark = s.mark_.data();
-  const ActionId* const leave = s.leave_.data();
-  const ActionId* const sigma_first = s.sigma_first_.data();
+  const auto mark = view<&TopoScratch::SlotRec::mark>(s.slot_.data());
+  const auto leave = view<&TopoScratch::SlotRec::leave>(s.slot_.data());
+  const auto sigma_first = view<&TopoScratch::VarRec::sigma_first>(s.var_.data());
   const VarId v = act_var_[x];
   const int32_t ys = value_offset_[v] + act_post_[x];
   if (mark[ys] == s0_mark) {  // x restores s0[v]: the walk is long
     if (sigma_first[v] >= 0) on_succ(sigma_first[v]);
   } else {
     if (leave[ys] >= 0) on_succ(leave[ys]);
-    const uint32_t* const used = s.used_stamp_.data();
+    const auto used = view<&TopoScratch::ActRec::stamp>(s.act_.data());
     const uint32_t gen = s.gen_;
     const ActionId* r = req_action_.data() + req_offset_[ys];
     const ActionId* const r_end = req_action_.data() + req_offset_[ys + 1];
@@ -369,13 +374,13 @@ template <class OnSucc, class OnDisj>
       if (leave[*ps] >= 0) on_succ(leave[*ps]);
     } else {
       const VarId w = slot_var_[*ps];
-      if (s.long_walk_[w])
+      if (s.var_[w].long_walk)
         on_disj(w);
       else if (sigma_first[w] >= 0)
         on_succ(sigma_first[w]);
     }
   }
-  for (int32_t e = s.head_[x]; e >= 0; e = s.edge_next_[e]) on_succ(s.edge_to_[e]);
+  for (int32_t e = s.act_[x].head; e >= 0; e = s.edge_next_[e]) on_succ(s.edge_to_[e]);
 }
 
 PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
@@ -386,15 +391,14 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   s.failure_ = TopoFailure::kNone;
   s.failure_var_ = s.failure_value_ = s.failure_action_ = -1;
   if (static_cast<int32_t>(s0.size()) != m || static_cast<int32_t>(goal.size()) != m ||
-      s.used_stamp_.size() != act_var_.size() || s.mark_.size() != producer_.size()) {
+      s.act_.size() != act_var_.size() || s.slot_.size() != producer_.size()) {
     fail(s, TopoFailure::kBadInput, -1, -1, -1);
     return PlanStatus::kGaveUp;
   }
   s.gen_ += 2;
   if (s.gen_ < 2 || s.gen_ > UINT32_MAX - 2) {  // stamp wrap-around: clear once every 2^31 plans
-    std::fill(s.used_stamp_.begin(), s.used_stamp_.end(), 0u);
-    std::fill(s.mark_.begin(), s.mark_.end(), 0u);
-    std::fill(s.sim_stamp_.begin(), s.sim_stamp_.end(), 0u);
+    for (TopoScratch::ActRec& r : s.act_) r.stamp = 0;
+    for (TopoScratch::SlotRec& r : s.slot_) r.mark = r.sim = 0;
     s.gen_ = 2;
   }
   const uint32_t gen = s.gen_;
@@ -414,11 +418,11 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   int32_t unmet = 0;
   {
     const int32_t* const off = value_offset_.data();
-    uint32_t* const mark = s.mark_.data();
-    uint32_t* const sim = s.sim_stamp_.data();
-    uint8_t* const long_walk = s.long_walk_.data();
-    ActionId* const sigma_first = s.sigma_first_.data();
-    int32_t* const pending = s.pending_disj_.data();
+    const auto mark = view<&TopoScratch::SlotRec::mark>(s.slot_.data());
+    const auto sim = view<&TopoScratch::SlotRec::sim>(s.slot_.data());
+    const auto long_walk = view<&TopoScratch::VarRec::long_walk>(s.var_.data());
+    const auto sigma_first = view<&TopoScratch::VarRec::sigma_first>(s.var_.data());
+    const auto pending = view<&TopoScratch::VarRec::pending_disj>(s.var_.data());
     for (VarId v = 0; v < m; ++v) {
       long_walk[v] = 0;
       sigma_first[v] = -1;
@@ -458,9 +462,9 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   // the edge a → leave(q) can be counted as soon as q is on the walk. Requests for s0[w] are
   // listed per variable and counted once the walks are final.
   int64_t requests = 0;
-  const uint32_t* const mark = s.mark_.data();
-  const ActionId* const leave = s.leave_.data();
-  int32_t* const indeg = s.indeg_.data();
+  const auto mark = view<&TopoScratch::SlotRec::mark>(s.slot_.data());
+  const auto leave = view<&TopoScratch::SlotRec::leave>(s.slot_.data());
+  const auto indeg = view<&TopoScratch::ActRec::indeg>(s.act_.data());
   for (int32_t i = 0; i < s.num_used_; ++i) {
     const ActionId a = s.used_[static_cast<size_t>(i)];
     const int32_t* const pb = prv_slot_.data() + prv_offset_[a];
@@ -489,8 +493,8 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
         }
         const int32_t base = value_offset_[w];
         const bool can_loop =
-            on_cycle_[ps] && on_cycle_[base + s0w] && !s.long_walk_[w] &&
-            (s.sigma_first_[w] < 0 || !on_cycle_[base + act_post_[s.sigma_first_[w]]]);
+            on_cycle_[ps] && on_cycle_[base + s0w] && !s.var_[w].long_walk &&
+            (s.var_[w].sigma_first < 0 || !on_cycle_[base + act_post_[s.var_[w].sigma_first]]);
         if (!can_loop) {
           fail(s, TopoFailure::kNeedsRepeat, w, q, a);
           return failed(false);
@@ -504,26 +508,26 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
         if (l >= 0) ++indeg[l];
       } else {  // a needs s0[w]
         const VarId w = slot_var_[ps];
-        if (s.pending_disj_[w] == 0) {
+        if (s.var_[w].pending_disj == 0) {
           s.s0_req_vars_[s.num_s0_req_vars_++] = w;
-          s.disj_head_[w] = -1;
+          s.var_[w].disj_head = -1;
         }
-        ++s.pending_disj_[w];
+        ++s.var_[w].pending_disj;
         const int32_t d = s.num_disj_++;
         s.disj_action_[d] = a;
-        s.disj_next_[d] = s.disj_head_[w];
-        s.disj_head_[w] = d;
+        s.disj_next_[d] = s.var_[w].disj_head;
+        s.var_[w].disj_head = d;
       }
     }
     indeg[a] += produced_in;
   }
   // Requests for s0[w]: on a short walk, before σ1's first action (an edge); on a looping walk,
-  // disjunctive (pending_disj_ counts them; resolved during the sort).
+  // disjunctive (pending_disj counts them; resolved during the sort).
   for (int32_t k = 0; k < s.num_s0_req_vars_; ++k) {
     const VarId w = s.s0_req_vars_[k];
-    if (s.long_walk_[w]) continue;
-    if (s.sigma_first_[w] >= 0) s.indeg_[s.sigma_first_[w]] += s.pending_disj_[w];
-    s.pending_disj_[w] = 0;
+    if (s.var_[w].long_walk) continue;
+    if (s.var_[w].sigma_first >= 0) s.act_[s.var_[w].sigma_first].indeg += s.var_[w].pending_disj;
+    s.var_[w].pending_disj = 0;
   }
   s.work_ = s.num_used_ + requests;
   if (s.num_used_ > static_cast<int32_t>(out.size())) {
@@ -557,7 +561,7 @@ ActionId TopoPlanner::pick_deferred(TopoScratch& s, std::span<const ValueId> s0,
   int32_t nc = 0;
   for (int32_t i = dh; i < dt && nc < kMaxCandidates; ++i) {
     const ActionId a = s.deferred_[i];
-    if (s.state_[a] != kDeferred || s.indeg_[a] != 0) continue;
+    if (s.act_[a].state != kDeferred || s.act_[a].indeg != 0) continue;
     bool dup = false;
     for (int32_t j = 0; j < nc; ++j) dup = dup || cand[j] == a;
     if (!dup) cand[nc++] = a;
@@ -570,7 +574,7 @@ ActionId TopoPlanner::pick_deferred(TopoScratch& s, std::span<const ValueId> s0,
   int64_t work = 0;
   for (int32_t i = 0; i < s.num_used_; ++i) {
     const ActionId a = s.used_[i];
-    s.tmp_indeg_[a] = s.indeg_[a];
+    s.tmp_indeg_[a] = s.act_[a].indeg;
     s.mask_[a] = 0;
   }
   int32_t t = qt;
@@ -598,9 +602,9 @@ ActionId TopoPlanner::pick_deferred(TopoScratch& s, std::span<const ValueId> s0,
     const ActionId restore = producer_[slot(w, s0[w])];
     bool free_to_fire = true;
     bool bad = false;
-    for (int32_t k = s.disj_head_[w]; k >= 0; k = s.disj_next_[k]) {
+    for (int32_t k = s.var_[w].disj_head; k >= 0; k = s.disj_next_[k]) {
       const ActionId b = s.disj_action_[k];
-      if (s.state_[b] == kDone) continue;
+      if (s.act_[b].state == kDone) continue;
       if ((s.mask_[b] >> j & 1u) == 0) free_to_fire = false;
       for (int32_t i = 0; i < nc; ++i)
         if (cand[i] == b && (s.mask_[restore] >> i & 1u) != 0) bad = true;
@@ -617,14 +621,14 @@ ActionId TopoPlanner::pick_deferred(TopoScratch& s, std::span<const ValueId> s0,
 // s0[w] (after the action restoring s0[w], before the walk leaves it again).
 //
 // The self-check is fused into the sort: each action is re-simulated on value slots when it is
-// emitted (sim_stamp_[slot] == gen_ when the variable holds that value; phase 1 set s0), reading
+// emitted (the slot's sim == gen_ when the variable holds that value; phase 1 set s0), reading
 // only the action tables and the simulated state — not the walks, marks or edges the ordering
 // used. `unmet` goal facts start unsatisfied; each action updates the count. Any failed
 // condition or an unmet goal at the end makes the plan kGaveUp / kSelfCheck, never a plan.
 //
 // The successors of a fired action are those of for_each_succ (written out here: one call site,
-// locals in registers). Pointers are taken once: the uint8_t stores to state_ may alias anything,
-// which would otherwise reload every vector's data pointer after each store.
+// locals in registers). Pointers are taken once: the uint8_t stores to the state may alias
+// anything, which would otherwise reload every vector's data pointer after each store.
 PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
                               std::span<const ValueId> goal, int32_t unmet,
                               std::span<ActionId> out) const {
@@ -637,18 +641,18 @@ PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
   const ActionId* const producer = producer_.data();
   const ValueId* const cycle_next = cycle_next_.data();
   const int32_t* const off = value_offset_.data();
-  const uint32_t* const mark = s.mark_.data();
-  const ActionId* const leave = s.leave_.data();
-  uint32_t* const sim = s.sim_stamp_.data();
-  const uint32_t* const used_stamp = s.used_stamp_.data();
-  int32_t* const indeg = s.indeg_.data();
-  uint8_t* const state = s.state_.data();
+  const auto mark = view<&TopoScratch::SlotRec::mark>(s.slot_.data());
+  const auto leave = view<&TopoScratch::SlotRec::leave>(s.slot_.data());
+  const auto sim = view<&TopoScratch::SlotRec::sim>(s.slot_.data());
+  const auto used_stamp = view<&TopoScratch::ActRec::stamp>(s.act_.data());
+  const auto indeg = view<&TopoScratch::ActRec::indeg>(s.act_.data());
+  const auto state = view<&TopoScratch::ActRec::state>(s.act_.data());
   ActionId* const queue = s.queue_.data();
   ActionId* const deferred = s.deferred_.data();
-  const ActionId* const sigma_first = s.sigma_first_.data();
-  const uint8_t* const long_walk = s.long_walk_.data();
-  int32_t* const pending = s.pending_disj_.data();
-  const int32_t* const head = s.head_.data();
+  const auto sigma_first = view<&TopoScratch::VarRec::sigma_first>(s.var_.data());
+  const auto long_walk = view<&TopoScratch::VarRec::long_walk>(s.var_.data());
+  const auto pending = view<&TopoScratch::VarRec::pending_disj>(s.var_.data());
+  const auto head = view<&TopoScratch::ActRec::head>(s.act_.data());
   const int32_t* const edge_next = s.edge_next_.data();
   const ActionId* const edge_to = s.edge_to_.data();
   const ActionId* const used = s.used_.data();
@@ -683,7 +687,7 @@ PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
     else
       state[a] = kPending;
   }
-  // Late edges exist only after a deferred loop was picked: head_ is reset then, once.
+  // Late edges exist only after a deferred loop was picked: the heads are reset then, once.
   bool late_edges = false;
   while (true) {
     if (qh == qt) {
@@ -693,12 +697,12 @@ PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
       if (dh == dt) break;
       if (!late_edges) {
         late_edges = true;
-        for (int32_t i = 0; i < num_used; ++i) s.head_[used[i]] = -1;
+        for (int32_t i = 0; i < num_used; ++i) s.act_[used[i]].head = -1;
       }
       const ActionId f = pick_deferred(s, s0, dh, dt, qt);
       const VarId w = act[f].var;
       const ActionId restore = producer[off[w] + s0[static_cast<size_t>(w)]];
-      for (int32_t k = s.disj_head_[w]; k >= 0; k = s.disj_next_[k]) {
+      for (int32_t k = s.var_[w].disj_head; k >= 0; k = s.disj_next_[k]) {
         const ActionId b = s.disj_action_[k];
         if (state[b] == kDone) continue;
         if (state[b] == kQueued) state[b] = kPending;  // (cannot happen: queue is empty)
