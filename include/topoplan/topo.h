@@ -91,7 +91,7 @@ class TopoScratch {
     ActionId sigma_first;  // first action of the s0 → goal path (-1 if none)
     int32_t pending_disj;  // requesters of s0[v] (long walks: still unresolved)
     int32_t disj_head;     // their list (linked through disj_next_)
-    uint8_t long_walk;     // walk starts with the cycle through s0
+    ActionId fw;  // looping walk: f_v, the action leaving the first epoch of s0 (-1: short walk)
   };
   std::vector<ActRec> act_;
   std::vector<SlotRec> slot_;

@@ -189,7 +189,7 @@ TopoScratch TopoPlanner::make_scratch() const {
   s.tmp_indeg_.assign(na, 0);
   s.mask_.assign(na, 0);
   s.slot_.assign(slots, TopoScratch::SlotRec{0, -1, 0});
-  s.var_.assign(m, TopoScratch::VarRec{-1, 0, -1, 0});
+  s.var_.assign(m, TopoScratch::VarRec{-1, 0, -1, -1});
   s.s0_req_vars_.assign(m, -1);
   s.edge_next_.assign(edge_cap, -1);
   s.edge_to_.assign(edge_cap, -1);
@@ -316,9 +316,9 @@ View<Member, Rec> view(Rec* p) {
   const auto mark = view<&TopoScratch::SlotRec::mark>(s.slot_.data() + base);
   const auto leave = view<&TopoScratch::SlotRec::leave>(s.slot_.data() + base);
   Chooser<TopoScratch::ActRec> c{s.act_.data(), s.used_.data(), s.gen_, s.num_used_};
-  s.var_[v].long_walk = 1;
   ValueId x = cycle_next[s0];
-  c.use(producer[x], 0);  // f_v, leaves the first epoch of s0
+  s.var_[v].fw = producer[x];  // f_v, leaves the first epoch of s0; the walk is now long
+  c.use(producer[x], 0);
   while (x != s0) {
     const ValueId y = cycle_next[x];
     const ActionId a = producer[y];
@@ -374,7 +374,7 @@ template <class OnSucc, class OnDisj>
       if (leave[*ps] >= 0) on_succ(leave[*ps]);
     } else {
       const VarId w = slot_var_[*ps];
-      if (s.var_[w].long_walk)
+      if (s.var_[w].fw >= 0)
         on_disj(w);
       else if (sigma_first[w] >= 0)
         on_succ(sigma_first[w]);
@@ -420,11 +420,11 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
     const int32_t* const off = value_offset_.data();
     const auto mark = view<&TopoScratch::SlotRec::mark>(s.slot_.data());
     const auto sim = view<&TopoScratch::SlotRec::sim>(s.slot_.data());
-    const auto long_walk = view<&TopoScratch::VarRec::long_walk>(s.var_.data());
+    const auto fwv = view<&TopoScratch::VarRec::fw>(s.var_.data());
     const auto sigma_first = view<&TopoScratch::VarRec::sigma_first>(s.var_.data());
     const auto pending = view<&TopoScratch::VarRec::pending_disj>(s.var_.data());
     for (VarId v = 0; v < m; ++v) {
-      long_walk[v] = 0;
+      fwv[v] = -1;
       sigma_first[v] = -1;
       pending[v] = 0;
       const ValueId x = s0[static_cast<size_t>(v)];
@@ -493,7 +493,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
         }
         const int32_t base = value_offset_[w];
         const bool can_loop =
-            on_cycle_[ps] && on_cycle_[base + s0w] && !s.var_[w].long_walk &&
+            on_cycle_[ps] && on_cycle_[base + s0w] && s.var_[w].fw < 0 &&
             (s.var_[w].sigma_first < 0 || !on_cycle_[base + act_post_[s.var_[w].sigma_first]]);
         if (!can_loop) {
           fail(s, TopoFailure::kNeedsRepeat, w, q, a);
@@ -525,7 +525,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   // disjunctive (pending_disj counts them; resolved during the sort).
   for (int32_t k = 0; k < s.num_s0_req_vars_; ++k) {
     const VarId w = s.s0_req_vars_[k];
-    if (s.var_[w].long_walk) continue;
+    if (s.var_[w].fw >= 0) continue;
     if (s.var_[w].sigma_first >= 0) s.act_[s.var_[w].sigma_first].indeg += s.var_[w].pending_disj;
     s.var_[w].pending_disj = 0;
   }
@@ -639,7 +639,6 @@ PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
   const ActionId* const req = req_action_.data();
   const VarId* const slot_var = slot_var_.data();
   const ActionId* const producer = producer_.data();
-  const ValueId* const cycle_next = cycle_next_.data();
   const int32_t* const off = value_offset_.data();
   const auto mark = view<&TopoScratch::SlotRec::mark>(s.slot_.data());
   const auto leave = view<&TopoScratch::SlotRec::leave>(s.slot_.data());
@@ -650,7 +649,7 @@ PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
   ActionId* const queue = s.queue_.data();
   ActionId* const deferred = s.deferred_.data();
   const auto sigma_first = view<&TopoScratch::VarRec::sigma_first>(s.var_.data());
-  const auto long_walk = view<&TopoScratch::VarRec::long_walk>(s.var_.data());
+  const auto fwv = view<&TopoScratch::VarRec::fw>(s.var_.data());
   const auto pending = view<&TopoScratch::VarRec::pending_disj>(s.var_.data());
   const auto head = view<&TopoScratch::ActRec::head>(s.act_.data());
   const int32_t* const edge_next = s.edge_next_.data();
@@ -664,11 +663,12 @@ PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
   int32_t dh = 0;
   int32_t dt = 0;
   int32_t n = 0;
-  // f_w of v when `a` leaves the first epoch of s0[v] (pre(a) = s0[v]) on a looping walk.
+  // Deferred: f_v (the action leaving the first epoch of s0[v] on a looping walk) while some
+  // request for s0[v] is pending.
   auto make_ready = [&](ActionId a) {
     const ActInfo& ai = act[a];
     const VarId v = ai.var;
-    if (pending[v] > 0 && long_walk[v] && mark[ai.pre_slot] == s0_mark && a != sigma_first[v]) {
+    if (a == fwv[v] && pending[v] > 0) {
       state[a] = kDeferred;
       deferred[dt++] = a;
     } else {
@@ -735,11 +735,10 @@ PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
         if (leave[ps] >= 0) succ(leave[ps]);
       } else {
         const VarId w = slot_var[ps];
-        if (!long_walk[w]) {
+        const ActionId fw = fwv[w];
+        if (fw < 0) {
           if (sigma_first[w] >= 0) succ(sigma_first[w]);
         } else {  // disjunctive: x ran in the first epoch of s0[w]
-          const int32_t bw = off[w];
-          const ActionId fw = producer[bw + cycle_next[bw + s0[static_cast<size_t>(w)]]];
           if (state[fw] != kDone && --pending[w] == 0 && state[fw] == kDeferred && indeg[fw] == 0) {
             state[fw] = kQueued;
             queue[qt++] = fw;
