@@ -646,7 +646,6 @@ PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
   const auto used_stamp = view<&TopoScratch::ActRec::stamp>(s.act_.data());
   const auto indeg = view<&TopoScratch::ActRec::indeg>(s.act_.data());
   const auto state = view<&TopoScratch::ActRec::state>(s.act_.data());
-  ActionId* const queue = s.queue_.data();
   ActionId* const deferred = s.deferred_.data();
   const auto sigma_first = view<&TopoScratch::VarRec::sigma_first>(s.var_.data());
   const auto fwv = view<&TopoScratch::VarRec::fw>(s.var_.data());
@@ -656,13 +655,14 @@ PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
   const ActionId* const edge_to = s.edge_to_.data();
   const ActionId* const used = s.used_.data();
   const ValueId* const gl = goal.data();
-  ActionId* const o = out.data();
+  // The queue is `out` itself: every action enters it once and fires when it leaves it, so
+  // the queue's order is the plan's order.
+  ActionId* const queue = out.data();
   const int32_t num_used = s.num_used_;
   int32_t qh = 0;
   int32_t qt = 0;
   int32_t dh = 0;
   int32_t dt = 0;
-  int32_t n = 0;
   // Deferred: f_v (the action leaving the first epoch of s0[v] on a looping walk) while some
   // request for s0[v] is pending.
   auto make_ready = [&](ActionId a) {
@@ -699,7 +699,7 @@ PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
         late_edges = true;
         for (int32_t i = 0; i < num_used; ++i) s.act_[used[i]].head = -1;
       }
-      const ActionId f = pick_deferred(s, s0, dh, dt, qt);
+      const ActionId f = pick_deferred(s, s0, dh, dt, 0);  // scratch queue_ as its work list
       const VarId w = act[f].var;
       const ActionId restore = producer[off[w] + s0[static_cast<size_t>(w)]];
       for (int32_t k = s.var_[w].disj_head; k >= 0; k = s.disj_next_[k]) {
@@ -714,9 +714,8 @@ PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
       queue[qt++] = f;
     }
     const ActionId x = queue[qh++];
-    if (state[x] != kQueued) continue;
+    assert(state[x] == kQueued);
     state[x] = kDone;
-    o[n++] = x;
     const ActInfo& ax = act[x];
     const VarId v = ax.var;
     uint32_t bad = sim[ax.pre_slot] ^ gen;  // self-check: 0 while every condition holds
@@ -757,7 +756,7 @@ PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
     const ValueId g = gl[v];
     unmet += (g == ax.pre) - (g == ax.post);  // kUndefined never equals a value
   }
-  if (n != num_used) {
+  if (qt != num_used) {
     // Name one action left in a cycle.
     ActionId stuck = -1;
     for (int32_t i = 0; i < num_used && stuck < 0; ++i)
