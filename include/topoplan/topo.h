@@ -180,6 +180,7 @@ class TopoPlanner {
   std::vector<int32_t> value_offset_;  // size m+1
   std::vector<ActionId> producer_;     // per slot: the available action setting v = x, or -1
   std::vector<uint8_t> on_cycle_;      // per slot: x lies on the cycle of G(v)
+  std::vector<int32_t> cycle_id_;      // per slot on a cycle: which cycle (-1: none)
   std::vector<ValueId> cycle_next_;    // per slot on a cycle: the next value along the cycle
   std::vector<VarId> slot_var_;        // per slot: its variable
   std::vector<VarId> act_var_;         // per action: effect variable, pre, post

@@ -70,6 +70,7 @@ Result<TopoPlanner> TopoPlanner::create(const Domain& domain, std::span<const ui
   const int32_t slots = p.value_offset_[m];
   p.producer_.assign(static_cast<size_t>(slots), -1);
   p.on_cycle_.assign(static_cast<size_t>(slots), 0);
+  p.cycle_id_.assign(static_cast<size_t>(slots), -1);
   p.cycle_next_.assign(static_cast<size_t>(slots), -1);
   p.slot_var_.assign(static_cast<size_t>(slots), -1);
   for (VarId v = 0; v < m; ++v)
@@ -158,6 +159,7 @@ Result<TopoPlanner> TopoPlanner::create(const Domain& domain, std::span<const ui
           ValueId y = parent;
           do {
             p.on_cycle_[p.slot(v, y)] = 1;
+            p.cycle_id_[p.slot(v, y)] = walk_id;
             // y's cycle successor: the cycle value whose parent is y. Walk from x backwards.
             y = p.act_pre_[p.producer_[p.slot(v, y)]];
           } while (y != parent);
@@ -479,7 +481,11 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
         const ValueId q = ps - value_offset_[w];
         const ValueId s0w = s0[static_cast<size_t>(w)];
         const ValueId gw = goal[static_cast<size_t>(w)];
-        if (!reaches(w, s0w, q)) {
+        const int32_t base = value_offset_[w];
+        // q on the cycle through s0[w]: s0[w] reaches q, and q reaches the goal through s0[w]
+        // (phase 1 built σ1), so both walks below would succeed.
+        const bool s0_cycle = cycle_id_[ps] >= 0 && cycle_id_[ps] == cycle_id_[base + s0w];
+        if (!s0_cycle && !reaches(w, s0w, q)) {
           fail(s, TopoFailure::kPrevailUnreachable, w, q, a);
           return PlanStatus::kUnsolvable;
         }
@@ -487,11 +493,10 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
           fail(s, TopoFailure::kPartialGoal, w, q, a);
           return PlanStatus::kGaveUp;
         }
-        if (!reaches(w, q, gw)) {
+        if (!s0_cycle && !reaches(w, q, gw)) {
           fail(s, TopoFailure::kPrevailUnreachable, w, q, a);
           return PlanStatus::kUnsolvable;
         }
-        const int32_t base = value_offset_[w];
         const bool can_loop =
             on_cycle_[ps] && on_cycle_[base + s0w] && s.var_[w].fw < 0 &&
             (s.var_[w].sigma_first < 0 || !on_cycle_[base + act_post_[s.var_[w].sigma_first]]);
