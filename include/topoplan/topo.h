@@ -107,7 +107,8 @@ class TopoScratch {
   int32_t num_disj_ = 0;
   std::vector<ActionId> used_;  // actions of the plan, in discovery order
   int32_t num_used_ = 0;
-  int64_t work_ = 0;             // |chosen actions| + |their orderings| (the linear budget)
+  int64_t work_ =
+      0;  // |chosen actions| + |their requests| (the linear budget; -1: not yet computed)
   int64_t pick_work_ = 0;        // spent by pick_deferred passes in this plan
   bool pick_capped_ = false;     // a pass was skipped for the budget: ordering failures unproven
   std::vector<ActionId> queue_;  // Kahn queue

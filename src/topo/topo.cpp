@@ -463,7 +463,6 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   // A value on a walk keeps its leaving action once set (make_long adds only values off σ1), so
   // the edge a → leave(q) can be counted as soon as q is on the walk. Requests for s0[w] are
   // listed per variable and counted once the walks are final.
-  int64_t requests = 0;
   const auto mark = view<&TopoScratch::SlotRec::mark>(s.slot_.data());
   const auto leave = view<&TopoScratch::SlotRec::leave>(s.slot_.data());
   const auto indeg = view<&TopoScratch::ActRec::indeg>(s.act_.data());
@@ -471,7 +470,6 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
     const ActionId a = s.used_[static_cast<size_t>(i)];
     const int32_t* const pb = prv_slot_.data() + prv_offset_[a];
     const int32_t* const pe = prv_slot_.data() + prv_offset_[a + 1];
-    requests += pe - pb;
     int32_t produced_in = 0;
     for (const int32_t* p = pb; p != pe; ++p) {
       const int32_t ps = *p;
@@ -534,7 +532,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
     if (s.var_[w].sigma_first >= 0) s.act_[s.var_[w].sigma_first].indeg += s.var_[w].pending_disj;
     s.var_[w].pending_disj = 0;
   }
-  s.work_ = s.num_used_ + requests;
+  s.work_ = -1;  // computed by the first pick_deferred pass that needs it
   if (s.num_used_ > static_cast<int32_t>(out.size())) {
     *out_len = s.num_used_;
     fail(s, TopoFailure::kBufferTooSmall, -1, -1, -1);
@@ -572,6 +570,14 @@ ActionId TopoPlanner::pick_deferred(TopoScratch& s, std::span<const ValueId> s0,
     if (!dup) cand[nc++] = a;
   }
   if (nc <= 1) return cand[0];
+  if (s.work_ < 0) {  // |chosen actions| + |their requests|: rare path, computed once
+    int64_t requests = 0;
+    for (int32_t i = 0; i < s.num_used_; ++i) {
+      const ActInfo& ai = act_info_[static_cast<size_t>(s.used_[i])];
+      requests += ai.prv_end - ai.prv_begin;
+    }
+    s.work_ = s.num_used_ + requests;
+  }
   if (s.pick_work_ > kPickBudget * (s.work_ + s.num_edges_)) {
     s.pick_capped_ = true;
     return cand[0];
