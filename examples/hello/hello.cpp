@@ -41,7 +41,7 @@ int main() {
   }
   for (ActionId a : result.actions) std::printf("(%s)\n", domain->action_name(a).c_str());
   const Validation check = validate_plan(*domain, morning, result.actions);
-  std::printf("; %zu actions, %s by %s\n", result.actions.size(),
-              check.valid ? "valid" : "INVALID", result.stats.engine.c_str());
+  std::printf("; %zu actions, %s by %s\n", result.actions.size(), check.valid ? "valid" : "INVALID",
+              result.stats.engine.c_str());
   return check.valid ? 0 : 1;
 }
