@@ -2,7 +2,7 @@
 # Installs the Debian packages topoplan needs to build and test, if any is missing.
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config libgtest-dev libgmock-dev libbenchmark-dev
-          libtomlplusplus-dev libcli11-dev nlohmann-json3-dev)
+          libtomlplusplus-dev libcli11-dev nlohmann-json3-dev clang-format git)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
