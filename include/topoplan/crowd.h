@@ -116,11 +116,12 @@ class CrowdPlanner {
  private:
   friend class Crowd;
   struct ClassPlan {
-    Domain projected;                  // the projection (variables and actions renumbered)
-    TopoPlanner planner;               // ℙ on `projected` with the full class's structural class
-    std::vector<VarId> vars;           // projected var → domain var
-    std::vector<ActionId> to_global;   // projected action → domain action
-    std::vector<uint64_t> key_mask;    // per word: bits of the class's variables
+    Domain projected;                 // the projection (variables and actions renumbered)
+    TopoPlanner planner;              // ℙ on `projected` with the full class's structural class
+    std::vector<VarId> vars;          // projected var → domain var
+    std::vector<ActionId> to_global;  // projected action → domain action
+    std::vector<CrowdLayout::Field> fields;  // projected var → its field in the packed layout
+    std::vector<uint64_t> key_mask;          // per word: bits of the class's variables
     std::vector<uint64_t> other_high;  // per word: top bit of each field of the other variables
   };
   const Domain* domain_ = nullptr;
@@ -268,14 +269,16 @@ class Crowd {
  private:
   struct Worker;
   struct Job;
+  struct ClassHot;
   CrowdStats run(const CrowdBatch& batch, const CrowdOutput& out, int64_t first, int64_t deadline);
   static void task_entry(int32_t begin, int32_t end, int32_t worker, void* context);
-  template <bool kOneWord>
+  template <bool kOneWord, bool kCache>
   void serve_block(Worker& w, const Job& job, int64_t block) const;
 
   const CrowdPlanner* planner_ = nullptr;
   CrowdDef def_;
   std::vector<Worker> workers_;
+  std::vector<ClassHot> hot_;         // per class: what an NPC planned by ℙ needs, flat
   std::vector<uint64_t> key_mask_;    // per class, per word: bits of the class's variables
   std::vector<uint64_t> other_high_;  // per class, per word: top bits of the other variables
 };

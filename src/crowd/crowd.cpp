@@ -42,6 +42,16 @@ struct alignas(64) Crowd::Worker {
   int64_t evictions = 0;
 };
 
+// Per class, the pointers and sizes an NPC that goes through ℙ needs, in one record (no
+// unique_ptr and vector headers to chase per NPC).
+struct Crowd::ClassHot {
+  const TopoPlanner* planner = nullptr;
+  const CrowdLayout::Field* fields = nullptr;  // per projected variable
+  const ActionId* to_global = nullptr;         // projected action → domain action
+  int32_t num_vars = 0;
+  int32_t max_len = 0;  // ℙ's max_plan_length()
+};
+
 struct Crowd::Job {
   Crowd* crowd = nullptr;
   const CrowdBatch* batch = nullptr;
@@ -126,6 +136,9 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
     w.guard = std::make_unique<std::byte[]>(4096);
   }
   for (const auto& cp : planner.classes_) {
+    crowd.hot_.push_back(ClassHot{&cp->planner, cp->fields.data(), cp->to_global.data(),
+                                  static_cast<int32_t>(cp->vars.size()),
+                                  cp->planner.max_plan_length()});
     crowd.key_mask_.insert(crowd.key_mask_.end(), cp->key_mask.begin(), cp->key_mask.end());
     crowd.other_high_.insert(crowd.other_high_.end(), cp->other_high.begin(), cp->other_high.end());
   }
@@ -223,21 +236,26 @@ void Crowd::task_entry(int32_t /*begin*/, int32_t /*end*/, int32_t worker, void*
     if (b0 >= job.blocks) break;
     const int64_t b1 = std::min(b0 + job.chunk, job.blocks);
     for (int64_t b = b0; b < b1; ++b) {
-      if (job.one_word)
-        self.serve_block<true>(w, job, b);
+      const bool cache = self.def_.cache != nullptr;
+      if (job.one_word && cache)
+        self.serve_block<true, true>(w, job, b);
+      else if (job.one_word)
+        self.serve_block<true, false>(w, job, b);
+      else if (cache)
+        self.serve_block<false, true>(w, job, b);
       else
-        self.serve_block<false>(w, job, b);
+        self.serve_block<false, false>(w, job, b);
     }
     if (job.deadline_ns != 0 && now_ns() >= job.deadline_ns) break;
   }
 }
 
-template <bool kOneWord>
+template <bool kOneWord, bool kCache>
 void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
   const CrowdPlanner& planner = *planner_;
   const CrowdBatch& batch = *job.batch;
   const CrowdOutput& out = *job.out;
-  PlanCache* cache = def_.cache;
+  PlanCache* cache = kCache ? def_.cache : nullptr;
   const int32_t words = kOneWord ? 1 : planner.layout().words();
   const int64_t n = job.npcs;
   const int64_t first = block * def_.npcs_per_block;
@@ -251,7 +269,8 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
   const uint64_t* high = planner.field_high_.data();
   const uint64_t* key_masks = key_mask_.data();
   const uint64_t* other_highs = other_high_.data();
-  const auto num_classes = static_cast<uint32_t>(planner.classes_.size());
+  const ClassHot* hot = hot_.data();
+  const auto num_classes = static_cast<uint32_t>(hot_.size());
   const uint16_t* npc_class = batch.npc_class.data();
   const uint64_t* init = batch.init.data();
   const uint64_t* goal = batch.goal.data();
@@ -259,9 +278,13 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
   uint16_t* lengths = out.length.data();
   CrowdStatus* statuses = out.status.data();
   uint64_t* key = w.key.data();
-  MemoEntry* memo = job.memo ? w.memo.data() : nullptr;
+  ValueId* s0_vals = w.s0.data();
+  ValueId* goal_vals = w.goal.data();
+  ActionId* spare = w.plan.data();
+  TopoScratch* scratches = w.scratch.data();
+  MemoEntry* memo = kCache && job.memo ? w.memo.data() : nullptr;
   const uint64_t memo_entries = w.memo.size();
-  const int32_t memo_max = cache != nullptr ? std::min(kMemoPlan, cache->max_len_) : 0;
+  const int32_t memo_max = kCache ? std::min(kMemoPlan, cache->max_len_) : 0;
   // Counters in registers, added to the worker once per block.
   int64_t hits = 0, misses = 0, planned = 0, solved = 0, too_small = 0, inserts = 0, evictions = 0;
 
@@ -275,7 +298,6 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
     } else {
       const uint64_t* s = init + i * words;
       const uint64_t* g = goal + i * words;
-      const uint64_t* key_mask = key_masks + static_cast<size_t>(c) * static_cast<size_t>(words);
       const uint64_t* other_high =
           other_highs + static_cast<size_t>(c) * static_cast<size_t>(words);
       uint64_t other_change = 0;
@@ -283,8 +305,6 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
         const uint64_t differs = nonzero_fields(s[k] ^ g[k], low[k], high[k]);
         const uint64_t required = nonzero_fields(~g[k], low[k], high[k]);
         other_change |= differs & required & other_high[k];
-        key[k] = s[k] & key_mask[k];
-        key[words + k] = g[k] & key_mask[k];
       }
       uint64_t hash = 0;
       bool hit = false;
@@ -292,7 +312,12 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
       if (other_change != 0) {
         // The goal changes a variable the class cannot touch: ℙ fails there in phase 1 (proof).
         st = kCrowdUnsolvable;
-      } else if (cache != nullptr) {
+      } else if constexpr (kCache) {
+        const uint64_t* key_mask = key_masks + static_cast<size_t>(c) * static_cast<size_t>(words);
+        for (int32_t k = 0; k < words; ++k) {
+          key[k] = s[k] & key_mask[k];
+          key[words + k] = g[k] & key_mask[k];
+        }
         hash = kOneWord ? hash_one_word(c, key[0], key[1])
                         : hash_key(static_cast<int32_t>(c), key, 2 * words);
         if (kOneWord && memo != nullptr) {
@@ -334,44 +359,48 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
         }
       }
       if (other_change == 0 && !hit) {
-        const CrowdPlanner::ClassPlan& cp = *planner.classes_[c];
-        const auto nv = static_cast<int32_t>(cp.vars.size());
-        const CrowdLayout& layout = planner.layout();
+        // Unpack only the class's variables, straight from the packed words (a goal field of all
+        // ones = free).
+        const ClassHot& h = hot[c];
+        const CrowdLayout::Field* fields = h.fields;
+        const int32_t nv = h.num_vars;
+        const uint64_t s_word = s[0];
+        const uint64_t g_word = g[0];
         for (int32_t k = 0; k < nv; ++k) {
-          const CrowdLayout::Field& f = layout.field(cp.vars[static_cast<size_t>(k)]);
-          w.s0[static_cast<size_t>(k)] = static_cast<ValueId>((s[f.word] >> f.shift) & f.mask);
-          const uint64_t x = (g[f.word] >> f.shift) & f.mask;
-          w.goal[static_cast<size_t>(k)] = x == f.mask ? kUndefined : static_cast<ValueId>(x);
+          const CrowdLayout::Field f = fields[k];
+          const uint64_t sw = kOneWord ? s_word : s[f.word];
+          const uint64_t gw = kOneWord ? g_word : g[f.word];
+          s0_vals[k] = static_cast<ValueId>((sw >> f.shift) & f.mask);
+          const uint64_t x = (gw >> f.shift) & f.mask;
+          goal_vals[k] = x == f.mask ? kUndefined : static_cast<ValueId>(x);
         }
         // Plan in place when any plan fits, else into the worker's buffer: "too small" then
         // means exactly "a plan exists and is longer than the room left", with or without cache.
-        TopoScratch& scratch = w.scratch[c];
-        const bool in_place = room >= cp.planner.max_plan_length();
-        ActionId* dst = in_place ? actions + pos : w.plan.data();
-        const PlanStatus ps = cp.planner.plan(
-            scratch, std::span<const ValueId>(w.s0.data(), static_cast<size_t>(nv)),
-            std::span<const ValueId>(w.goal.data(), static_cast<size_t>(nv)),
-            std::span<ActionId>(dst, static_cast<size_t>(cp.planner.max_plan_length())), &len);
+        TopoScratch& scratch = scratches[c];
+        const int32_t max_len = h.max_len;
+        const bool in_place = room >= max_len;
+        ActionId* dst = in_place ? actions + pos : spare;
+        const PlanStatus ps =
+            h.planner->plan(scratch, std::span<const ValueId>(s0_vals, static_cast<size_t>(nv)),
+                            std::span<const ValueId>(goal_vals, static_cast<size_t>(nv)),
+                            std::span<ActionId>(dst, static_cast<size_t>(max_len)), &len);
         ++planned;
-        switch (ps) {
-          case PlanStatus::kSolved:
-            st = kCrowdSolved;
-            for (int32_t j = 0; j < len; ++j) dst[j] = cp.to_global[static_cast<size_t>(dst[j])];
-            if (!in_place) {
-              if (len <= room)
-                std::copy(dst, dst + len, actions + pos);
-              else
-                st = kCrowdBufferTooSmall;
-            }
-            break;
-          case PlanStatus::kUnsolvable:
-            st = kCrowdUnsolvable;
-            break;
-          default:
-            st = scratch.failure() == TopoFailure::kBadInput ? kCrowdBadInput : kCrowdNoPlan;
-            break;
+        if (ps == PlanStatus::kSolved) {
+          st = kCrowdSolved;
+          const ActionId* to_global = h.to_global;
+          for (int32_t j = 0; j < len; ++j) dst[j] = to_global[dst[j]];
+          if (!in_place) {
+            if (len <= room)
+              std::copy(dst, dst + len, actions + pos);
+            else
+              st = kCrowdBufferTooSmall;
+          }
+        } else if (ps == PlanStatus::kUnsolvable) {
+          st = kCrowdUnsolvable;
+        } else {
+          st = scratch.failure() == TopoFailure::kBadInput ? kCrowdBadInput : kCrowdNoPlan;
         }
-        if (cache != nullptr) {
+        if constexpr (kCache) {
           const CrowdStatus cached = st == kCrowdBufferTooSmall ? kCrowdSolved : st;
           const int32_t r = cache->insert(hash, static_cast<int32_t>(c), key, dst, len, cached);
           inserts += r > 0;
@@ -393,8 +422,9 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
     if (st & kCrowdSolved) {
       pos += len;
       ++solved;
+    } else if (st & kCrowdBufferTooSmall) {
+      ++too_small;
     }
-    too_small += (st & kCrowdBufferTooSmall) != 0;
   }
   w.stats.served += end - first;
   w.stats.planned += planned;

@@ -101,6 +101,7 @@ Result<CrowdPlanner> CrowdPlanner::create(const Domain& domain) {
     cp->other_high = p.field_high_;
     for (const VarId v : cp->vars) {
       const CrowdLayout::Field& f = p.layout_.field(v);
+      cp->fields.push_back(f);
       cp->key_mask[static_cast<size_t>(f.word)] |= f.mask << f.shift;
       cp->other_high[static_cast<size_t>(f.word)] &= ~(f.mask << f.shift);
     }
