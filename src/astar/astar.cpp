@@ -5,6 +5,8 @@
 #include <chrono>
 #include <limits>
 
+#include "astar/cold_plan.h"
+
 namespace topoplan {
 
 namespace {
@@ -362,35 +364,8 @@ PlanStatus AStarPlanner::plan(std::span<const ValueId> init, std::span<const Val
 
 PlanResult plan_astar(const Domain& domain, const Instance& instance,
                       const PlannerOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  PlanResult result;
-  result.stats.engine = "astar";
-  if (auto err = domain.check_instance(instance)) {
-    result.status = PlanStatus::kGaveUp;
-    result.message = err->to_string();
-    return result;
-  }
-  AStarPlanner planner(domain);
-  result.status = planner.plan(instance, options, result.actions);
-  result.stats.expanded = planner.expanded();
-  result.stats.generated = planner.generated();
-  switch (result.status) {
-    case PlanStatus::kSolved:
-      result.cost = plan_cost(domain, result.actions);
-      break;
-    case PlanStatus::kUnsolvable:
-      result.message = "A* exhausted the reachable states: no plan exists";
-      break;
-    case PlanStatus::kLimitReached:
-      result.message = "A* stopped at a limit (" + std::to_string(planner.expanded()) +
-                       " expansions): raise --max-expansions, --max-memory or --max-seconds";
-      break;
-    default:
-      break;
-  }
-  result.stats.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return result;
+  return detail::plan_once<AStarPlanner>(domain, instance, options, "astar", "A*",
+                                         "A* exhausted the reachable states: no plan exists");
 }
 
 }  // namespace topoplan

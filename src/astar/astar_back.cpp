@@ -29,6 +29,8 @@
 #include <limits>
 #include <string>
 
+#include "astar/cold_plan.h"
+
 namespace topoplan {
 
 namespace {
@@ -377,35 +379,9 @@ PlanStatus BackAStarPlanner::plan(std::span<const ValueId> init, std::span<const
 
 PlanResult plan_astar_back(const Domain& domain, const Instance& instance,
                            const PlannerOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  PlanResult result;
-  result.stats.engine = "astar-back";
-  if (auto err = domain.check_instance(instance)) {
-    result.status = PlanStatus::kGaveUp;
-    result.message = err->to_string();
-    return result;
-  }
-  BackAStarPlanner planner(domain);
-  result.status = planner.plan(instance, options, result.actions);
-  result.stats.expanded = planner.expanded();
-  result.stats.generated = planner.generated();
-  switch (result.status) {
-    case PlanStatus::kSolved:
-      result.cost = plan_cost(domain, result.actions);
-      break;
-    case PlanStatus::kUnsolvable:
-      result.message = "backward A* exhausted the subgoals regressable from the goal: no plan";
-      break;
-    case PlanStatus::kLimitReached:
-      result.message = "backward A* stopped at a limit (" + std::to_string(planner.expanded()) +
-                       " expansions): raise --max-expansions, --max-memory or --max-seconds";
-      break;
-    default:
-      break;
-  }
-  result.stats.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return result;
+  return detail::plan_once<BackAStarPlanner>(
+      domain, instance, options, "astar-back", "backward A*",
+      "backward A* exhausted the subgoals regressable from the goal: no plan");
 }
 
 }  // namespace topoplan

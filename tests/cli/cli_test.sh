@@ -49,6 +49,8 @@ expect "seed 001: one action" 0 '^; cost = 1 ' -- "$bin" plan "$hb" --init "hays
 expect "unsolvable exits 11" 11 'unsolvable' -- "$bin" plan "$hb" --init "haystack=inFeeder,bucket=none,water=inSource" --goal "haystack=inFeeder,bucket=none,water=inTrough"
 expect "exact: unsolvable exits 11" 11 '' -- "$bin" plan "$hb" --planner exact --init "haystack=inFeeder,bucket=none,water=inSource" --goal "haystack=inFeeder,bucket=none,water=inTrough"
 expect "node limit exits 12" 12 'limit' -- "$bin" plan "$hb" --planner exact --max-expansions 1
+expect "memory limit exits 12" 12 "memory limit" -- "$bin" plan "$src/domains/oneprv-5-m10.toml" --planner exact --max-memory 1
+expect "bad memory limit is a usage error" 2 '' -- "$bin" plan "$hb" --max-memory 0
 expect "partial goal" 0 '^; cost = 2 ' -- "$bin" plan "$hb" --goal "haystack=inFeeder"
 
 # Fast Downward files: convert, plan, validate against both forms

@@ -17,6 +17,7 @@ struct PlanOptions {
   std::string objective = "cost";
   int64_t max_expansions = SearchLimits{}.max_expansions;
   double max_seconds = 0.0;
+  int64_t max_memory_mib = SearchLimits{}.max_memory_bytes >> 20;
   bool stats = false;
 };
 
@@ -37,6 +38,7 @@ int run_plan(const PlanOptions& options) {
   PlannerOptions popts;
   popts.limits.max_expansions = options.max_expansions;
   popts.limits.max_seconds = options.max_seconds;
+  popts.limits.max_memory_bytes = options.max_memory_mib << 20;
   popts.objective = options.objective == "length" ? Objective::kLength : Objective::kCost;
   PlanResult result = planner->plan(domain, loaded->instance, popts);
 
@@ -89,6 +91,10 @@ void add_plan_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--max-expansions", options->max_expansions,
                   "node limit of search planners (then exit 12)")
       ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--max-memory", options->max_memory_mib,
+                  "memory limit of search planners in MiB (then exit 12)")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 30))
       ->capture_default_str();
   cmd->add_option("--max-seconds", options->max_seconds, "time limit of search planners, 0 = none")
       ->check(CLI::NonNegativeNumber);
