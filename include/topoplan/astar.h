@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -30,10 +31,15 @@
 
 namespace topoplan {
 
+class StateTable;  // src/search/state_table.h
+
 class AStarPlanner {
  public:
   // Keeps a reference to `domain`, which must outlive the planner. Compiles the action masks.
   explicit AStarPlanner(const Domain& domain);
+  ~AStarPlanner();
+  AStarPlanner(AStarPlanner&&) noexcept;
+  AStarPlanner& operator=(AStarPlanner&&) noexcept;
 
   // Plans from `init` (total) to `goal` (partial) with the actions of `npc_class`. Writes the
   // plan into `out` (cleared first) when the status is kSolved. `init` and `goal` must have
@@ -85,8 +91,6 @@ class AStarPlanner {
                int64_t* out);
   void prepare_heuristic(ClassId npc_class, Objective objective);
   [[nodiscard]] int64_t heuristic(const uint64_t* s) const;
-  [[nodiscard]] uint64_t hash_state(const uint64_t* s) const;
-  void grow_table();
 
   const Domain* domain_;
   StatePacker packer_;
@@ -107,9 +111,7 @@ class AStarPlanner {
 
   // Search arrays, reused across calls.
   std::vector<Node> nodes_;
-  size_t nodes_count_ = 0;
-  std::vector<uint64_t> states_;  // words_ per node
-  std::vector<int32_t> table_;    // open addressing: node index or -1
+  std::unique_ptr<StateTable> seen_;  // packed states of the nodes, hashed (node id = state id)
   std::vector<HeapEntry> heap_;
   std::vector<uint64_t> goal_mask_, goal_value_, scratch_;
   std::vector<VarId> goal_vars_;

@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -37,10 +38,15 @@
 
 namespace topoplan {
 
+class StateTable;  // src/search/state_table.h
+
 class BackAStarPlanner {
  public:
   // Keeps a reference to `domain`, which must outlive the planner.
   explicit BackAStarPlanner(const Domain& domain);
+  ~BackAStarPlanner();
+  BackAStarPlanner(BackAStarPlanner&&) noexcept;
+  BackAStarPlanner& operator=(BackAStarPlanner&&) noexcept;
 
   // Plans from `init` (total) to `goal` (partial) with the actions of `npc_class`; same
   // contract as AStarPlanner::plan. The plan is written to `out` in execution order.
@@ -93,8 +99,6 @@ class BackAStarPlanner {
                  int64_t* out);
   void prepare_heuristic(std::span<const ValueId> init, ClassId npc_class, Objective objective);
   [[nodiscard]] int64_t heuristic(const uint64_t* g) const;
-  [[nodiscard]] uint64_t hash_state(const uint64_t* s) const;
-  void grow_table();
 
   const Domain* domain_;
   int32_t words_ = 0;
@@ -113,9 +117,7 @@ class BackAStarPlanner {
   std::vector<ActionId> actions_;
 
   std::vector<Node> nodes_;
-  size_t nodes_count_ = 0;
-  std::vector<uint64_t> states_;  // words_ per node
-  std::vector<int32_t> table_;
+  std::unique_ptr<StateTable> seen_;  // packed states of the nodes, hashed (node id = state id)
   std::vector<HeapEntry> heap_;
   std::vector<uint64_t> init_, scratch_;
 

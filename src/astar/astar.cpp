@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "astar/cold_plan.h"
+#include "search/state_table.h"
 
 namespace topoplan {
 
@@ -18,15 +19,6 @@ constexpr int64_t kMaxTableEntries = int64_t{1} << 20;
 bool heap_less(int64_t fa, int64_t ga, int64_t fb, int64_t gb) {
   // Min-heap on f; among equal f, prefer the deeper node (larger g).
   return fa != fb ? fa < fb : ga > gb;
-}
-
-uint64_t mix(uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ULL;
-  h ^= h >> 33;
-  return h;
 }
 
 }  // namespace
@@ -103,6 +95,7 @@ AStarPlanner::AStarPlanner(const Domain& domain) : domain_(&domain), packer_(dom
   goal_mask_.assign(static_cast<size_t>(words_), 0);
   goal_value_.assign(static_cast<size_t>(words_), 0);
   scratch_.assign(static_cast<size_t>(words_), 0);
+  seen_ = std::make_unique<StateTable>(words_);
 }
 
 // Backward Dijkstra in v's transition graph: out[x] = cheapest way from x to `target` using
@@ -188,23 +181,6 @@ int64_t AStarPlanner::heuristic(const uint64_t* s) const {
   return h;
 }
 
-uint64_t AStarPlanner::hash_state(const uint64_t* s) const {
-  uint64_t h = 0x9e3779b97f4a7c15ULL;
-  for (int32_t w = 0; w < words_; ++w) h = mix(h ^ s[w]) + static_cast<uint64_t>(w);
-  return h;
-}
-
-void AStarPlanner::grow_table() {
-  const size_t size = table_.empty() ? 1024 : table_.size() * 2;
-  table_.assign(size, -1);
-  const size_t mask = size - 1;
-  for (size_t i = 0; i < nodes_count_; ++i) {
-    size_t slot = hash_state(states_.data() + i * static_cast<size_t>(words_)) & mask;
-    while (table_[slot] >= 0) slot = (slot + 1) & mask;
-    table_[slot] = static_cast<int32_t>(i);
-  }
-}
-
 PlanStatus AStarPlanner::plan(std::span<const ValueId> init, std::span<const ValueId> goal,
                               ClassId npc_class, const PlannerOptions& options,
                               std::vector<ActionId>& out) {
@@ -243,10 +219,8 @@ PlanStatus AStarPlanner::plan(std::span<const ValueId> init, std::span<const Val
   }
 
   // Reset the arena and table (capacity is kept).
-  nodes_count_ = 0;
+  seen_->clear();
   heap_.clear();
-  if (table_.empty()) grow_table();
-  std::fill(table_.begin(), table_.end(), -1);
 
   const size_t per_node =
       W * sizeof(uint64_t) + sizeof(Node) + 2 * sizeof(int32_t) + sizeof(HeapEntry);
@@ -260,28 +234,11 @@ PlanStatus AStarPlanner::plan(std::span<const ValueId> init, std::span<const Val
   };
   // Inserts the state in scratch_ (or finds it). Returns the node index and whether it is new.
   auto intern = [&](bool& inserted) -> int32_t {
-    if ((nodes_count_ + 1) * 2 > table_.size()) grow_table();
-    const size_t mask = table_.size() - 1;
-    size_t slot = hash_state(scratch_.data()) & mask;
-    for (;;) {
-      const int32_t idx = table_[slot];
-      if (idx < 0) break;
-      if (std::equal(scratch_.begin(), scratch_.end(),
-                     states_.begin() + static_cast<ptrdiff_t>(static_cast<size_t>(idx) * W))) {
-        inserted = false;
-        return idx;
-      }
-      slot = (slot + 1) & mask;
-    }
-    const size_t idx = nodes_count_++;
-    if (nodes_.size() < nodes_count_) {
-      nodes_.resize(std::max<size_t>(nodes_count_, nodes_.size() * 2));
-      states_.resize(nodes_.size() * W);
-    }
-    std::copy(scratch_.begin(), scratch_.end(), states_.begin() + static_cast<ptrdiff_t>(idx * W));
-    table_[slot] = static_cast<int32_t>(idx);
-    inserted = true;
-    return static_cast<int32_t>(idx);
+    const auto [idx, is_new] = seen_->insert(scratch_.data());
+    inserted = is_new;
+    const auto needed = static_cast<size_t>(idx) + 1;
+    if (nodes_.size() < needed) nodes_.resize(std::max(needed, nodes_.size() * 2));
+    return idx;
   };
   auto push = [&](int64_t f, int64_t g, int32_t node) {
     heap_.push_back(HeapEntry{f, g, node});
@@ -307,7 +264,7 @@ PlanStatus AStarPlanner::plan(std::span<const ValueId> init, std::span<const Val
     heap_.pop_back();
     Node node = nodes_[static_cast<size_t>(top.node)];
     if (top.g != node.g) continue;  // stale entry
-    const uint64_t* s = states_.data() + static_cast<size_t>(top.node) * W;
+    const uint64_t* s = seen_->state(top.node);
     if (is_goal(s)) {
       last_cost_ = node.g;
       for (int32_t i = top.node; nodes_[static_cast<size_t>(i)].parent >= 0;
@@ -324,7 +281,7 @@ PlanStatus AStarPlanner::plan(std::span<const ValueId> init, std::span<const Val
     for (ActionId a : actions_) {
       // Applicable?
       bool ok = true;
-      s = states_.data() + static_cast<size_t>(top.node) * W;  // states_ may have moved
+      s = seen_->state(top.node);  // the pool may have moved
       for (int32_t i = cond_offset_[static_cast<size_t>(a)];
            i < cond_offset_[static_cast<size_t>(a) + 1]; ++i) {
         const Cond& c = conds_[static_cast<size_t>(i)];
@@ -343,7 +300,7 @@ PlanStatus AStarPlanner::plan(std::span<const ValueId> init, std::span<const Val
       }
       ++generated_;
       const int64_t g = node.g + (length ? 1 : d.cost(a));
-      if (static_cast<int64_t>(nodes_count_) >= max_nodes) return PlanStatus::kLimitReached;
+      if (static_cast<int64_t>(seen_->size()) >= max_nodes) return PlanStatus::kLimitReached;
       const int32_t child = intern(inserted);
       Node& cn = nodes_[static_cast<size_t>(child)];
       if (inserted) {
@@ -361,6 +318,10 @@ PlanStatus AStarPlanner::plan(std::span<const ValueId> init, std::span<const Val
   }
   return PlanStatus::kUnsolvable;
 }
+
+AStarPlanner::~AStarPlanner() = default;
+AStarPlanner::AStarPlanner(AStarPlanner&&) noexcept = default;
+AStarPlanner& AStarPlanner::operator=(AStarPlanner&&) noexcept = default;
 
 PlanResult plan_astar(const Domain& domain, const Instance& instance,
                       const PlannerOptions& options) {

@@ -30,6 +30,7 @@
 #include <string>
 
 #include "astar/cold_plan.h"
+#include "search/state_table.h"
 
 namespace topoplan {
 
@@ -51,15 +52,6 @@ bool heap_cmp(const auto& a, const auto& b) {
 // bit iff one of them is set, and never out of the field.
 uint64_t nonzero(uint64_t x, uint64_t lo, uint64_t hi) {
   return (((x & lo) + lo) | x) & hi;
-}
-
-uint64_t mix(uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ULL;
-  h ^= h >> 33;
-  return h;
 }
 
 }  // namespace
@@ -137,6 +129,7 @@ BackAStarPlanner::BackAStarPlanner(const Domain& domain) : domain_(&domain) {
   hfield_.assign(static_cast<size_t>(field_offset_.back()), 0);
   init_.assign(W, 0);
   scratch_.assign(W, 0);
+  seen_ = std::make_unique<StateTable>(words_);
 }
 
 // Forward Dijkstra in v's transition graph: out[y] = cheapest way from `source` to y with the
@@ -209,23 +202,6 @@ int64_t BackAStarPlanner::heuristic(const uint64_t* g) const {
   return h;
 }
 
-uint64_t BackAStarPlanner::hash_state(const uint64_t* s) const {
-  uint64_t h = 0x9e3779b97f4a7c15ULL;
-  for (int32_t w = 0; w < words_; ++w) h = mix(h ^ s[w]) + static_cast<uint64_t>(w);
-  return h;
-}
-
-void BackAStarPlanner::grow_table() {
-  const size_t size = table_.empty() ? 1024 : table_.size() * 2;
-  table_.assign(size, -1);
-  const size_t mask = size - 1;
-  for (size_t i = 0; i < nodes_count_; ++i) {
-    size_t slot = hash_state(states_.data() + i * static_cast<size_t>(words_)) & mask;
-    while (table_[slot] >= 0) slot = (slot + 1) & mask;
-    table_[slot] = static_cast<int32_t>(i);
-  }
-}
-
 PlanStatus BackAStarPlanner::plan(std::span<const ValueId> init, std::span<const ValueId> goal,
                                   ClassId npc_class, const PlannerOptions& options,
                                   std::vector<ActionId>& out) {
@@ -258,10 +234,8 @@ PlanStatus BackAStarPlanner::plan(std::span<const ValueId> init, std::span<const
           (static_cast<uint64_t>(goal[static_cast<size_t>(v)]) + 1) << s.shift;
   }
 
-  nodes_count_ = 0;
+  seen_->clear();
   heap_.clear();
-  if (table_.empty()) grow_table();
-  std::fill(table_.begin(), table_.end(), -1);
   const size_t per_node =
       W * sizeof(uint64_t) + sizeof(Node) + 2 * sizeof(int32_t) + sizeof(HeapEntry);
   const int64_t max_nodes =
@@ -275,28 +249,11 @@ PlanStatus BackAStarPlanner::plan(std::span<const ValueId> init, std::span<const
     return true;
   };
   auto intern = [&](bool& inserted) -> int32_t {
-    if ((nodes_count_ + 1) * 2 > table_.size()) grow_table();
-    const size_t mask = table_.size() - 1;
-    size_t slot = hash_state(scratch_.data()) & mask;
-    for (;;) {
-      const int32_t idx = table_[slot];
-      if (idx < 0) break;
-      if (std::equal(scratch_.begin(), scratch_.end(),
-                     states_.begin() + static_cast<ptrdiff_t>(static_cast<size_t>(idx) * W))) {
-        inserted = false;
-        return idx;
-      }
-      slot = (slot + 1) & mask;
-    }
-    const size_t idx = nodes_count_++;
-    if (nodes_.size() < nodes_count_) {
-      nodes_.resize(std::max<size_t>(nodes_count_, nodes_.size() * 2));
-      states_.resize(nodes_.size() * W);
-    }
-    std::copy(scratch_.begin(), scratch_.end(), states_.begin() + static_cast<ptrdiff_t>(idx * W));
-    table_[slot] = static_cast<int32_t>(idx);
-    inserted = true;
-    return static_cast<int32_t>(idx);
+    const auto [idx, is_new] = seen_->insert(scratch_.data());
+    inserted = is_new;
+    const auto needed = static_cast<size_t>(idx) + 1;
+    if (nodes_.size() < needed) nodes_.resize(std::max(needed, nodes_.size() * 2));
+    return idx;
   };
   auto push = [&](int64_t f, int64_t g, int32_t node) {
     heap_.push_back(HeapEntry{f, g, node});
@@ -317,7 +274,7 @@ PlanStatus BackAStarPlanner::plan(std::span<const ValueId> init, std::span<const
     heap_.pop_back();
     const Node node = nodes_[static_cast<size_t>(top.node)];
     if (top.g != node.g) continue;  // stale entry
-    const uint64_t* g = states_.data() + static_cast<size_t>(top.node) * W;
+    const uint64_t* g = seen_->state(top.node);
     if (satisfied(g)) {
       // The chain from this subgoal up to the goal is the plan in execution order.
       last_cost_ = node.g;
@@ -332,7 +289,7 @@ PlanStatus BackAStarPlanner::plan(std::span<const ValueId> init, std::span<const
       return PlanStatus::kLimitReached;
     ++expanded_;
     for (ActionId a : actions_) {
-      g = states_.data() + static_cast<size_t>(top.node) * W;  // states_ may have moved
+      g = seen_->state(top.node);  // the pool may have moved
       const int32_t first = op_offset_[static_cast<size_t>(a)];
       const int32_t last = op_offset_[static_cast<size_t>(a) + 1];
       bool relevant = false, consistent = true;
@@ -358,7 +315,7 @@ PlanStatus BackAStarPlanner::plan(std::span<const ValueId> init, std::span<const
       }
       ++generated_;
       const int64_t cost = node.g + (length ? 1 : d.cost(a));
-      if (static_cast<int64_t>(nodes_count_) >= max_nodes) return PlanStatus::kLimitReached;
+      if (static_cast<int64_t>(seen_->size()) >= max_nodes) return PlanStatus::kLimitReached;
       const int32_t child = intern(inserted);
       Node& cn = nodes_[static_cast<size_t>(child)];
       if (inserted) {
@@ -376,6 +333,10 @@ PlanStatus BackAStarPlanner::plan(std::span<const ValueId> init, std::span<const
   }
   return PlanStatus::kUnsolvable;  // every subgoal regressable from the goal was expanded
 }
+
+BackAStarPlanner::~BackAStarPlanner() = default;
+BackAStarPlanner::BackAStarPlanner(BackAStarPlanner&&) noexcept = default;
+BackAStarPlanner& BackAStarPlanner::operator=(BackAStarPlanner&&) noexcept = default;
 
 PlanResult plan_astar_back(const Domain& domain, const Instance& instance,
                            const PlannerOptions& options) {
