@@ -46,9 +46,25 @@ enum class TopoFailure : uint8_t {
   kNeedsRepeat,         // visiting the requested value needs an action twice (no T1 plan)
   kOrderingCycle,       // the chosen actions cannot be totally ordered
   kSelfCheck,           // internal: the plan failed re-simulation (a bug; never returned as plan)
+  kUnprovenMinimal,     // a plan was found with an extra return to s0 whose minimality is unproven
+  kBranching,           // two needed actions leave the same value (no plan with each action once)
 };
 
 [[nodiscard]] std::string_view to_string(TopoFailure failure);
+
+// What made the last plan() call fail, in the domain's ids (-1 when not applicable): the reason,
+// the variable and value at fault, and the action that needs it.
+struct TopoFailureInfo {
+  TopoFailure reason = TopoFailure::kNone;
+  VarId var = -1;
+  ValueId value = -1;
+  ActionId action = -1;
+};
+
+// A sentence in the designer's terms saying what the task needs that ℙ cannot give, and what
+// would change it (e.g. "visiting location=armory twice: 'WalkPostToArmory' is needed twice; a
+// plan with each action once does not exist ..."). Empty for kNone. Cold path (allocates).
+[[nodiscard]] std::string describe(const Domain& domain, const TopoFailureInfo& failure);
 
 class TopoPlanner;
 
@@ -64,6 +80,9 @@ class TopoScratch {
   [[nodiscard]] VarId failure_var() const { return failure_var_; }
   [[nodiscard]] ValueId failure_value() const { return failure_value_; }
   [[nodiscard]] ActionId failure_action() const { return failure_action_; }
+  [[nodiscard]] TopoFailureInfo failure_info() const {
+    return TopoFailureInfo{failure_, failure_var_, failure_value_, failure_action_};
+  }
   // Diagnostics: the last plan() ran out of the pick_deferred budget (docs/algorithm.md,
   // "Complexity"); later loop choices took the oldest candidate, and an ordering failure of
   // that call was reported as kGaveUp, not kUnsolvable.

@@ -31,6 +31,10 @@ std::string_view to_string(TopoFailure failure) {
       return "ordering cycle";
     case TopoFailure::kSelfCheck:
       return "self-check failed";
+    case TopoFailure::kUnprovenMinimal:
+      return "unproven minimal";
+    case TopoFailure::kBranching:
+      return "branching walk";
   }
   return "?";
 }
@@ -783,36 +787,69 @@ PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
 }
 
 std::string TopoPlanner::explain(const TopoScratch& s) const {
-  const Domain& d = *domain_;
-  const VarId v = s.failure_var();
-  const ValueId x = s.failure_value();
-  const ActionId a = s.failure_action();
-  auto var_value = [&]() {
-    if (v < 0) return std::string("?");
-    if (x < 0 || x >= d.domain_size(v)) return d.variable_name(v);
-    return d.variable_name(v) + "=" + d.value_name(v, x);
-  };
-  auto by = [&]() { return a >= 0 ? " (needed by '" + d.action_name(a) + "')" : std::string(); };
-  switch (s.failure()) {
+  return describe(*domain_, s.failure_info());
+}
+
+namespace {
+// The first action setting v = x (ℙ's domains are post-unique per NPC class; cold path).
+ActionId producer_of(const Domain& d, VarId v, ValueId x) {
+  for (ActionId a = 0; a < d.num_actions(); ++a)
+    for (const Effect& e : d.effects(a))
+      if (e.var == v && e.post == x) return a;
+  return -1;
+}
+}  // namespace
+
+std::string describe(const Domain& d, const TopoFailureInfo& f) {
+  const VarId v = f.var >= 0 && f.var < d.num_variables() ? f.var : -1;
+  const ValueId x = v >= 0 && f.value >= 0 && f.value < d.domain_size(v) ? f.value : -1;
+  const ActionId a = f.action >= 0 && f.action < d.num_actions() ? f.action : -1;
+  const std::string fact =
+      v < 0 ? std::string("?")
+            : (x < 0 ? d.variable_name(v) : d.variable_name(v) + "=" + d.value_name(v, x));
+  const std::string act = a >= 0 ? "'" + d.action_name(a) + "'" : std::string("?");
+  const std::string by = a >= 0 ? " (needed by " + act + ")" : std::string();
+  switch (f.reason) {
     case TopoFailure::kNone:
       return "";
     case TopoFailure::kBadInput:
-      return "topo: state size or value out of range";
+      return "topo: the state or goal has the wrong size or a value out of range";
     case TopoFailure::kBufferTooSmall:
-      return "topo: output buffer too small";
+      return "topo: the output buffer is too small for the plan";
     case TopoFailure::kPartialGoal:
-      return "topo: the goal leaves '" + d.variable_name(v) + "' free but " + var_value() +
-             " is requested" + by() + "; ℙ needs a total goal here";
+      return "topo: the goal leaves '" + (v >= 0 ? d.variable_name(v) : std::string("?")) +
+             "' free but " + fact + " is requested" + by +
+             "; ℙ could not place that visit (a goal value for it would let ℙ decide)";
     case TopoFailure::kGoalUnreachable:
-      return "topo: no sequence of actions takes " + var_value() + " from its initial value";
+      return "topo: no sequence of actions takes " + fact +
+             " from its initial value: the goal cannot be reached (a plan does not exist); an "
+             "action setting " +
+             fact + " from a value that can be reached would change it";
     case TopoFailure::kPrevailUnreachable:
-      return "topo: " + var_value() + by() + " cannot be reached on the way to the goal";
+      return "topo: " + act + " needs " + fact +
+             ", which no sequence of actions reaches on the way to the goal (a plan does not "
+             "exist); an action setting " +
+             fact + " from a reachable value would change it";
     case TopoFailure::kNeedsRepeat:
-      return "topo: reaching " + var_value() + by() +
-             " needs an action twice (no plan with each action once)";
+    case TopoFailure::kBranching: {
+      const ActionId p = v >= 0 && x >= 0 ? producer_of(d, v, x) : -1;
+      const std::string prod = p >= 0 ? "'" + d.action_name(p) + "'" : std::string("its producer");
+      return "topo: visiting " + fact + " twice" + by + ": " + prod +
+             " is needed twice; a plan with each action once does not exist (ℙ gives up; a "
+             "search may find a plan that repeats it). A second way to reach " +
+             fact + " (e.g. an action setting it with no pre-condition on '" +
+             (v >= 0 ? d.variable_name(v) : std::string("?")) +
+             "'), or a goal that does not need the second visit, would change it";
+    }
     case TopoFailure::kOrderingCycle:
-      return "topo: the needed actions cannot be ordered (cycle through '" +
-             (a >= 0 ? d.action_name(a) : std::string("?")) + "')";
+      return "topo: the needed actions cannot be put in one order: " + act +
+             (v >= 0 ? " (on '" + d.variable_name(v) + "')" : std::string()) +
+             " waits, directly or not, for itself; no plan with each action once was found "
+             "(removing one of the pre-/prevail-conditions on that cycle would change it)";
+    case TopoFailure::kUnprovenMinimal:
+      return "topo: a plan returning to " + fact +
+             " exists but ℙ cannot prove it minimal (several variables need a second visit "
+             "of their initial value); ℙ gives up so that a search answers";
     case TopoFailure::kSelfCheck:
       return "topo: internal error: the plan failed re-simulation";
   }

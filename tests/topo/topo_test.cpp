@@ -268,3 +268,33 @@ TEST(TopoApi, PartialGoal) {
 
 }  // namespace
 }  // namespace topoplan
+
+namespace topoplan {
+namespace {
+
+// describe(): the failure in the designer's terms, with the names of the variable, value and
+// actions at fault.
+TEST(TopoDescribe, NamesTheFactAndTheActions) {
+  const Domain d = compile(horse_breeder_000_def());
+  EXPECT_EQ(describe(d, {}), "");
+  TopoFailureInfo f;
+  f.reason = TopoFailure::kNeedsRepeat;
+  f.var = 0;
+  f.value = 0;
+  f.action = 1;
+  const std::string msg = describe(d, f);
+  EXPECT_NE(msg.find("visiting " + d.variable_name(0) + "=" + d.value_name(0, 0) + " twice"),
+            std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("'" + d.action_name(1) + "'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("each action once does not exist"), std::string::npos) << msg;
+  f.reason = TopoFailure::kPrevailUnreachable;
+  EXPECT_NE(describe(d, f).find("does not exist"), std::string::npos);
+  // Out-of-range ids are reported as "?", never a crash.
+  f.var = 99;
+  f.action = 99;
+  EXPECT_FALSE(describe(d, f).empty());
+}
+
+}  // namespace
+}  // namespace topoplan
