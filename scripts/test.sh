@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: a warnings-as-errors build and its tests, then the
-# tests again under AddressSanitizer + UndefinedBehaviorSanitizer, then an install and a
-# find_package(topoplan) consumer build.
+# tests again under AddressSanitizer + UndefinedBehaviorSanitizer, the crowd tests under
+# ThreadSanitizer, then an install and a find_package(topoplan) consumer build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -18,6 +18,12 @@ cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTOPOPLAN_WERROR=ON 
 cmake --build build/asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/asan --output-on-failure -j"$jobs"
+
+# ThreadSanitizer, lean: only the crowd tests (batch threads, shared plan cache, thread pool).
+cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTOPOPLAN_WERROR=ON \
+  -DTOPOPLAN_TSAN=ON -DTOPOPLAN_BUILD_TOOLS=OFF -DTOPOPLAN_BUILD_BENCHMARKS=OFF
+cmake --build build/tsan -j"$jobs" --target test_crowd
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 build/tsan/tests/test_crowd
 
 prefix=$(mktemp -d)
 cmake --install build/ci --prefix "$prefix" >/dev/null

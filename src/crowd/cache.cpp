@@ -3,8 +3,14 @@
 // Entry words: [0] sequence (odd while a writer fills it), [1] meta = epoch << 32 | class << 16 |
 // length << 8 | status, [2, 2 + 2W) the projected s0 and goal, then the plan as 16-bit action ids,
 // four per word. Readers never write the entry: they copy it and re-read the sequence; a torn read
-// is a miss. Writers take the entry with one CAS on the sequence and give up if it is busy. All
-// words are std::atomic read and written relaxed (plain moves on x86) so there is no data race.
+// is a miss. Writers take the entry with one CAS on the sequence and give up if it is busy.
+//
+// Every word is a std::atomic, and the ordering is carried by the accesses themselves, not by
+// fences (ThreadSanitizer does not model std::atomic_thread_fence, and GCC refuses it under
+// -fsanitize=thread): the writer stores each word with release, so a reader whose acquire load
+// sees any new word also sees the odd sequence the writer set before it, and its final re-read
+// of the sequence fails; the reader's acquire loads keep that re-read after the copy. On x86
+// acquire loads and release stores are plain moves, so this costs nothing over relaxed.
 #include <algorithm>
 #include <bit>
 #include <cassert>
@@ -83,24 +89,24 @@ bool PlanCache::lookup(uint64_t hash, int32_t npc_class, const uint64_t* key, Ac
     std::atomic<uint64_t>* e = &words_[(set * 2 + way) * static_cast<uint64_t>(entry_words_)];
     const uint64_t seq = e[0].load(std::memory_order_acquire);
     if (seq & 1u) continue;
-    const uint64_t meta = e[1].load(std::memory_order_relaxed);
+    const uint64_t meta = e[1].load(std::memory_order_acquire);
     if ((meta >> 32) != epoch_ || ((meta >> 16) & 0xFFFFu) != static_cast<uint64_t>(npc_class))
       continue;
     bool same = true;
     for (int32_t k = 0; k < key_words_; ++k)
-      same &= e[2 + k].load(std::memory_order_relaxed) == key[k];
+      same &= e[2 + k].load(std::memory_order_acquire) == key[k];
     if (!same) continue;
     const auto n = static_cast<int32_t>((meta >> 8) & 0xFFu);
     if (n <= capacity) {
       const std::atomic<uint64_t>* p = e + 2 + key_words_;
       for (int32_t j = 0; j < n; j += 4) {
-        const uint64_t w = p[j / 4].load(std::memory_order_relaxed);
+        const uint64_t w = p[j / 4].load(std::memory_order_acquire);
         for (int32_t t = 0; t < 4 && j + t < n; ++t)
           dst[j + t] = static_cast<ActionId>((w >> (16 * t)) & 0xFFFFu);
       }
     }
-    std::atomic_thread_fence(std::memory_order_acquire);
-    if (e[0].load(std::memory_order_relaxed) != seq) return false;  // torn: a writer was here
+    // The acquire loads above keep this re-read after them: torn means a writer was here.
+    if (e[0].load(std::memory_order_relaxed) != seq) return false;
     *len = n;
     *status = static_cast<CrowdStatus>(meta & 0xFFu);
     if (victim_[set].load(std::memory_order_relaxed) == way)
@@ -131,18 +137,18 @@ int32_t PlanCache::insert(uint64_t hash, int32_t npc_class, const uint64_t* key,
   if ((seq & 1u) != 0 || !e[0].compare_exchange_strong(seq, seq + 1, std::memory_order_acquire,
                                                        std::memory_order_relaxed))
     return 0;  // another writer holds it: skip, the next miss will try again
-  std::atomic_thread_fence(std::memory_order_release);
+  // Release stores from here on: whoever sees one of them also sees the odd sequence above.
   const uint64_t meta = (static_cast<uint64_t>(epoch_) << 32) |
                         (static_cast<uint64_t>(npc_class) << 16) |
                         (static_cast<uint64_t>(len) << 8) | status;
-  e[1].store(meta, std::memory_order_relaxed);
-  for (int32_t k = 0; k < key_words_; ++k) e[2 + k].store(key[k], std::memory_order_relaxed);
+  e[1].store(meta, std::memory_order_release);
+  for (int32_t k = 0; k < key_words_; ++k) e[2 + k].store(key[k], std::memory_order_release);
   std::atomic<uint64_t>* p = e + 2 + key_words_;
   for (int32_t j = 0; j < len; j += 4) {
     uint64_t w = 0;
     for (int32_t t = 0; t < 4 && j + t < len; ++t)
       w |= static_cast<uint64_t>(static_cast<uint16_t>(plan[j + t])) << (16 * t);
-    p[j / 4].store(w, std::memory_order_relaxed);
+    p[j / 4].store(w, std::memory_order_release);
   }
   e[0].store(seq + 2, std::memory_order_release);
   victim_[set].store(static_cast<uint8_t>(way ^ 1u), std::memory_order_relaxed);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <thread>
 #include <vector>
 
 #include "random_domains.h"
@@ -342,6 +343,38 @@ TEST(PlanCache, WorkerMemoGivesTheSameAnswersAndIsDroppedWithTheCache) {
       if (pass == 0) first_planned = s.planned;
     }
   }
+}
+
+// Two host threads, each with its own Crowd and 2-thread pool, hammer one small shared cache:
+// readers race writers on the same entries (torn reads must be misses, never wrong plans).
+// Under ThreadSanitizer (scripts/test.sh) this is the seqlock's race test.
+TEST(PlanCache, TwoCrowdsOnTwoThreadsShareOneSmallCache) {
+  const Task w = western();
+  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
+  const Town t = make_town(w.domain, planner.layout(), w.instances, 600, 41);
+  const size_t capacity = t.npc_class.size() * 12;
+  const Results cold = run_batch(planner, t, capacity, 1, nullptr, 16);
+  PlanCache cache(planner, {16, 16});  // far fewer entries than situations: constant overwrites
+  auto hammer = [&] {
+    CrowdThreadPool pool(2);
+    CrowdDef def;
+    def.npcs_per_block = 16;
+    def.cache = &cache;
+    def.worker_memo_entries = 0;  // every NPC goes through the shared cache
+    pool.install(def);
+    Crowd crowd = Crowd::create(planner, def).value();
+    for (int pass = 0; pass < 6; ++pass) {
+      Results r(t.npc_class.size(), capacity);
+      EXPECT_TRUE(crowd.plan(t.batch(), r.output()).complete);
+      expect_same(cold, r);
+    }
+  };
+  std::thread a(hammer), b(hammer);
+  a.join();
+  b.join();
+  const PlanCacheStats s = cache.stats();
+  EXPECT_GT(s.hits, 0);
+  EXPECT_GT(s.evictions, 0);
 }
 
 // A host task system that runs ranges in reverse, with arbitrary worker indices.
