@@ -20,6 +20,7 @@
 #endif
 
 #include "commands.h"
+#include "numeric_option.h"
 #include "topoplan/crowd.h"
 #include "topoplan/families.h"
 #include "topoplan/validate.h"
@@ -418,10 +419,6 @@ int run_crowd(const CrowdOptions& o) {
                  o.domain.c_str());
     return kExitUsage;
   }
-  if (o.npcs < 1 || o.npcs > 100'000'000 || o.threads < 1 || o.frames < 1 || o.reps < 1) {
-    std::fprintf(stderr, "topoplan crowd: --npcs in [1, 1e8], --threads, --frames, --reps >= 1\n");
-    return kExitUsage;
-  }
   Result<CrowdPlanner> planner = CrowdPlanner::create(task.domain);
   if (!planner.ok()) {
     std::fprintf(stderr, "topoplan crowd: %s\n", planner.error().message.c_str());
@@ -499,11 +496,11 @@ int run_crowd(const CrowdOptions& o) {
     std::printf("%s\n", j.dump().c_str());
   } else {
     std::printf(
-        "crowd %s: %lld NPCs, %d threads (%u hardware), %zu distinct situations, "
+        "crowd %s: %lld NPC%s, %d thread%s (%u hardware), %zu distinct situations, "
         "%.0f%% solved, mean plan %.1f actions\n",
-        o.domain.c_str(), static_cast<long long>(o.npcs), o.threads,
-        std::thread::hardware_concurrency(), distinct.size(), 100 * m.solved_fraction,
-        m.mean_length);
+        o.domain.c_str(), static_cast<long long>(o.npcs), o.npcs == 1 ? "" : "s", o.threads,
+        o.threads == 1 ? "" : "s", std::thread::hardware_concurrency(), distinct.size(),
+        100 * m.solved_fraction, m.mean_length);
     std::printf("  cold  %8.1f ns/NPC/core  (%.3g NPCs/s; CPU time %.1f ns/NPC)\n", cold_ns,
                 n / m.cold_s, m.cold_cpu_s * 1e9 / n);
     std::printf("  warm CPU time %.1f ns/NPC; load average %.2f\n", m.warm_cpu_s * 1e9 / n,
@@ -530,22 +527,26 @@ void add_crowd_command(CLI::App& app, int& exit_code) {
   CLI::App* cmd =
       app.add_subcommand("crowd", "Benchmark plans for a town of NPCs (docs/crowds.md)");
   cmd->add_option("--domain", options->domain, "western or western-pus")->capture_default_str();
-  cmd->add_option("--npcs", options->npcs, "NPCs in the town (1k ... 10M)")->capture_default_str();
-  cmd->add_option("--threads", options->threads, "worker threads (built-in pool)")
+  add_number(*cmd, "--npcs", options->npcs, int64_t{1}, int64_t{10'000'000}, "NPCs in the town")
       ->capture_default_str();
-  cmd->add_option("--frames", options->frames, "warm frames measured")->capture_default_str();
-  cmd->add_option("--reps", options->reps, "cold repetitions")->capture_default_str();
-  cmd->add_option("--churn", options->churn, "fraction of NPCs whose situation changes per frame")
+  add_number(*cmd, "--threads", options->threads, 1, 256, "worker threads (built-in pool)")
       ->capture_default_str();
-  cmd->add_option("--situations", options->situations_per_class,
-                  "distinct (s0, goal) situations per class")
+  add_number(*cmd, "--frames", options->frames, 1, 1'000'000, "warm frames measured")
       ->capture_default_str();
-  cmd->add_option("--cache-entries", options->cache_entries, "plan cache capacity")
+  add_number(*cmd, "--reps", options->reps, 1, 1000, "cold repetitions")->capture_default_str();
+  add_number(*cmd, "--churn", options->churn, 0.0, 1.0,
+             "fraction of NPCs whose situation changes per frame")
       ->capture_default_str();
-  cmd->add_option("--memo-entries", options->memo_entries,
-                  "per-worker memo in front of the plan cache (0: none)")
+  add_number(*cmd, "--situations", options->situations_per_class, 1, 10'000,
+             "distinct (s0, goal) situations per class")
       ->capture_default_str();
-  cmd->add_option("--seed", options->seed, "town seed")->capture_default_str();
+  add_number(*cmd, "--cache-entries", options->cache_entries, 1, 1 << 22, "plan cache capacity")
+      ->capture_default_str();
+  add_number(*cmd, "--memo-entries", options->memo_entries, 0, 1 << 20,
+             "per-worker memo in front of the plan cache (0: none)")
+      ->capture_default_str();
+  add_number(*cmd, "--seed", options->seed, uint64_t{0}, UINT64_MAX, "town seed")
+      ->capture_default_str();
   cmd->add_flag("--no-baseline", options->no_baseline,
                 "with --threads > 1, skip the 1-thread run that gives the speedups");
   cmd->add_flag("--json", options->json, "print one JSON object");

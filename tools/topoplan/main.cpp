@@ -10,6 +10,14 @@ int main(int argc, char** argv) {
   CLI::App app{"topoplan — linear-time action planning for game characters (SAS+ / SAS-PU)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "topoplan 0.1.0");
+  // Usage errors on one line: "topoplan crowd: --churn: must be a number in [0, 1], got 'nan'".
+  app.failure_message([](const CLI::App* failing, const CLI::Error& e) {
+    std::string who = "topoplan";
+    if (failing != nullptr)
+      for (const CLI::App* sub : failing->get_subcommands())
+        if (sub->parsed()) who += " " + sub->get_name();
+    return who + ": " + e.what() + " (--help for usage)\n";
+  });
   int exit_code = kExitOk;
   add_plan_command(app, exit_code);
   add_validate_command(app, exit_code);
