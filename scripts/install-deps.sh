@@ -3,6 +3,7 @@
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config libgtest-dev libgmock-dev libbenchmark-dev
           libtomlplusplus-dev libcli11-dev nlohmann-json3-dev clang-format git)
+packages+=(emscripten chromium chromium-driver python3-selenium)  # web/: WebAssembly + browser tests
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: a warnings-as-errors build and its tests, then the
 # tests again under AddressSanitizer + UndefinedBehaviorSanitizer, the crowd tests under
-# ThreadSanitizer, then an install and a find_package(topoplan) consumer build.
+# ThreadSanitizer, then an install and a find_package(topoplan) consumer build, then the
+# WebAssembly build and its pages in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -31,3 +32,9 @@ cmake -S examples/hello -B build/consumer -G Ninja -DCMAKE_PREFIX_PATH="$prefix"
 cmake --build build/consumer
 build/consumer/hello
 rm -rf "$prefix"
+
+# The WebAssembly build and its pages in headless Chromium (docs/web.md); screenshots go to
+# build/web-screenshots/.
+cmake --preset wasm >/dev/null
+cmake --build --preset wasm -j"$jobs"
+for t in tests/web/test_*.py; do /usr/bin/python3 "$t"; done

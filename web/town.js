@@ -1,0 +1,248 @@
+// The Western town: N NPCs planned every frame in WebAssembly; a sample walks its plans.
+"use strict";
+
+(async () => {
+  const $ = (id) => document.getElementById(id);
+  const canvas = $("map"), ctx = canvas.getContext("2d");
+  const SAMPLE = 240;
+
+  // Places of the town and where each variable's actions happen (docs/domains.md, Western).
+  const SPOTS = {
+    Stable: [150, 120], Forge: [330, 90], Saloon: [520, 110], Store: [700, 120],
+    "Sheriff's office": [820, 260], Kitchen: [640, 420], Coop: [790, 470],
+    Corral: [300, 430], Range: [100, 470], Badlands: [860, 60],
+  };
+  const VAR_SPOT = {
+    haystack: "Stable", bucket: "Stable", water: "Stable", saddle: "Stable", rider: "Stable",
+    lasso: "Stable", coal: "Forge", forge: "Forge", horseshoe: "Forge", tongs: "Forge",
+    hammer: "Forge", whiskeyBottle: "Saloon", glass: "Saloon", broom: "Saloon",
+    saloonFloor: "Saloon", cattle: "Corral", corralGate: "Corral", shutters: "Store",
+    crate: "Store", crowbar: "Store", shelves: "Store", ledger: "Store", gunbelt: "Sheriff's office",
+    revolver: "Sheriff's office", outlaw: "Sheriff's office", cellDoor: "Sheriff's office",
+    keys: "Sheriff's office", stove: "Kitchen", eggs: "Kitchen",
+  };
+  const ACTION_SPOT = { HerdCattle: "Range", CaptureOutlaw: "Badlands", GatherEggs: "Coop" };
+  const HOME = { Rancher: "Corral", HorseBreeder: "Stable", Cook: "Kitchen", Shopkeeper: "Store",
+    Bartender: "Saloon", Blacksmith: "Forge", Sheriff: "Sheriff's office" };
+  const COLORS = ["#c0392b", "#2471a3", "#7d3c98", "#1e8449", "#d35400", "#34495e", "#b7950b"];
+
+  let tp, info, running = true, frames = 0, served = 0;
+  const msHistory = [];
+  let agents = [];  // sampled NPCs: {i, cls, x, y, queue, step, wait, plan}
+  let selected = -1;
+  let lastFrameStats = null;
+  let fpsT = performance.now(), fpsN = 0, fps = 0;
+  const totals = { served: 0, planned: 0, hits: 0, unsolvable: 0, noPlan: 0, fallbackSolved: 0 };
+
+  const fmt = (x) => x.toLocaleString("en-US");
+  const pct = (x) => (100 * x).toFixed(x < 0.01 && x > 0 ? 2 : 1) + " %";
+  function npcsFromSlider() {
+    const raw = Math.pow(10, Number($("npcs").value) / 100);
+    const p = Math.pow(10, Math.floor(Math.log10(raw)) - 1);
+    return Math.round(raw / p) * p;  // two significant digits
+  }
+  function spotOf(a) {
+    const act = info.actions[a];
+    return ACTION_SPOT[act.name] || VAR_SPOT[info.variables[act.var]] || "Stable";
+  }
+  function jitter(i, k) {  // a stable offset per NPC so that dots at a place do not stack
+    const h = Math.sin(i * 12.9898 + k * 78.233) * 43758.5453;
+    return (h - Math.floor(h)) * 2 - 1;
+  }
+
+  function createTown() {
+    const n = npcsFromSlider();
+    $("npcs-label").textContent = fmt(n);
+    info = tp.town.create(n, 1);
+    if (!info.ok) throw new Error(info.error.message);
+    frames = 0;
+    msHistory.length = 0;
+    Object.keys(totals).forEach((k) => { totals[k] = 0; });
+    agents = tp.town.sample(SAMPLE).map((s) => {
+      const home = SPOTS[HOME[info.classes[s.class]] || "Stable"];
+      return { i: s.i, cls: s.class, x: home[0] + 40 * jitter(s.i, 1), y: home[1] + 30 * jitter(s.i, 2),
+        queue: [], step: 0, wait: Math.random() * 1.5, plan: [], target: null };
+    });
+    $("legend").innerHTML = info.classes.map((c, k) =>
+      `<span><svg width="10" height="10"><circle cx="5" cy="5" r="4.5" fill="${COLORS[k % COLORS.length]}"/></svg> ${c}</span>`).join("");
+    selected = -1;
+    showNpc();
+  }
+
+  function planFrame() {
+    const r = tp.town.frame(Number($("churn").value) / 100, $("mode").value, 1.67);
+    if (!r.ok) throw new Error(r.error.message);
+    lastFrameStats = r;
+    frames++;
+    served = r.served;
+    msHistory.push(r.ms);
+    if (msHistory.length > 30) msHistory.shift();
+    totals.served += r.served;
+    totals.planned += r.planned;
+    totals.hits += r.cache_hits;
+    totals.unsolvable += r.unsolvable;
+    totals.noPlan += r.no_plan;
+    totals.fallbackSolved += r.fallback_solved;
+    // Idle sampled NPCs take their latest plan.
+    const sample = tp.town.sample(SAMPLE);
+    for (let k = 0; k < agents.length && k < sample.length; ++k) {
+      const a = agents[k], s = sample[k];
+      a.latest = s;
+      if (a.queue.length === 0 && a.wait <= 0 && s.plan.length) {
+        a.cls = s.class;  // churn may have made NPC i someone else: walk as the plan's class
+        a.plan = s.plan.slice();
+        a.queue = s.plan.slice();
+        a.step = 0;
+        a.target = null;
+      }
+    }
+  }
+
+  function showStats() {
+    const sorted = msHistory.slice().sort((x, y) => x - y);
+    const med = sorted.length ? sorted[sorted.length >> 1] : 0;
+    $("s-served").textContent = fmt(served);
+    $("s-ms").textContent = med < 0.1 ? "< 0.1 ms" : med.toFixed(med < 10 ? 2 : 1) + " ms";
+    const sumMs = msHistory.reduce((s, x) => s + x, 0);
+    // Plans per second over the last 30 frames: NPCs served per second of planning time.
+    $("s-pps").textContent = sumMs > 0 ? fmt(Math.round((served * msHistory.length) / (sumMs / 1e3))) : "–";
+    $("s-hit").textContent = lastFrameStats ? pct(lastFrameStats.hit_rate) : "–";
+    const t = totals.served || 1;
+    $("s-p").textContent = `${pct(totals.planned / t)} / ${pct(totals.hits / t)}`;
+    $("s-unsolv").textContent = pct(totals.unsolvable / t);
+    $("s-fallback").textContent = pct(totals.noPlan / t) +
+      (totals.noPlan ? ` (${fmt(totals.fallbackSolved)} solved)` : "");
+    $("s-frames").textContent = `${fmt(frames)} · ${fps.toFixed(0)}`;
+  }
+
+  function move(dt) {
+    for (const a of agents) {
+      if (a.wait > 0) { a.wait -= dt; continue; }
+      if (!a.queue.length) continue;
+      if (!a.target) {
+        const sp = SPOTS[spotOf(a.queue[0])];
+        a.target = [sp[0] + 26 * jitter(a.i, 3 + a.step), sp[1] + 18 * jitter(a.i, 4 + a.step)];
+      }
+      const dx = a.target[0] - a.x, dy = a.target[1] - a.y, d = Math.hypot(dx, dy);
+      const v = 160 * dt;
+      if (d <= v) {  // arrived: do the action, then on to the next one
+        a.x = a.target[0];
+        a.y = a.target[1];
+        a.queue.shift();
+        a.step++;
+        a.target = null;
+        a.wait = 0.35;
+        if (!a.queue.length) a.wait = 1.2;
+      } else {
+        a.x += (dx / d) * v;
+        a.y += (dy / d) * v;
+      }
+    }
+  }
+
+  function draw() {
+    ctx.fillStyle = "#efe4cf";
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    ctx.strokeStyle = "#d9c7a3";  // main street
+    ctx.lineWidth = 40;
+    ctx.beginPath();
+    ctx.moveTo(40, 270);
+    ctx.lineTo(900, 270);
+    ctx.stroke();
+    ctx.lineWidth = 1;
+    ctx.font = "13px system-ui, sans-serif";
+    ctx.textAlign = "center";
+    for (const [name, [x, y]] of Object.entries(SPOTS)) {
+      ctx.fillStyle = "#c9b48c";
+      ctx.strokeStyle = "#8a6d3b";
+      ctx.beginPath();
+      ctx.roundRect ? ctx.roundRect(x - 52, y - 34, 104, 68, 8) : ctx.rect(x - 52, y - 34, 104, 68);
+      ctx.fill();
+      ctx.stroke();
+      ctx.fillStyle = "#4a3520";
+      ctx.fillText(name, x, y - 40);
+    }
+    agents.forEach((a, k) => {
+      ctx.fillStyle = COLORS[a.cls % COLORS.length];
+      ctx.beginPath();
+      ctx.arc(a.x, a.y, k === selected ? 7 : 4, 0, 2 * Math.PI);
+      ctx.fill();
+      if (k === selected) {
+        ctx.strokeStyle = "#000";
+        ctx.lineWidth = 2;
+        ctx.stroke();
+        ctx.lineWidth = 1;
+      }
+    });
+    ctx.textAlign = "left";
+    ctx.fillStyle = "#4a3520";
+    ctx.font = "12px system-ui, sans-serif";
+    ctx.fillText(`${agents.length} of ${fmt(info.npcs)} NPCs shown`, 10, canvas.height - 10);
+  }
+
+  function showNpc() {
+    if (selected < 0 || !agents[selected]) {
+      $("npc-info").textContent = "–";
+      $("npc-plan").innerHTML = "";
+      return;
+    }
+    const a = agents[selected];
+    const s = a.latest;
+    const status = !s ? "" : s.status & 1 ? "has a plan" : s.status & 2 ? "proven unsolvable" :
+      s.status & 4 ? "no plan from ℙ (fallback)" : "not served yet";
+    const now = s && s.class !== a.cls ? ` (now a ${info.classes[s.class]}: ${status})` : ` · ${status}`;
+    $("npc-info").textContent = `NPC #${fmt(a.i)} · ${info.classes[a.cls]}, walking its plan${now}`;
+    $("npc-plan").innerHTML = a.plan.map((id, k) => {
+      const cur = k === a.step && a.queue.length ? " style=\"font-weight:700\"" : k < a.step ? ' style="color:#999"' : "";
+      return `<li${cur}>${info.actions[id].name} <span class="muted">@ ${spotOf(id)}</span></li>`;
+    }).join("") || "<li class=\"muted\">(nothing to do)</li>";
+  }
+
+  canvas.addEventListener("click", (e) => {
+    const r = canvas.getBoundingClientRect();
+    const x = (e.clientX - r.left) * (canvas.width / r.width), y = (e.clientY - r.top) * (canvas.height / r.height);
+    let best = -1, bd = 15;
+    agents.forEach((a, k) => { const d = Math.hypot(a.x - x, a.y - y); if (d < bd) { bd = d; best = k; } });
+    selected = best;
+    showNpc();
+  });
+
+  let last = performance.now();
+  function tick(now) {
+    const dt = Math.min(0.1, (now - last) / 1e3);
+    last = now;
+    try {
+      if (running) planFrame();
+      move(dt);
+      draw();
+      if (frames % 5 === 0 || !running) { showStats(); showNpc(); }
+      fpsN++;
+      if (now - fpsT > 1000) { fps = (fpsN * 1000) / (now - fpsT); fpsT = now; fpsN = 0; }
+      window.__town = { frames, served, npcs: info.npcs, medianMs: msHistory.slice().sort((x, y) => x - y)[msHistory.length >> 1] };
+    } catch (e) {
+      console.error(e);
+      running = false;
+      return;
+    }
+    requestAnimationFrame(tick);
+  }
+
+  tp = await Topoplan.create();
+  window.__tp = tp;
+  $("load-note").textContent = `WebAssembly ready in ${tp.loadMs.toFixed(0)} ms`;
+  createTown();
+  $("npcs").addEventListener("input", () => { $("npcs-label").textContent = fmt(npcsFromSlider()); });
+  $("npcs").addEventListener("change", createTown);
+  $("churn").addEventListener("input", () => { $("churn-label").textContent = $("churn").value + " %"; });
+  $("mode").addEventListener("change", () => { msHistory.length = 0; });
+  $("run").addEventListener("click", () => {
+    running = !running;
+    $("run").textContent = running ? "Pause" : "Run";
+  });
+  selected = agents.findIndex((a) => a.cls === info.classes.indexOf("Blacksmith"));
+  document.body.dataset.ready = "1";
+  requestAnimationFrame(tick);
+})().catch((e) => {
+  console.error(e);
+  document.getElementById("load-note").textContent = "failed: " + e.message;
+});
