@@ -4,6 +4,9 @@ set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config libgtest-dev libgmock-dev libbenchmark-dev
           libtomlplusplus-dev libcli11-dev nlohmann-json3-dev clang-format git)
 packages+=(emscripten chromium chromium-driver python3-selenium)  # web/: WebAssembly + browser tests
+# The Python package (pybind11 module, tests, example plot; pip drives setuptools in a venv).
+packages+=(python3-dev python3-pybind11 pybind11-dev python3-numpy python3-pytest
+           python3-hypothesis python3-matplotlib python3-setuptools python3-pip python3-venv)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -215,6 +215,11 @@ class Domain {
 struct Task {
   Domain domain;
   std::vector<Instance> instances;
+
+  // The first instance called `name` (exact match), or nullptr.
+  [[nodiscard]] const Instance* find_instance(std::string_view name) const;
+  // Its index in `instances`, or std::nullopt.
+  [[nodiscard]] std::optional<int32_t> find_instance_index(std::string_view name) const;
 };
 
 // Formats a state or partial state with value names: "⟨haystack=none, bucket=none, ...⟩"

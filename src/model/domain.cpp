@@ -241,6 +241,17 @@ DomainDef Domain::to_def() const {
   return def;
 }
 
+std::optional<int32_t> Task::find_instance_index(std::string_view name) const {
+  for (size_t i = 0; i < instances.size(); ++i)
+    if (instances[i].name == name) return static_cast<int32_t>(i);
+  return std::nullopt;
+}
+
+const Instance* Task::find_instance(std::string_view name) const {
+  const std::optional<int32_t> i = find_instance_index(name);
+  return i ? &instances[static_cast<size_t>(*i)] : nullptr;
+}
+
 std::string format_state(const Domain& domain, std::span<const ValueId> state) {
   std::string out = "⟨";
   bool first = true;

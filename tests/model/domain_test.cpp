@@ -56,6 +56,23 @@ TEST(Domain, ClassesAndMasks) {
   EXPECT_EQ(std::count(all.begin(), all.end(), 1), 7);
 }
 
+TEST(Task, FindsInstancesByName) {
+  Result<Domain> d = Domain::compile(horse_breeder_000_def());
+  ASSERT_TRUE(d.ok());
+  Task task{std::move(d).value(), {}};
+  EXPECT_EQ(task.find_instance("morning"), nullptr);
+  task.instances.push_back(Instance{"morning", {0, 0, 0}, {2, 0, 2}, kAllActions});
+  task.instances.push_back(Instance{"noon", {2, 0, 0}, {2, 0, 2}, kAllActions});
+  task.instances.push_back(Instance{"morning", {1, 0, 0}, {2, 0, 2}, kAllActions});
+  ASSERT_NE(task.find_instance("noon"), nullptr);
+  EXPECT_EQ(task.find_instance("noon")->init, (std::vector<ValueId>{2, 0, 0}));
+  EXPECT_EQ(task.find_instance("morning"), &task.instances[0]);  // the first of that name
+  EXPECT_EQ(task.find_instance_index("morning"), 0);
+  EXPECT_EQ(task.find_instance_index("noon"), 1);
+  EXPECT_EQ(task.find_instance_index("Noon"), std::nullopt);
+  EXPECT_EQ(task.find_instance(""), nullptr);
+}
+
 TEST(Domain, NonUnaryActionsAreRepresentable) {
   DomainDef def = horse_breeder_000_def();
   def.actions.push_back({"Reset", 3, {{0, kUndefined, 0}, {2, 2, 0}}, {}});

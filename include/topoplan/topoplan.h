@@ -1,0 +1,474 @@
+/* topoplan — the C API (C99): a stable door for engines and languages that speak C
+ * (Unity through P/Invoke, Godot GDExtension, Rust, Lua, a C++ engine with its own build).
+ *
+ * Library: libtopoplan_c.so (CMake target topoplan::c). Only the functions below are exported;
+ * the C++ runtime is linked inside. docs/c-api.md is the quick start, docs/engines.md shows
+ * Unity and Godot bindings.
+ *
+ * Conventions
+ * -----------
+ *  - Every handle is opaque and created by a *_create / *_load call into a caller pointer, and
+ *    released by the matching *_free (NULL is accepted and ignored). A handle made from another
+ *    (a ℙ planner from a task, a crowd from a crowd planner) borrows it: the parent must outlive
+ *    the child.
+ *  - Every call that can fail returns a topoplan_status. Calls that can fail for a reason worth a
+ *    sentence take `char* error, size_t error_size`: the message ("file:line: message" for bad
+ *    input) is copied there, truncated and NUL-terminated; pass NULL, 0 to ignore it. No
+ *    exception, no allocation and no C++ type ever crosses this boundary: memory allocated by the
+ *    library is freed by the library (*_free), output goes into caller-owned buffers.
+ *  - No global state. Thread safety is stated per function: "any thread" = may be called
+ *    concurrently with anything except the *_free of the handles it uses; "one thread per handle"
+ *    = concurrent calls must use distinct handles of that type.
+ *  - Ids are int32_t: variables, values, actions, NPC classes are 0-based indices in file order.
+ *    A value of -1 (TOPOPLAN_UNDEFINED) in a goal means "don't care"; npc_class -1
+ *    (TOPOPLAN_ALL_ACTIONS) means every action of the domain.
+ *  - Strings are UTF-8. Returned `const char*` names point into the handle and stay valid until
+ *    it is freed.
+ */
+#ifndef TOPOPLAN_TOPOPLAN_H_
+#define TOPOPLAN_TOPOPLAN_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#if defined(TOPOPLAN_C_BUILDING)
+#define TOPOPLAN_API __declspec(dllexport)
+#else
+#define TOPOPLAN_API __declspec(dllimport)
+#endif
+#else
+#define TOPOPLAN_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped whenever a struct layout or a signature below changes. Compare it with
+ * topoplan_c_abi_version() at start-up to detect a header/library mismatch. */
+#define TOPOPLAN_C_ABI_VERSION 1
+
+#define TOPOPLAN_UNDEFINED (-1)
+#define TOPOPLAN_ALL_ACTIONS (-1)
+
+/* ------------------------------------------------------------------------------------------ */
+/* Status codes. */
+typedef int32_t topoplan_status;
+enum {
+  TOPOPLAN_OK = 0,            /* success (a plan was found / the plan is valid) */
+  TOPOPLAN_UNSOLVABLE = 1,    /* proven: no plan exists */
+  TOPOPLAN_LIMIT_REACHED = 2, /* a node, memory or time limit stopped the search: no proof */
+  TOPOPLAN_GAVE_UP = 3,       /* the planner cannot decide this instance (no plan, no proof) */
+  TOPOPLAN_UNSUPPORTED = 4,   /* the planner refuses the domain (e.g. ℙ on non-unary actions) */
+  TOPOPLAN_BUFFER_TOO_SMALL = 5, /* an output buffer is too small; the size needed is reported */
+  TOPOPLAN_INVALID_PLAN = 6,     /* topoplan_validate: the plan is not valid */
+  TOPOPLAN_NOT_FOUND = 7,        /* no planner / instance / name of that name */
+  TOPOPLAN_INVALID_ARGUMENT = 8, /* NULL pointer, size or id out of range, mismatched handles */
+  TOPOPLAN_INPUT_ERROR = 9,      /* bad file or text: error holds "file:line: message" */
+  TOPOPLAN_OUT_OF_MEMORY = 10,
+  TOPOPLAN_INTERNAL_ERROR = 11 /* a bug: please report it with the error text */
+};
+
+/* Static English name of a status ("ok", "unsolvable", ...). Any thread. */
+TOPOPLAN_API const char* topoplan_status_string(topoplan_status status);
+
+/* TOPOPLAN_C_ABI_VERSION of the library actually loaded. Any thread. */
+TOPOPLAN_API uint32_t topoplan_c_abi_version(void);
+/* The library's version, e.g. "0.1.0" (static string). Any thread. */
+TOPOPLAN_API const char* topoplan_version(void);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Tasks: a compiled domain (variables, actions, NPC classes) and the instances a file carried. */
+typedef struct topoplan_task topoplan_task;
+
+#define TOPOPLAN_FORMAT_AUTO 0   /* by extension (.sas, .toml), else by content */
+#define TOPOPLAN_FORMAT_NATIVE 1 /* topoplan's TOML format (docs/formats.md) */
+#define TOPOPLAN_FORMAT_SAS 2    /* Fast Downward SAS, version 3 */
+
+/* Reads a task file. Any thread. */
+TOPOPLAN_API topoplan_status topoplan_task_load(const char* path, int32_t format,
+                                                topoplan_task** out, char* error,
+                                                size_t error_size);
+/* Parses a task from text in memory (`size` bytes, need not be NUL-terminated); `filename`
+ * (may be NULL) only names it in messages. This is also how a C program builds a domain: write
+ * the native TOML text. Any thread. */
+TOPOPLAN_API topoplan_status topoplan_task_parse(const char* text, size_t size, int32_t format,
+                                                 const char* filename, topoplan_task** out,
+                                                 char* error, size_t error_size);
+TOPOPLAN_API void topoplan_task_free(topoplan_task* task);
+
+/* Writes the task (every instance) in `format` (native or SAS; SAS writes instance 0 only) to
+ * `buffer`; *size receives the bytes needed including the final NUL. TOPOPLAN_BUFFER_TOO_SMALL
+ * when `capacity` is smaller (nothing written). Any thread. */
+TOPOPLAN_API topoplan_status topoplan_task_write(const topoplan_task* task, int32_t format,
+                                                 char* buffer, size_t capacity, size_t* size);
+
+/* Sizes and names (any thread). Out-of-range ids give -1 / NULL. */
+TOPOPLAN_API const char* topoplan_task_name(const topoplan_task* task);
+TOPOPLAN_API int32_t topoplan_task_num_variables(const topoplan_task* task);
+TOPOPLAN_API const char* topoplan_task_variable_name(const topoplan_task* task, int32_t var);
+TOPOPLAN_API int32_t topoplan_task_domain_size(const topoplan_task* task, int32_t var);
+TOPOPLAN_API const char* topoplan_task_value_name(const topoplan_task* task, int32_t var,
+                                                  int32_t value);
+TOPOPLAN_API int32_t topoplan_task_num_actions(const topoplan_task* task);
+TOPOPLAN_API const char* topoplan_task_action_name(const topoplan_task* task, int32_t action);
+TOPOPLAN_API int64_t topoplan_task_action_cost(const topoplan_task* task, int32_t action);
+TOPOPLAN_API int32_t topoplan_task_num_classes(const topoplan_task* task);
+TOPOPLAN_API const char* topoplan_task_class_name(const topoplan_task* task, int32_t npc_class);
+TOPOPLAN_API int32_t topoplan_task_num_instances(const topoplan_task* task);
+TOPOPLAN_API const char* topoplan_task_instance_name(const topoplan_task* task, int32_t index);
+
+/* Lookups by exact name: *id receives the id; TOPOPLAN_NOT_FOUND when absent. Any thread. */
+TOPOPLAN_API topoplan_status topoplan_task_find_variable(const topoplan_task* task,
+                                                         const char* name, int32_t* id);
+TOPOPLAN_API topoplan_status topoplan_task_find_value(const topoplan_task* task, int32_t var,
+                                                      const char* name, int32_t* id);
+TOPOPLAN_API topoplan_status topoplan_task_find_action(const topoplan_task* task, const char* name,
+                                                       int32_t* id);
+TOPOPLAN_API topoplan_status topoplan_task_find_class(const topoplan_task* task, const char* name,
+                                                      int32_t* id);
+TOPOPLAN_API topoplan_status topoplan_task_find_instance(const topoplan_task* task,
+                                                         const char* name, int32_t* index);
+
+/* A planning problem for one NPC: total initial state, partial goal (TOPOPLAN_UNDEFINED = free),
+ * both of num_variables entries, and the NPC class whose actions may be used. */
+typedef struct topoplan_problem {
+  const int32_t* init;
+  const int32_t* goal;
+  int32_t num_variables;
+  int32_t npc_class; /* TOPOPLAN_ALL_ACTIONS or a class id */
+} topoplan_problem;
+
+/* Instance `index` of the task as a problem; the arrays point into the task. Any thread. */
+TOPOPLAN_API topoplan_status topoplan_task_instance(const topoplan_task* task, int32_t index,
+                                                    topoplan_problem* out);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Planning by planner name (cold path: the planner allocates its own working memory). Names:
+ * "auto" (default), "topo" (ℙ), "exact", "astar", "astar-back", "backstrom" — see
+ * topoplan_planner_name() and docs/planners.md. */
+TOPOPLAN_API int32_t topoplan_num_planners(void);
+/* Static strings; NULL when out of range. Any thread. */
+TOPOPLAN_API const char* topoplan_planner_name(int32_t index);
+TOPOPLAN_API const char* topoplan_planner_description(int32_t index);
+
+#define TOPOPLAN_OBJECTIVE_COST 0   /* minimise the sum of action costs */
+#define TOPOPLAN_OBJECTIVE_LENGTH 1 /* minimise the number of actions */
+
+typedef struct topoplan_plan_options {
+  int64_t max_expansions;   /* search nodes expanded */
+  int64_t max_memory_bytes; /* states + bookkeeping */
+  double max_seconds;       /* 0: no time limit */
+  int32_t objective;        /* TOPOPLAN_OBJECTIVE_* */
+  int32_t reserved;         /* 0 */
+} topoplan_plan_options;
+/* The library's defaults (those of the C++ PlannerOptions). Any thread. */
+TOPOPLAN_API void topoplan_plan_options_init(topoplan_plan_options* options);
+
+#define TOPOPLAN_ENGINE_NAME_SIZE 32
+typedef struct topoplan_plan_stats {
+  int64_t cost;      /* plan cost (TOPOPLAN_OK) */
+  int32_t length;    /* plan length; for TOPOPLAN_BUFFER_TOO_SMALL the capacity needed */
+  int32_t reserved;  /* 0 */
+  int64_t expanded;  /* search nodes expanded (0 for ℙ) */
+  int64_t generated; /* search nodes generated */
+  double seconds;    /* wall-clock time of the call */
+  /* Which engine answered ("topo", "exact", "astar", ...: PlanStats::engine, truncated). */
+  char engine[TOPOPLAN_ENGINE_NAME_SIZE];
+} topoplan_plan_stats;
+
+/* Plans `problem` with the planner called `planner` (NULL = "auto") into actions[0, capacity).
+ * Returns TOPOPLAN_OK (plan in actions, stats->length actions), TOPOPLAN_UNSOLVABLE,
+ * TOPOPLAN_LIMIT_REACHED, TOPOPLAN_GAVE_UP, TOPOPLAN_UNSUPPORTED (with why in `error`),
+ * TOPOPLAN_BUFFER_TOO_SMALL (a plan was found; stats->length says how long), TOPOPLAN_NOT_FOUND
+ * (no planner of that name), TOPOPLAN_INVALID_ARGUMENT (sizes, values or class out of range).
+ * `options` and `stats` may be NULL. Any thread. */
+TOPOPLAN_API topoplan_status topoplan_plan(const topoplan_task* task, const char* planner,
+                                           const topoplan_problem* problem,
+                                           const topoplan_plan_options* options, int32_t* actions,
+                                           int32_t capacity, topoplan_plan_stats* stats,
+                                           char* error, size_t error_size);
+
+/* Checks a plan from problem->init: TOPOPLAN_OK when valid, TOPOPLAN_INVALID_PLAN with the first
+ * failing step in *failed_step (-1: every step applied but the goal does not hold) and why in
+ * `error`. *cost receives the cost of the steps applied. failed_step and cost may be NULL. Any
+ * thread. */
+TOPOPLAN_API topoplan_status topoplan_validate(const topoplan_task* task,
+                                               const topoplan_problem* problem,
+                                               const int32_t* actions, int32_t length,
+                                               int32_t* failed_step, int64_t* cost, char* error,
+                                               size_t error_size);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Class analysis (docs/classes.md) of the actions of one NPC class. */
+#define TOPOPLAN_CLASS_C0 0
+#define TOPOPLAN_CLASS_C2S 1
+#define TOPOPLAN_CLASS_C2STAR 2
+#define TOPOPLAN_CLASS_NONE 3
+
+typedef struct topoplan_class_report {
+  int32_t num_analysed;     /* actions analysed */
+  int32_t unary;            /* 1/0: (U) */
+  int32_t post_unique;      /* (P) */
+  int32_t single_valued;    /* (S) */
+  int32_t pre_defined;      /* every effect has a defined pre-condition */
+  int32_t structural_class; /* TOPOPLAN_CLASS_* */
+  int32_t num_requestable;  /* Req: actions whose post satisfies another's prevail */
+  int32_t reserved;
+} topoplan_class_report;
+
+/* Fills *report; why the next smaller class fails goes to `why_not` ("" for C0). Any thread. */
+TOPOPLAN_API topoplan_status topoplan_check(const topoplan_task* task, int32_t npc_class,
+                                            topoplan_class_report* report, char* why_not,
+                                            size_t why_not_size);
+
+/* ------------------------------------------------------------------------------------------ */
+/* ℙ (TopoPlan) on the hot path: a planner per NPC class, a scratch per thread; no allocation
+ * per plan. */
+typedef struct topoplan_topo topoplan_topo;
+typedef struct topoplan_scratch topoplan_scratch;
+
+/* Builds ℙ's tables for `npc_class`. TOPOPLAN_UNSUPPORTED (why in `error`) when the class's
+ * actions are not unary and post-unique. Any thread. The task must outlive the planner. */
+TOPOPLAN_API topoplan_status topoplan_topo_create(const topoplan_task* task, int32_t npc_class,
+                                                  topoplan_topo** out, char* error,
+                                                  size_t error_size);
+TOPOPLAN_API void topoplan_topo_free(topoplan_topo* topo);
+/* Upper bound on plan length (the number of available actions). Any thread. */
+TOPOPLAN_API int32_t topoplan_topo_max_plan_length(const topoplan_topo* topo);
+
+/* Working memory for one thread, sized for `topo` (allocates once). Any thread. */
+TOPOPLAN_API topoplan_status topoplan_scratch_create(const topoplan_topo* topo,
+                                                     topoplan_scratch** out);
+TOPOPLAN_API void topoplan_scratch_free(topoplan_scratch* scratch);
+
+/* Plans from `init` (total) to `goal` (TOPOPLAN_UNDEFINED = free), each of num_variables
+ * entries. TOPOPLAN_OK (*length actions written), TOPOPLAN_UNSOLVABLE (proof),
+ * TOPOPLAN_GAVE_UP (no plan, no proof: topoplan_topo_explain says why),
+ * TOPOPLAN_BUFFER_TOO_SMALL (*length = capacity needed), TOPOPLAN_INVALID_ARGUMENT (sizes or
+ * values out of range, scratch of another planner). No allocation. One thread per scratch; the
+ * planner may be shared. */
+TOPOPLAN_API topoplan_status topoplan_topo_plan(const topoplan_topo* topo,
+                                                topoplan_scratch* scratch, const int32_t* init,
+                                                const int32_t* goal, int32_t num_variables,
+                                                int32_t* actions, int32_t capacity,
+                                                int32_t* length);
+/* One line, with names, on why the last topoplan_topo_plan with this scratch failed. One thread
+ * per scratch. */
+TOPOPLAN_API topoplan_status topoplan_topo_explain(const topoplan_topo* topo,
+                                                   const topoplan_scratch* scratch, char* text,
+                                                   size_t text_size);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Crowds: plans for many NPCs per call (docs/crowds.md). */
+typedef struct topoplan_crowd_planner topoplan_crowd_planner;
+typedef struct topoplan_plan_cache topoplan_plan_cache;
+typedef struct topoplan_crowd topoplan_crowd;
+
+/* Per-NPC status bits (0 = not served: the frame budget ran out). */
+#define TOPOPLAN_CROWD_SOLVED 0x01u           /* actions[offset, offset + length) is a plan */
+#define TOPOPLAN_CROWD_UNSOLVABLE 0x02u       /* ℙ proved no plan exists */
+#define TOPOPLAN_CROWD_NO_PLAN 0x04u          /* no plan, no proof */
+#define TOPOPLAN_CROWD_BUFFER_TOO_SMALL 0x08u /* length = actions needed */
+#define TOPOPLAN_CROWD_BAD_INPUT 0x10u        /* class id or value out of range */
+#define TOPOPLAN_CROWD_CACHE_HIT 0x20u        /* answered from the plan cache */
+
+/* The immutable crowd planner of a task's domain: ℙ per NPC class over the class's variables.
+ * NPC class ids of a batch are the domain's classes, or the single class 0 for a domain without
+ * classes. TOPOPLAN_UNSUPPORTED when a class is not unary and post-unique. Any thread; the task
+ * must outlive it; share it between threads. */
+TOPOPLAN_API topoplan_status topoplan_crowd_planner_create(const topoplan_task* task,
+                                                           topoplan_crowd_planner** out,
+                                                           char* error, size_t error_size);
+TOPOPLAN_API void topoplan_crowd_planner_free(topoplan_crowd_planner* planner);
+/* 64-bit words per packed state (and per packed goal). Any thread. */
+TOPOPLAN_API int32_t topoplan_crowd_planner_words(const topoplan_crowd_planner* planner);
+TOPOPLAN_API int32_t topoplan_crowd_planner_num_classes(const topoplan_crowd_planner* planner);
+/* Longest plan any class can return. Any thread. */
+TOPOPLAN_API int32_t topoplan_crowd_planner_max_plan_length(const topoplan_crowd_planner* planner);
+
+/* Packing into the fixed bit layout of a batch: `state` has num_variables values (total for a
+ * state; TOPOPLAN_UNDEFINED allowed in a goal), `packed` words() words. Any thread. */
+TOPOPLAN_API topoplan_status topoplan_crowd_pack_state(const topoplan_crowd_planner* planner,
+                                                       const int32_t* state, int32_t num_variables,
+                                                       uint64_t* packed);
+TOPOPLAN_API topoplan_status topoplan_crowd_pack_goal(const topoplan_crowd_planner* planner,
+                                                      const int32_t* goal, int32_t num_variables,
+                                                      uint64_t* packed);
+TOPOPLAN_API topoplan_status topoplan_crowd_unpack_state(const topoplan_crowd_planner* planner,
+                                                         const uint64_t* packed, int32_t* state,
+                                                         int32_t num_variables);
+TOPOPLAN_API topoplan_status topoplan_crowd_unpack_goal(const topoplan_crowd_planner* planner,
+                                                        const uint64_t* packed, int32_t* goal,
+                                                        int32_t num_variables);
+
+/* A bounded, thread-safe memo of answers, shareable by several crowds. capacity: entries
+ * (rounded up to a power of two); max_plan_length: longer plans are not cached (≤ 255). Any
+ * thread. */
+TOPOPLAN_API topoplan_status topoplan_plan_cache_create(const topoplan_crowd_planner* planner,
+                                                        int32_t capacity, int32_t max_plan_length,
+                                                        topoplan_plan_cache** out, char* error,
+                                                        size_t error_size);
+TOPOPLAN_API void topoplan_plan_cache_free(topoplan_plan_cache* cache);
+/* Drops every entry. Not concurrent with batches that use the cache. */
+TOPOPLAN_API void topoplan_plan_cache_invalidate(topoplan_plan_cache* cache);
+
+typedef struct topoplan_plan_cache_stats {
+  int64_t hits, misses, inserts, evictions, invalidations, capacity, bytes;
+} topoplan_plan_cache_stats;
+/* Any thread (the counters are added once per batch). */
+TOPOPLAN_API topoplan_status topoplan_plan_cache_stats_get(const topoplan_plan_cache* cache,
+                                                           topoplan_plan_cache_stats* stats);
+
+/* The host's task system (Box2D style). The library calls enqueue_task(task, item_count,
+ * min_range, task_context, user_task_context); the host runs task(begin, end, worker,
+ * task_context) on ranges covering [0, item_count), each range on a worker 0 <= worker <
+ * worker_count, no two concurrent calls with the same worker; it returns a handle passed to
+ * finish_task (or NULL if it already ran everything), and finish_task waits for the task. */
+typedef void topoplan_task_fn(int32_t begin, int32_t end, int32_t worker, void* task_context);
+typedef void* topoplan_enqueue_task_fn(topoplan_task_fn* task, int32_t item_count,
+                                       int32_t min_range, void* task_context,
+                                       void* user_task_context);
+typedef void topoplan_finish_task_fn(void* user_task, void* user_task_context);
+
+typedef struct topoplan_crowd_def {
+  int32_t worker_count; /* distinct worker indices the host may use (>= 1) */
+  /* Threads of a built-in pool owned by the crowd when enqueue_task is NULL (1: the calling
+   * thread only). */
+  int32_t threads;
+  topoplan_enqueue_task_fn* enqueue_task; /* NULL: built-in (see threads) */
+  topoplan_finish_task_fn* finish_task;
+  void* user_task_context;
+  topoplan_plan_cache* cache;  /* optional, shared, owned by the caller; outlives the crowd */
+  int32_t npcs_per_block;      /* unit of work and of output slicing (default 64) */
+  int32_t worker_memo_entries; /* per-worker memo in front of the cache (default 2048; 0 none) */
+} topoplan_crowd_def;
+/* Defaults: 1 worker, 1 thread, no callbacks, no cache, 64 NPCs per block, 2048 memo entries. */
+TOPOPLAN_API void topoplan_crowd_def_init(topoplan_crowd_def* def);
+
+/* Creates the per-worker scratch (allocates; do it once). Any thread; the planner (and the cache)
+ * must outlive the crowd. */
+TOPOPLAN_API topoplan_status topoplan_crowd_create(const topoplan_crowd_planner* planner,
+                                                   const topoplan_crowd_def* def,
+                                                   topoplan_crowd** out, char* error,
+                                                   size_t error_size);
+TOPOPLAN_API void topoplan_crowd_free(topoplan_crowd* crowd);
+
+/* Structure-of-arrays input for `count` NPCs, in priority order. */
+typedef struct topoplan_crowd_batch {
+  int64_t count;
+  const uint16_t* npc_class; /* count class ids */
+  const uint64_t* init;      /* count * words(): packed total initial states */
+  const uint64_t* goal;      /* count * words(): packed goals */
+} topoplan_crowd_batch;
+
+/* Caller-owned output. NPC i's plan is actions[offset[i], offset[i] + length[i]) when
+ * status[i] has TOPOPLAN_CROWD_SOLVED. The action buffer is sliced per block of NPCs in
+ * proportion (capacity / count actions per NPC on average). */
+typedef struct topoplan_crowd_output {
+  int32_t* actions;
+  int64_t capacity; /* entries of actions (< 2^32) */
+  uint32_t* offset; /* count */
+  uint16_t* length; /* count */
+  uint16_t* status; /* count */
+} topoplan_crowd_output;
+
+typedef struct topoplan_crowd_stats {
+  int64_t served;  /* NPCs answered by this call */
+  int64_t planned; /* ... by running ℙ (the rest came from the cache) */
+  int64_t cache_hits;
+  int64_t solved;
+  int64_t buffer_too_small;
+  int32_t complete; /* 1 when every NPC of the batch has been served */
+  int32_t reserved;
+} topoplan_crowd_stats;
+
+/* Plans every NPC of the batch. TOPOPLAN_INVALID_ARGUMENT for NULL arrays or sizes out of range
+ * (per-NPC problems are per-NPC status bits, not a call failure). `stats` may be NULL. No
+ * allocation. One thread per crowd (the crowd runs its own workers); several crowds may share a
+ * planner and a cache. */
+TOPOPLAN_API topoplan_status topoplan_crowd_plan(topoplan_crowd* crowd,
+                                                 const topoplan_crowd_batch* batch,
+                                                 const topoplan_crowd_output* output,
+                                                 topoplan_crowd_stats* stats);
+/* Plans from *cursor (first NPC not yet served; start at 0) in order until budget_seconds have
+ * passed (checked once per block) or the batch is done; advances *cursor. Results equal
+ * topoplan_crowd_plan's for the NPCs served. One thread per crowd. */
+TOPOPLAN_API topoplan_status topoplan_crowd_plan_frame(topoplan_crowd* crowd,
+                                                       const topoplan_crowd_batch* batch,
+                                                       const topoplan_crowd_output* output,
+                                                       int64_t* cursor, double budget_seconds,
+                                                       topoplan_crowd_stats* stats);
+
+/* ------------------------------------------------------------------------------------------ */
+/* UDGOAP (docs/udgoap.md): a drive-based agent chooses its goals and plans by utility. */
+typedef struct topoplan_udgoap_world topoplan_udgoap_world;
+typedef struct topoplan_udgoap_agent topoplan_udgoap_agent;
+
+/* Reads a scenario file (e.g. domains/udgoap/wizard.toml): the world and its agent, already
+ * updated once against the file's facts. `agent` may be NULL. Any thread. */
+TOPOPLAN_API topoplan_status topoplan_udgoap_load(const char* path, topoplan_udgoap_world** world,
+                                                  topoplan_udgoap_agent** agent, char* error,
+                                                  size_t error_size);
+TOPOPLAN_API void topoplan_udgoap_world_free(topoplan_udgoap_world* world);
+TOPOPLAN_API void topoplan_udgoap_agent_free(topoplan_udgoap_agent* agent);
+/* A fresh agent of the world (every drive active) updated once against the world's facts. */
+TOPOPLAN_API topoplan_status topoplan_udgoap_agent_create(const topoplan_udgoap_world* world,
+                                                          topoplan_udgoap_agent** out);
+
+/* Names and lookups (any thread); NULL / TOPOPLAN_NOT_FOUND when absent. */
+TOPOPLAN_API int32_t topoplan_udgoap_num_entities(const topoplan_udgoap_world* world);
+TOPOPLAN_API const char* topoplan_udgoap_entity_name(const topoplan_udgoap_world* world,
+                                                     int32_t entity);
+TOPOPLAN_API int32_t topoplan_udgoap_num_actions(const topoplan_udgoap_world* world);
+TOPOPLAN_API const char* topoplan_udgoap_action_name(const topoplan_udgoap_world* world,
+                                                     int32_t action);
+TOPOPLAN_API topoplan_status topoplan_udgoap_find_entity(const topoplan_udgoap_world* world,
+                                                         const char* name, int32_t* id);
+
+/* A numeric fact (entity, attribute), e.g. ("wizard", "mana"). Set: the value is clamped to the
+ * fact's bounds; TOPOPLAN_NOT_FOUND when the world has no such fact. One thread per world
+ * (get: any thread when nobody sets). */
+TOPOPLAN_API topoplan_status topoplan_udgoap_get_fact(const topoplan_udgoap_world* world,
+                                                      const char* entity, const char* attribute,
+                                                      double* value);
+TOPOPLAN_API topoplan_status topoplan_udgoap_set_fact(topoplan_udgoap_world* world,
+                                                      const char* entity, const char* attribute,
+                                                      double value);
+
+/* Updates the agent's drives and goals against the world's current facts. One thread per
+ * agent. */
+TOPOPLAN_API topoplan_status topoplan_udgoap_agent_update(const topoplan_udgoap_world* world,
+                                                          topoplan_udgoap_agent* agent);
+TOPOPLAN_API int32_t topoplan_udgoap_agent_num_goals(const topoplan_udgoap_agent* agent);
+
+typedef struct topoplan_udgoap_step {
+  int32_t action;   /* topoplan_udgoap_action_name */
+  int32_t supplier; /* the entity the action is applied to (-1: none) */
+} topoplan_udgoap_step;
+
+typedef struct topoplan_udgoap_limits {
+  int64_t max_expansions;  /* default 100000 */
+  int64_t max_generated;   /* default 1000000 */
+  int32_t max_plan_length; /* default 16 */
+  int32_t reserved;
+} topoplan_udgoap_limits;
+TOPOPLAN_API void topoplan_udgoap_limits_init(topoplan_udgoap_limits* limits);
+
+/* Plans for the agent from the world's facts into steps[0, capacity). TOPOPLAN_OK,
+ * TOPOPLAN_LIMIT_REACHED, TOPOPLAN_GAVE_UP (search exhausted), TOPOPLAN_BUFFER_TOO_SMALL
+ * (*length = steps needed). `limits` (NULL: the scenario's [planner] limits, else defaults) and
+ * `utility` may be NULL. Any thread as long as nobody modifies the world or the agent. */
+TOPOPLAN_API topoplan_status topoplan_udgoap_plan(const topoplan_udgoap_world* world,
+                                                  const topoplan_udgoap_agent* agent,
+                                                  const topoplan_udgoap_limits* limits,
+                                                  topoplan_udgoap_step* steps, int32_t capacity,
+                                                  int32_t* length, double* utility, char* error,
+                                                  size_t error_size);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TOPOPLAN_TOPOPLAN_H_ */
