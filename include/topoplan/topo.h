@@ -134,6 +134,50 @@ class TopoScratch {
   std::vector<ActionId> deferred_;
   std::vector<int32_t> tmp_indeg_;  // pick_deferred: in-degrees and descendant masks
   std::vector<uint64_t> mask_;
+  // General path (undefined pre-conditions, partial goals; docs/algorithm.md, "Windows"): one
+  // record per action, value slot, variable and window (window id: the jump action opening it,
+  // or |A| + v for the initial window of v), and the explicit edge list.
+  struct GActRec {
+    int32_t win;    // window whose segment holds the action (-1: none)
+    int32_t ireq;   // request edges into it (requesters of its pre value)
+    int32_t rnext;  // next ready jump of the same variable (-1: end)
+  };
+  struct GSlotRec {
+    uint32_t walk;  // closure walk that marked it (detects a loop missing s0)
+    int32_t win;    // window in which the value is visited (-1: not visited)
+  };
+  struct GVarRec {
+    ActionId e1, e2;      // children of s0: first epoch, after the return to s0
+    ActionId reentry;     // action returning to s0 (-1: none)
+    ActionId loop_child;  // child of s0 through which the return chain came back (-1)
+    ActionId goal_child;  // child of s0 on the goal's chain (-1)
+    int32_t nact;         // chosen actions on the variable
+    int32_t nroots;       // chosen jumps (actions with no pre-condition on the variable)
+    int32_t nwin_left;    // jump windows not yet opened
+    int32_t cur;          // current window
+    int32_t s0pend;       // requests for s0 still hoping for the first epoch
+    int32_t s0head;       // their list (disj_action_ / disj_next_)
+    int32_t rhead;        // ready jumps (gact_.rnext)
+    int32_t goalwin;      // window that must come last (-1: none)
+    int32_t win2;         // window holding the second visit of s0 (-1)
+    ValueId simval;       // self-check: simulated value
+    uint32_t force;       // == plan id: the return to s0 is forced (retry)
+    uint8_t released;     // the first epoch of s0 was closed with requests left
+    uint8_t held_e1;      // e1 is ready but held for requests of s0
+  };
+  std::vector<GActRec> gact_;
+  std::vector<GSlotRec> gslot_;
+  std::vector<GVarRec> gvar_;
+  std::vector<int32_t> gwin_pending_;
+  std::vector<int32_t> gedge_next_;
+  std::vector<ActionId> gedge_to_;
+  int32_t gnum_edges_ = 0;
+  std::vector<VarId> jvars_;  // variables with jump windows or a held first epoch
+  int32_t num_jvars_ = 0;
+  uint32_t gwalk_ = 0;
+  uint32_t gplan_ = 0;
+  int64_t gbudget_ = 0;
+  bool gheuristic_ = false;  // an order choice was made without a safety argument
   TopoFailure failure_ = TopoFailure::kNone;
   VarId failure_var_ = -1;
   ValueId failure_value_ = -1;
@@ -193,7 +237,16 @@ class TopoPlanner {
   PlanStatus order(TopoScratch& s, std::span<const ValueId> s0, std::span<const ValueId> goal,
                    int32_t unmet, std::span<ActionId> out) const;
 
+  // The general path (src/topo/general.cpp): undefined pre-conditions and partial goals.
+  PlanStatus plan_general(TopoScratch& s, std::span<const ValueId> s0,
+                          std::span<const ValueId> goal, std::span<ActionId> out,
+                          int32_t* out_len) const;
+  PlanStatus general_attempt(TopoScratch& s, std::span<const ValueId> s0,
+                             std::span<const ValueId> goal, std::span<ActionId> out,
+                             int32_t* out_len, VarId* retry_var) const;
+
   const Domain* domain_ = nullptr;
+  bool general_only_ = false;  // an available action has an undefined pre-condition
   StructuralClass class_ = StructuralClass::kNone;
   int32_t num_available_ = 0;
   int32_t max_prevails_ = 0;           // Σ |prv(a)| over available actions

@@ -90,9 +90,7 @@ Result<TopoPlanner> TopoPlanner::create(const Domain& domain, std::span<const ui
       return error_of("topo: action '" + domain.action_name(a) + "' is not unary (" +
                       std::to_string(effects.size()) + " effects)");
     const Effect& e = effects[0];
-    if (e.pre == kUndefined)
-      return error_of("topo: action '" + domain.action_name(a) + "' has no pre-condition on '" +
-                      domain.variable_name(e.var) + "' (SAS requires one)");
+    if (e.pre == kUndefined) p.general_only_ = true;  // the general path plans it
     const int32_t s = p.slot(e.var, e.post);
     if (p.producer_[s] >= 0)
       return error_of("topo: actions '" + domain.action_name(p.producer_[s]) + "' and '" +
@@ -138,7 +136,7 @@ Result<TopoPlanner> TopoPlanner::create(const Domain& domain, std::span<const ui
     ai.var = p.act_var_[a];
     ai.pre = p.act_pre_[a];
     ai.post = p.act_post_[a];
-    ai.pre_slot = p.slot(ai.var, ai.pre);
+    ai.pre_slot = ai.pre == kUndefined ? p.slot(ai.var, ai.post) : p.slot(ai.var, ai.pre);
     ai.post_slot = p.slot(ai.var, ai.post);
     ai.req_begin = p.req_offset_[ai.post_slot];
     ai.req_end = p.req_offset_[ai.post_slot + 1];
@@ -158,6 +156,7 @@ Result<TopoPlanner> TopoPlanner::create(const Domain& domain, std::span<const ui
         const ActionId a = p.producer_[p.slot(v, x)];
         if (a < 0) break;
         const ValueId parent = p.act_pre_[a];
+        if (parent == kUndefined) break;  // reached from anywhere: a root, never on a cycle
         const int32_t ps = p.slot(v, parent);
         if (mark[ps] == walk_id) {  // closed a new cycle: parent → ... → x → parent
           ValueId y = parent;
@@ -204,6 +203,15 @@ TopoScratch TopoPlanner::make_scratch() const {
   s.used_.assign(static_cast<size_t>(num_available_) + 1, -1);
   s.queue_.assign(static_cast<size_t>(num_available_) + 1, -1);
   s.deferred_.assign(static_cast<size_t>(num_available_) + edge_cap, -1);
+  // General path.
+  s.gact_.assign(na, TopoScratch::GActRec{-1, 0, -1});
+  s.gslot_.assign(slots, TopoScratch::GSlotRec{0, -1});
+  s.gvar_.assign(m, TopoScratch::GVarRec{});
+  s.gwin_pending_.assign(na + m, 0);
+  const size_t gedge_cap = 2 * na + 4 * static_cast<size_t>(max_prevails_) + 16;
+  s.gedge_next_.assign(gedge_cap, -1);
+  s.gedge_to_.assign(gedge_cap, -1);
+  s.jvars_.assign(3 * m + 3, -1);
   return s;
 }
 
@@ -401,6 +409,8 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
     fail(s, TopoFailure::kBadInput, -1, -1, -1);
     return PlanStatus::kGaveUp;
   }
+  if (general_only_) [[unlikely]]
+    return plan_general(s, s0, goal, out, out_len);
   s.gen_ += 2;
   if (s.gen_ < 2 || s.gen_ > UINT32_MAX - 2) {  // stamp wrap-around: clear once every 2^31 plans
     for (TopoScratch::ActRec& r : s.act_) r.stamp = 0;
@@ -491,10 +501,8 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
           fail(s, TopoFailure::kPrevailUnreachable, w, q, a);
           return PlanStatus::kUnsolvable;
         }
-        if (gw == kUndefined) {
-          fail(s, TopoFailure::kPartialGoal, w, q, a);
-          return PlanStatus::kGaveUp;
-        }
+        if (gw == kUndefined) [[unlikely]]  // a free variable visited off s0: windows
+          return plan_general(s, s0, goal, out, out_len);
         if (!s0_cycle && !reaches(w, q, gw)) {
           fail(s, TopoFailure::kPrevailUnreachable, w, q, a);
           return PlanStatus::kUnsolvable;

@@ -48,12 +48,21 @@ DomainDef random_domain_def(uint64_t seed, const RandomDomainOptions& options) {
     for (int32_t i = std::max(cycle, 1); i < n; ++i) parent[perm[i]] = perm[rng.uniform(0, i - 1)];
     if (std::max(cycle, 1) < n && rng.chance(options.extra_ghost_probability))
       parent[perm[rng.uniform(std::max(cycle, 1), n - 1)]] = -1;
+    constexpr ValueId kAnywhere = -2;
+    if (options.undefined_pre_probability > 0 && rng.chance(0.5))
+      for (ValueId x = 0; x < n; ++x)
+        if (rng.chance(options.undefined_pre_probability)) parent[x] = kAnywhere;
     for (ValueId x = 0; x < n; ++x) {
-      if (parent[x] < 0) continue;
+      if (parent[x] == -1) continue;
       ActionDef a;
-      a.name =
-          "set_v" + std::to_string(v) + "_" + std::to_string(parent[x]) + "to" + std::to_string(x);
-      a.effects = {{v, parent[x], x}};
+      if (parent[x] == kAnywhere) {
+        a.name = "goto_v" + std::to_string(v) + "_" + std::to_string(x);
+        a.effects = {{v, kUndefined, x}};
+      } else {
+        a.name = "set_v" + std::to_string(v) + "_" + std::to_string(parent[x]) + "to" +
+                 std::to_string(x);
+        a.effects = {{v, parent[x], x}};
+      }
       for (VarId w = 0; w < m; ++w) {
         if (w == v || !rng.chance(density)) continue;
         a.prevail.push_back({w, rng.uniform(0, sizes[w] - 1)});

@@ -46,6 +46,11 @@ struct RandomDomainOptions {
   double prevail_density = -1.0;
   double cycle_probability = 0.6;         // a variable's graph holds a cycle (else: a tree)
   double extra_ghost_probability = 0.15;  // drop one more producer (disconnected G(v))
+  // GoTo-style variables (SAS+ undefined pre-conditions): each variable is one with probability
+  // 1/2, and then each of its values is entered, with this probability, by an action with no
+  // pre-condition on the variable ("from anywhere") instead of its tree/cycle producer. 0 (the
+  // default) draws nothing, so the domains above are unchanged.
+  double undefined_pre_probability = 0.0;
 };
 
 enum class GoalKind : uint8_t {

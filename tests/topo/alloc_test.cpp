@@ -24,6 +24,11 @@ TEST(TopoAlloc, PlanDoesNotAllocate) {
   domains.push_back(Domain::compile(testing::horse_breeder_000_def()).value());
   domains.push_back(Domain::compile(testing::multiprv_cycle_def(6, 4)).value());
   for (uint64_t seed = 1; seed <= 20; ++seed) domains.push_back(testing::random_domain(seed));
+  // The general path: undefined pre-conditions (and, below, partial goals).
+  testing::RandomDomainOptions goto_options;
+  goto_options.undefined_pre_probability = 0.5;
+  for (uint64_t seed = 1; seed <= 20; ++seed)
+    domains.push_back(testing::random_domain(seed, goto_options));
   for (const Domain& d : domains) {
     Result<TopoPlanner> p = TopoPlanner::create(d);
     ASSERT_TRUE(p.ok());
@@ -34,7 +39,7 @@ TEST(TopoAlloc, PlanDoesNotAllocate) {
     for (int i = 0; i < 50; ++i) {
       testing::RandomInstanceOptions io;
       io.kind = i % 2 ? testing::GoalKind::kRandomGoal : testing::GoalKind::kRandomWalk;
-      io.free_goal_probability = i % 5 == 0 ? 0.3 : 0.0;
+      io.free_goal_probability = i % 3 == 0 ? 0.5 : 0.0;
       instances.push_back(testing::random_instance(d, rng, io));
     }
     int64_t solved = 0;

@@ -40,23 +40,25 @@ struct Figures {
   int64_t wrong_unsolvable = 0;  // ... but the exact search found a plan (must be 0)
   int64_t gave_up = 0;
   int64_t missed = 0;  // solvable by a plan with each action once, ℙ did not solve it
+  int64_t longer = 0;  // solved, longer than the exact optimum, which repeats an action
 };
 
 const char* kClassNames[] = {"C0", "C2S", "C2*", "none"};
 
 void print(const char* title, const Figures (&f)[4]) {
   std::printf("\n%s\n", title);
-  std::printf("%-5s %9s %9s %9s %9s %9s %9s %7s %9s %9s %7s %7s\n", "class", "instances",
+  std::printf("%-5s %9s %9s %9s %9s %9s %9s %7s %9s %9s %7s %7s %7s\n", "class", "instances",
               "solvable", "T1-solv", "solved", "minimal", "unsolv", "wrong", "gave-up", "missed",
-              "invalid", "limit");
+              "invalid", "limit", "longer");
   Figures total;
   for (int c = 0; c < 4; ++c) {
     const Figures& x = f[c];
-    std::printf("%-5s %9lld %9lld %9lld %9lld %9lld %9lld %7lld %9lld %9lld %7lld %7lld\n",
+    std::printf("%-5s %9lld %9lld %9lld %9lld %9lld %9lld %7lld %9lld %9lld %7lld %7lld %7lld\n",
                 kClassNames[c], (long long)x.instances, (long long)x.exact_solved,
                 (long long)x.exact_t1, (long long)x.solved, (long long)x.minimal,
                 (long long)x.unsolvable, (long long)x.wrong_unsolvable, (long long)x.gave_up,
-                (long long)x.missed, (long long)x.invalid, (long long)x.exact_limit);
+                (long long)x.missed, (long long)x.invalid, (long long)x.exact_limit,
+                (long long)x.longer);
   }
   const Figures& none = f[3];
   if (none.exact_t1 > 0)
@@ -67,8 +69,9 @@ void print(const char* title, const Figures (&f)[4]) {
   std::fflush(stdout);
 }
 
-void run(double free_goal_probability, const char* title) {
-  const int64_t instances = env_int("TOPOPLAN_DIFF_INSTANCES", 20000);
+void run(double free_goal_probability, const char* title, double undefined_pre_probability = 0,
+         int64_t default_instances = 20000) {
+  const int64_t instances = env_int("TOPOPLAN_DIFF_INSTANCES", default_instances);
   const uint64_t first_seed = static_cast<uint64_t>(env_int("TOPOPLAN_DIFF_SEED", 1));
   constexpr int kPerDomain = 4;
   Figures fig[4];
@@ -79,15 +82,18 @@ void run(double free_goal_probability, const char* title) {
   std::vector<ActionId> out;
   for (int64_t i = 0; i < instances; i += kPerDomain) {
     const uint64_t seed = first_seed + static_cast<uint64_t>(i / kPerDomain);
-    const Domain d = testing::random_domain(seed);
+    testing::RandomDomainOptions dopt;
+    dopt.undefined_pre_probability = undefined_pre_probability;
+    const Domain d = testing::random_domain(seed, dopt);
     Result<TopoPlanner> planner = TopoPlanner::create(d);
     ASSERT_TRUE(planner.ok()) << planner.error().to_string();
     TopoScratch scratch = planner->make_scratch();
     const auto cls = static_cast<int>(planner->structural_class());
     // C0 and C2S: seed 000's theorems hold, ℙ decides every instance. C2*: Theorem 4 does not
     // (docs/algorithm.md), so there ℙ only promises what it promises outside the classes.
-    const bool decides = planner->structural_class() == StructuralClass::kC0 ||
-                         planner->structural_class() == StructuralClass::kC2S;
+    const bool decides = (planner->structural_class() == StructuralClass::kC0 ||
+                          planner->structural_class() == StructuralClass::kC2S) &&
+                         undefined_pre_probability == 0;
     out.assign(static_cast<size_t>(planner->max_plan_length()), -1);
     testing::Rng rng(seed ^ 0xD1FFull);
     for (int k = 0; k < kPerDomain && i + k < instances; ++k) {
@@ -119,6 +125,8 @@ void run(double free_goal_probability, const char* title) {
           ++f.invalid;
           bad = true;
           why = "invalid plan: " + val.reason;
+        } else if (solvable && !t1 && plan.size() > ex.actions.size()) {
+          ++f.longer;  // minimal among plans with each action once is all ℙ promises here
         } else if (!solvable || plan.size() != ex.actions.size()) {
           bad = true;
           why = "length " + std::to_string(plan.size()) + " vs exact " +
@@ -136,9 +144,11 @@ void run(double free_goal_probability, const char* title) {
       } else {
         ++f.gave_up;
       }
-      if (st != PlanStatus::kSolved && t1 && free_goal_probability == 0) {
+      if (st != PlanStatus::kSolved && t1) {
         ++f.missed;
-        bad = true;
+        // With undefined pre-conditions the window order is not always found (docs/algorithm.md,
+        // "Windows": what is proven); those misses are counted and printed, not failures.
+        bad = undefined_pre_probability == 0;
         why = "missed a T1 instance: " + std::string(to_string(st)) + ": " +
               planner->explain(scratch);
       }
@@ -163,7 +173,14 @@ TEST(TopoDifferential, TotalGoals) {
   run(0.0, "topo vs exact, total goals");
 }
 TEST(TopoDifferential, PartialGoals) {
-  run(0.3, "topo vs exact, partial goals (soundness only)");
+  run(0.3, "topo vs exact, partial goals");
+}
+// SAS+ undefined pre-conditions (GoTo-style variables), total and partial goals.
+TEST(TopoDifferential, UndefinedPre) {
+  run(0.0, "topo vs exact, undefined pre-conditions, total goals", 0.5, 8000);
+}
+TEST(TopoDifferential, UndefinedPrePartialGoals) {
+  run(0.5, "topo vs exact, undefined pre-conditions, partial goals", 0.5, 8000);
 }
 
 }  // namespace
