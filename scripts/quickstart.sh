@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One command on a fresh Debian machine: install what is missing, build, and plan the Horse
-# Breeder's morning (seed 000's instance) with the default planner.
+# Breeder's morning (the instance of Prévost et al. 2023) with the default planner.
+# References: docs/references.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh

@@ -29,8 +29,9 @@
 
 namespace topoplan {
 
-// The smallest structural class of seed 000 that holds, C0 ⊂ C2S ⊂ C2* (kNone: none of them,
-// including every action set that is not unary and post-unique).
+// The smallest structural class of Prévost et al. 2023 that holds, C0 ⊂ C2S ⊂ C2* (kNone: none of
+// them, including every action set that is not unary and post-unique). References:
+// docs/references.md.
 enum class StructuralClass : uint8_t { kC0, kC2S, kC2Star, kNone };
 
 // "C0", "C2S", "C2*", "none".

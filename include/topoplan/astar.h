@@ -1,5 +1,6 @@
-// topoplan — GOAP A*: the search-based planner games ship (F.E.A.R. and its heirs; seed 002),
+// topoplan — GOAP A*: the search-based planner games ship (F.E.A.R. and its heirs; Orochena 2018),
 // built as a strong peer rather than a strawman.
+// References: docs/references.md.
 //
 // Design
 // ------

@@ -1,5 +1,6 @@
 // topoplan — 𝒫: Bäckström's polynomial planner for SAS+-PUS (thesis 1992, pp. 84-90), the
-// baseline the papers measure ℙ against (seeds 001 §2.3, 003 §2.2).
+// baseline the papers measure ℙ against (Prévost et al. 2022, §2.3; Prévost et al., SAS as
+// Topological Sorting, §2.2; docs/references.md).
 //
 // Design
 // ------

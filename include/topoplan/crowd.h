@@ -2,9 +2,10 @@
 //
 // Design
 // ------
-// The papers' headline (seed 000 §6: 3,000,000 plans in 1.67 ms on 8 cores; seed 003: about two
-// million NPCs per millisecond) is about throughput, not about one plan. docs/crowds.md says what
-// those figures mean per core and where ours stand. The pieces, split by lifetime:
+// The papers' headline (Prévost et al. 2023 §6: 3,000,000 plans in 1.67 ms on 8 cores; Prévost et
+// al., SAS as Topological Sorting: about two million NPCs per millisecond) is about throughput, not
+// about one plan. docs/crowds.md says what those figures mean per core and where ours stand. The
+// pieces, split by lifetime:
 //   * CrowdLayout — the fixed bit layout of an NPC's initial state and goal: one field of
 //     bit_width(|D_v|) bits per variable (fields never straddle a 64-bit word), so that an all-ones
 //     field can mean "free" in a goal. Western: 2 words per state, 34 bytes of input per NPC.
@@ -21,6 +22,7 @@
 //     plan() and plan_frame() allocate nothing. Threads come from the host through enqueue/finish
 //     callbacks (Box2D's enqueueTask/finishTask); CrowdThreadPool is a built-in default the user
 //     creates. Without callbacks everything runs on the calling thread.
+// References: docs/references.md.
 //
 // Work is cut into blocks of CrowdDef::npcs_per_block NPCs (in priority order). Block b owns the
 // slice [⌊C·first/N⌋, ⌊C·end/N⌋) of the caller's action buffer of capacity C, and packs the plans

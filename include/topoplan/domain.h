@@ -2,7 +2,8 @@
 //
 // Design
 // ------
-// A planning domain in the SAS+ formalism (Bäckström 1992; seeds 000 §3 and 003 §2.1):
+// A planning domain in the SAS+ formalism (Bäckström 1992; Prévost et al. 2023 §3; Prévost et al.,
+// SAS as Topological Sorting §2.1):
 //   * state variables v_0 .. v_{m-1}, each with a finite domain of named values 0 .. |D_v|-1;
 //   * actions with a name, a non-negative integer cost, one or more effects (var, pre, post) —
 //     `pre` may be kUndefined as in SAS+ — and prevail-conditions on other variables;
@@ -10,6 +11,7 @@
 //     but not one action set).
 // An Instance adds a total initial state, a goal (a partial state; total in the papers) and the
 // NPC class that plans (or kAllActions).
+// References: docs/references.md.
 //
 // A DomainDef is the editable, name-carrying description (what file readers produce and
 // writers consume). Domain::compile() validates it once and produces an immutable Domain: flat

@@ -1,6 +1,7 @@
 // topoplan — the papers' benchmark families, as generators.
 //
-// Synthetic families (seed 001 §3, seed 003 §3), each with the one instance the papers time:
+// Synthetic families (Prévost et al. 2022 §3; Prévost et al., SAS as Topological Sorting §3), each
+// with the one instance the papers time:
 //   * MultiPrv_n_Cycle(m, n): m variables with values 0..n-1; per variable i, one action per value
 //     p: pre p-1 → post p (p = 0: pre n-1, closing the cycle), prevail v_j = ⌊n/2⌋ for every
 //     j > i. s0 = all 0; s* = v0 at n-1, the others 0. O(m²) orderings between mn actions.
@@ -9,12 +10,14 @@
 //     p, prevail v_{i+1} = 2 (none for the last variable). s0 = all 0; s* = all 4 (the papers
 //     write 5 where values are 0..4). O(m) orderings between 4m actions.
 // All three are unary, post-unique and single-valued (SAS-PUS), so both ℙ and 𝒫 apply.
+// References: docs/references.md.
 //
 // Game families (docs/domains.md describes every class, routine and goal):
 //   * western(): a Red Dead Redemption 2 town at dawn — m = 29 variables, at most 5 values,
-//     58 unary post-unique actions, 7 NPC classes (the Horse Breeder of seed 003 Table 1 is one),
-//     9 instances with total goals and optimal plans of 3-10 actions. Not single-valued (the
-//     Horse Breeder needs the bucket both on the floor and in hand).
+//     58 unary post-unique actions, 7 NPC classes (the Horse Breeder of Prévost et al., SAS as
+//     Topological Sorting, Table 1 is one), 9 instances with total goals and optimal plans of 3-10
+//     actions. Not single-valued (the Horse Breeder needs the bucket both on the floor and in
+//     hand).
 //   * western_pus(): its single-valued restriction — m = 19 binary variables, 37 actions,
 //     5 NPC classes, 6 instances — which Bäckström's 𝒫 can solve.
 //

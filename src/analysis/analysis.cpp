@@ -1,4 +1,5 @@
-// Class analysis (seed 000 Defs 1-7). docs/classes.md explains every step and decision.
+// Class analysis (Prévost et al. 2023, Defs 1-7). docs/classes.md explains every step and decision.
+// References: docs/references.md.
 //
 // Everything is indexed through "value slots": slot(v, x) = Σ_{w<v} |D_w| + x. Three CSR tables
 // over the slots (producers: actions whose post is (v, x); consumers: actions whose defined pre is
@@ -345,7 +346,7 @@ class Analyzer {
     }
 
     // Weakly connected components ("parts"): each is treated as a variable of its own for the
-    // C2* test (seed 000 §3 remark after Def 1).
+    // C2* test (Prévost et al. 2023 §3 remark after Def 1).
     DisjointSets ds(k);
     for (const ActionEdge& e : vr.edges) ds.unite(lo(e.from), lo(e.to));
     std::vector<int32_t> part_id(k, -1);

@@ -113,7 +113,8 @@ class Builder {
 
 Task western() {
   Builder b("western");
-  // Horse Breeder (seed 003, Table 1).
+  // Horse Breeder (Prévost et al., SAS as Topological Sorting, Table 1).
+  // References: docs/references.md.
   b.var("haystack", {"stored", "inHands", "inFeeder"});
   b.var("bucket", {"onFloor", "inHands"});
   b.var("water", {"inFountain", "inBucket", "inTrough"});

@@ -39,7 +39,8 @@ void act(DomainDef& d, const std::string& name, VarId v, ValueId pre, ValueId po
   d.actions.push_back({name, 1, {{v, pre, post}}, std::move(prv)});
 }
 
-// Predecessor sets N_pre / N_prv of Table 2 (seed 000) from the report's edges.
+// Predecessor sets N_pre / N_prv of Table 2 (Prévost et al. 2023) from the report's edges.
+// References: docs/references.md.
 A preds(const std::vector<ActionEdge>& edges, ActionId to) {
   A out;
   for (const ActionEdge& e : edges)
@@ -109,7 +110,7 @@ TEST(Analysis, HorseBreeder000IsC2StarNotC2S) {
 // Seed 003's table: every haystack action needs the bucket on the floor and both bucket actions
 // need the haystack stored. Req = {StoreHaystack, DropBucket, PickUpBucket}; the bucket cycle has
 // two requestable actions whose requesters ({the three haystack actions} and {the two water
-// actions}) fall apart once G(bucket) is removed: C2*, like seed 000's table.
+// actions}) fall apart once G(bucket) is removed: C2*, like the table of Prévost et al. 2023.
 TEST(Analysis, HorseBreeder003IsC2Star) {
   const Domain d = compile_or_die(testing::horse_breeder_003_def());
   const ClassReport r = analyze(d);

@@ -44,8 +44,8 @@ expect "plan to stdout" 0 '^\(PickUpBucket\)$' -- "$bin" plan "$hb"
 expect "stats name the engine" 0 'engine: ' -- "$bin" plan "$hb" --stats
 
 # the paper's instances, chosen by --init/--goal
-expect "seed 000: haystack in hands needs 7" 0 '^; cost = 7 ' -- "$bin" plan "$hb" --init "haystack=inHands,bucket=none,water=inSource" --goal "haystack=inFeeder,bucket=none,water=inTrough"
-expect "seed 001: one action" 0 '^; cost = 1 ' -- "$bin" plan "$hb" --init "haystack=inHands,bucket=none,water=inSource" --goal "haystack=inFeeder,bucket=none,water=inSource"
+expect "Prévost et al. 2023: haystack in hands needs 7" 0 '^; cost = 7 ' -- "$bin" plan "$hb" --init "haystack=inHands,bucket=none,water=inSource" --goal "haystack=inFeeder,bucket=none,water=inTrough"
+expect "Prévost et al. 2022: one action" 0 '^; cost = 1 ' -- "$bin" plan "$hb" --init "haystack=inHands,bucket=none,water=inSource" --goal "haystack=inFeeder,bucket=none,water=inSource"
 expect "unsolvable exits 11" 11 'unsolvable' -- "$bin" plan "$hb" --init "haystack=inFeeder,bucket=none,water=inSource" --goal "haystack=inFeeder,bucket=none,water=inTrough"
 expect "exact: unsolvable exits 11" 11 '' -- "$bin" plan "$hb" --planner exact --init "haystack=inFeeder,bucket=none,water=inSource" --goal "haystack=inFeeder,bucket=none,water=inTrough"
 expect "node limit exits 12" 12 'limit' -- "$bin" plan "$hb" --planner exact --max-expansions 1

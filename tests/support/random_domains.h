@@ -73,9 +73,9 @@ struct RandomInstanceOptions {
 [[nodiscard]] Instance random_instance(const Domain& domain, Rng& rng,
                                        const RandomInstanceOptions& options = {});
 
-// MultiPrv_n_Cycle of seed 001 §3: m variables with the cycle 0 → 1 → ... → n-1 → 0, each action
-// on v_i requiring v_j = n/2 for every j > i. From all-0 to all-0 every variable walks its cycle
-// once (each waits for the later ones to reach n/2).
+// MultiPrv_n_Cycle of Prévost et al. 2022 §3: m variables with the cycle 0 → 1 → ... → n-1 → 0,
+// each action on v_i requiring v_j = n/2 for every j > i. From all-0 to all-0 every variable walks
+// its cycle once (each waits for the later ones to reach n/2). References: docs/references.md.
 [[nodiscard]] DomainDef multiprv_cycle_def(int32_t m, int32_t n);
 
 }  // namespace topoplan::testing

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `topoplan ambiance`: the three smart ambiance demonstrations (seed 004, chapter 7) with and
+# `topoplan ambiance`: the three smart ambiance demonstrations (Sloan 2015, chapter 7) with and
 # without ambiance, the trace, and the exit codes (0, 33 input error, 2 usage).
 # Usage: ambiance_cli_test.sh TOPOPLAN SOURCE_DIR
+# References: docs/references.md.
 set -u
 bin=$1
 dir=$2/domains/udgoap

@@ -21,7 +21,8 @@ class ValidateTest : public ::testing::Test {
 };
 
 TEST_F(ValidateTest, AcceptsThePapersPlan) {
-  // Δ = ⟨a5, a6, a7, a4, a2, a3⟩ (seed 000 §3), ids shifted by one.
+  // Δ = ⟨a5, a6, a7, a4, a2, a3⟩ (Prévost et al. 2023 §3), ids shifted by one.
+  // References: docs/references.md.
   const std::vector<ActionId> plan = {4, 5, 6, 3, 1, 2};
   Validation v = validate_plan(domain_, make_instance({0, 0, 0}, {2, 0, 2}), plan);
   EXPECT_TRUE(v.valid) << v.reason;

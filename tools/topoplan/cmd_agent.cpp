@@ -1,9 +1,10 @@
 // topoplan agent SCENARIO [--trace] [--max-expansions N] [--max-plan-length N]
 //
-// Runs one UDGOAP agent (seed 004): reads a scenario file, updates the agent's drives and goals
+// Runs one UDGOAP agent (Sloan 2015): reads a scenario file, updates the agent's drives and goals
 // against its facts, plans, and prints the chosen plan as "(action supplier)" lines. --trace adds
 // the facts, goals, drive satisfactions, every plan state with its utility, and the decision, as
 // ';' comment lines so the output stays a plan file.
+// References: docs/references.md.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -115,7 +116,8 @@ int run_agent(const AgentOptions& options) {
 void add_agent_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<AgentOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "agent", "plan for one UDGOAP agent (drives, goals, utility; seed 004) from a scenario file");
+      "agent",
+      "plan for one UDGOAP agent (drives, goals, utility; Sloan 2015) from a scenario file");
   cmd->add_option("SCENARIO", options->path, "scenario file (.toml, see docs/udgoap.md)")
       ->required();
   cmd->add_flag("--trace", options->trace,

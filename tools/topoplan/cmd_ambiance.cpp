@@ -1,9 +1,10 @@
 // topoplan ambiance SCENARIO [--trace] [--no-ambiance]
 //
-// Runs a smart ambiance scenario (seed 004, chapter 7): every NPC plans with GOAP A* on the
+// Runs a smart ambiance scenario (Sloan 2015, chapter 7): every NPC plans with GOAP A* on the
 // action costs its ambiance gives it and acts until its goal holds. Prints the executed actions
 // as "(action)" lines, one "; npc NAME (TYPE): cost C" comment line before each NPC's actions.
 // --trace adds, per decision, the time, state, active modifiers, the changed costs and the plan.
+// References: docs/references.md.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -96,7 +97,7 @@ int run_ambiance_command(const AmbianceOptions& options) {
 void add_ambiance_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<AmbianceOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "ambiance", "run a smart ambiance scenario (cost modifiers on GOAP A*; seed 004 ch. 7)");
+      "ambiance", "run a smart ambiance scenario (cost modifiers on GOAP A*; Sloan 2015 ch. 7)");
   cmd->add_option("SCENARIO", options->path, "ambiance scenario (.toml, see docs/udgoap.md)")
       ->required();
   cmd->add_flag("--trace", options->trace,

@@ -1,6 +1,7 @@
-// topoplan check TASK [--class NAME] [--json] [--dot FILE]: the class analysis of seed 000
-// (unary, post-unique, single-valued, domain-action graphs, cycles, requestable actions, the
+// topoplan check TASK [--class NAME] [--json] [--dot FILE]: the class analysis of Prévost et al.
+// 2023 (unary, post-unique, single-valued, domain-action graphs, cycles, requestable actions, the
 // action graph, C0 / C2S / C2*). docs/classes.md explains every line of the report.
+// References: docs/references.md.
 //
 // Scope: with --class, that class's actions; otherwise the whole action set, followed (text) or
 // accompanied (JSON "classes") by one report per NPC class, since post-uniqueness is contextual.
@@ -98,7 +99,7 @@ void print_text(const Domain& d, const ClassReport& r) {
       std::printf("      set by no action: %s\n", g.c_str());
     }
   }
-  // Table 2 of seed 000: predecessor sets.
+  // Table 2 of Prévost et al. 2023: predecessor sets.
   std::printf("  action graph: %zu post-pre edges, %zu post-prevail edges\n", r.pre_edges.size(),
               r.prv_edges.size());
   const auto n = static_cast<size_t>(d.num_actions());
@@ -204,8 +205,9 @@ std::string dot_escape(const std::string& s) {
 }
 
 // One digraph: each cluster is a domain-action graph G(v); the whole picture is the action graph.
-// Post-pre edges blue, post-prevail edges green dashed (seed 000's Figure 2), cycle edges blue and
-// thick, requestable actions filled gold, actions on a cycle drawn with a double border.
+// Post-pre edges blue, post-prevail edges green dashed (Figure 2 of Prévost et al. 2023), cycle
+// edges blue and thick, requestable actions filled gold, actions on a cycle drawn with a double
+// border.
 std::string to_dot(const Domain& d, const ClassReport& r) {
   std::string s = "digraph \"" + dot_escape(d.name()) + " — " +
                   dot_escape(scope_name(d, r.npc_class)) + " (" +
@@ -319,10 +321,10 @@ int run_check(const CheckOptions& o) {
 
 void add_check_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<CheckOptions>();
-  CLI::App* cmd =
-      app.add_subcommand("check",
-                         "class analysis: unary / post-unique / single-valued, cycles, requestable "
-                         "actions, action graph, structural class C0 / C2S / C2* (seed 000)");
+  CLI::App* cmd = app.add_subcommand(
+      "check",
+      "class analysis: unary / post-unique / single-valued, cycles, requestable "
+      "actions, action graph, structural class C0 / C2S / C2* (Prévost et al. 2023)");
   cmd->add_option("TASK", o->path, "task file: native .toml or Fast Downward .sas")->required();
   cmd->add_option("--class", o->npc_class, "analyse only this NPC class's actions");
   cmd->add_flag("--json", o->json, "print one JSON object instead of the text report");

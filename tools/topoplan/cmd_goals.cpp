@@ -1,11 +1,12 @@
 // topoplan goals [--npcs N] [--threads T] [--reps R] [--seed S] [--json]
 //
-// Benchmark of goal selection for crowds (seed 004 drives and utility choosing SAS goals for ℙ):
+// Benchmark of goal selection for crowds (Sloan 2015 drives and utility choosing SAS goals for ℙ):
 // a Western town of N NPCs (random classes and needs, a quarter with one variable moved off
 // dawn, seeded), GoalSelector::select over the whole batch, then the crowd batch planner on the
 // selected goals (cold: no plan cache; warm: a plan cache filled by a first pass). Reports ns per
 // NPC for selection alone and for selection + planning, best of R repetitions, and the outcome
 // counts (goals chosen, plans solved), so the figure can be checked for what it measured.
+// References: docs/references.md.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

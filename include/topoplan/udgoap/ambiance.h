@@ -1,5 +1,6 @@
-// topoplan::udgoap — smart ambiance (seed 004, chapter 7): areas, events and objects that make
+// topoplan::udgoap — smart ambiance (Sloan 2015, chapter 7): areas, events and objects that make
 // contextually appropriate actions cheaper for the GOAP planners by changing action costs.
+// References: docs/references.md.
 //
 // A CostModifier changes the cost of every action carrying one of its annotations by `amount`,
 // reached from `start` at a rate (instantaneous or linear over `duration` seconds). An

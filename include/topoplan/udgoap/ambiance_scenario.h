@@ -1,7 +1,8 @@
-// topoplan::udgoap — smart ambiance scenarios (seed 004, chapter 7): a SAS domain whose actions
+// topoplan::udgoap — smart ambiance scenarios (Sloan 2015, chapter 7): a SAS domain whose actions
 // carry ambiance annotations and ambiance effects, the ambiance modifiers of locations (areas),
 // objects and events, NPC types (susceptibilities, their own predefined costs) and NPCs that plan
 // with GOAP A* on the costs the ambiance gives them, one after the other.
+// References: docs/references.md.
 //
 // The scenario is data (docs/udgoap.md, "Smart ambiance scenario files"); run_ambiance() is the
 // deterministic simulation that the thesis's three demonstrations (library, road crossing, spy)

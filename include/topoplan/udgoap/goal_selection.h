@@ -1,5 +1,6 @@
-// topoplan::udgoap — goal selection for crowds: the drives/utility layer (seed 004, chapter 3)
+// topoplan::udgoap — goal selection for crowds: the drives/utility layer (Sloan 2015, chapter 3)
 // chooses each NPC's SAS goal, then ℙ plans it (through the crowd batch API, crowd.h).
+// References: docs/references.md.
 //
 // Model (docs/udgoap.md, "Goal selection for crowds"):
 //   * facts — one float column per fact, structure-of-arrays over the NPCs of a batch;

@@ -1,5 +1,6 @@
-// topoplan::udgoap — the UDGOAP model (seed 004, chapter 3): facts, smart objects, actions,
+// topoplan::udgoap — the UDGOAP model (Sloan 2015, chapter 3): facts, smart objects, actions,
 // world effects, drives, goals and utility.
+// References: docs/references.md.
 //
 // Design
 // ------
