@@ -1,6 +1,6 @@
 // topoplan — class analysis: which SAS-PU class a domain (or one NPC's action set) belongs to.
 //
-// Seed 000 §3-§4 define, for an action set A:
+// Prévost et al. 2023 §3-§4 define, for an action set A:
 //   * the syntactic restrictions unary (U), post-unique (P) and single-valued (S);
 //   * per variable v the domain-action graph G(v) = (A(v), E_pre(A(v))) with an edge a → b
 //     when post(a) = pre(b) (Def 1), its cycle Cycle(v) (Def 2) and the requestable actions

@@ -107,10 +107,11 @@ TEST(Analysis, HorseBreeder000IsC2StarNotC2S) {
             0);
 }
 
-// Seed 003's table: every haystack action needs the bucket on the floor and both bucket actions
-// need the haystack stored. Req = {StoreHaystack, DropBucket, PickUpBucket}; the bucket cycle has
-// two requestable actions whose requesters ({the three haystack actions} and {the two water
-// actions}) fall apart once G(bucket) is removed: C2*, like the table of Prévost et al. 2023.
+// The table of Prévost et al., SAS as Topological Sorting: every haystack action needs the bucket
+// on the floor and both bucket actions need the haystack stored. Req = {StoreHaystack, DropBucket,
+// PickUpBucket}; the bucket cycle has two requestable actions whose requesters ({the three haystack
+// actions} and {the two water actions}) fall apart once G(bucket) is removed: C2*, like the table
+// of Prévost et al. 2023.
 TEST(Analysis, HorseBreeder003IsC2Star) {
   const Domain d = compile_or_die(testing::horse_breeder_003_def());
   const ClassReport r = analyze(d);
@@ -266,8 +267,8 @@ TEST(Analysis, NonPostUniqueWithOffenders) {
   EXPECT_NE(r.why_not.find("not post-unique"), std::string::npos);
 }
 
-// Seed 000 §1: post-uniqueness is contextual. Two actions setting v0 = 1 may coexist as long as
-// no NPC class holds both.
+// Prévost et al. 2023 §1: post-uniqueness is contextual. Two actions setting v0 = 1 may coexist as
+// long as no NPC class holds both.
 TEST(Analysis, ContextualPostUniquenessThroughClasses) {
   DomainDef def = vars({2, 2});
   act(def, "walk", 0, 0, 1);

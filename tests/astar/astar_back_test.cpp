@@ -38,8 +38,9 @@ TEST(AStarBack, IsRegistered) {
 }
 
 TEST(AStarBack, HorseBreederGolden) {
-  // Seed 003 Table 1: the bucket must be dropped (haystack stored) before the haystack is
-  // taken (bucket on the floor), so the only 6-action plan waters the horses first.
+  // Prévost et al., SAS as Topological Sorting Table 1: the bucket must be dropped (haystack
+  // stored) before the haystack is taken (bucket on the floor), so the only 6-action plan waters
+  // the horses first.
   const Domain d = compile_or_die(testing::horse_breeder_003_def());
   const Instance inst = make_instance({0, 0, 0}, {2, 0, 2});
   const PlanResult r = plan_astar_back(d, inst);

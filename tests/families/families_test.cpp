@@ -117,7 +117,8 @@ TEST(Families, WesternPusMatchesThePapersCounts) {
 }
 
 TEST(Families, HorseBreederSecondInstanceNeedsTheStoreStep) {
-  // Seed 003: s0[haystack] = inHands, goal inFeeder, and the bucket needs haystack = stored.
+  // Prévost et al., SAS as Topological Sorting: s0[haystack] = inHands, goal inFeeder, and the
+  // bucket needs haystack = stored.
   const Task t = western();
   const Instance& inst = t.instances[1];
   PlannerOptions options;

@@ -45,7 +45,7 @@ void expect_table(const Domain& d, const std::vector<Row>& rows) {
   }
 }
 
-TEST(NativeDomains, HorseBreederMatchesSeed000Table1) {
+TEST(NativeDomains, HorseBreederMatchesPrevost2023Table1) {
   Task t = load_ok("horse-breeder.toml");
   const Domain& d = t.domain;
   EXPECT_EQ(d.name(), "horse-breeder");
@@ -82,7 +82,7 @@ TEST(NativeDomains, HorseBreederMatchesSeed000Table1) {
   EXPECT_EQ(t.instances[3].goal, (S{2, 0, 0}));
 }
 
-TEST(NativeDomains, HorseBreeder003MatchesSeed003Table1) {
+TEST(NativeDomains, HorseBreeder003MatchesSasAsTopologicalSortingTable1) {
   Task t = load_ok("horse-breeder-003.toml");
   const Domain& d = t.domain;
   ASSERT_EQ(d.num_variables(), 3);

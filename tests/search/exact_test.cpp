@@ -56,14 +56,14 @@ TEST(ExactSearch, HorseBreederWithHaystackInFeederIsUnsolvable) {
   EXPECT_TRUE(r.actions.empty());
 }
 
-TEST(ExactSearch, Seed001PathAnalysisInstances) {
+TEST(ExactSearch, Prevost2022PathAnalysisInstances) {
   const Domain d = compile(testing::horse_breeder_000_def());
   PlanResult one = plan_exact(d, make_instance({1, 0, 0}, {2, 0, 0}));
   ASSERT_EQ(one.status, PlanStatus::kSolved);
   EXPECT_EQ(names(d, one.actions), (std::vector<std::string>{"FillHorseFeeder"}));
 }
 
-TEST(ExactSearch, Seed003TableInstance) {
+TEST(ExactSearch, SasAsTopologicalSortingTableInstance) {
   const Domain d = compile(testing::horse_breeder_003_def());
   const Instance inst = make_instance({0, 0, 0}, {2, 0, 2});
   PlanResult r = plan_exact(d, inst);

@@ -6,7 +6,7 @@
 
 namespace topoplan::testing {
 
-// Seed 000 (IJCAI 2023) Table 1. Action ids a1..a7 of the paper are 0..6 here.
+// Prévost et al. 2023 (IJCAI), Table 1. Action ids a1..a7 of the paper are 0..6 here.
 inline DomainDef horse_breeder_000_def() {
   DomainDef d;
   d.name = "horse-breeder";
@@ -25,7 +25,7 @@ inline DomainDef horse_breeder_000_def() {
   return d;
 }
 
-// Seed 003 Table 1 (different prevail-conditions).
+// Prévost et al., SAS as Topological Sorting Table 1 (different prevail-conditions).
 inline DomainDef horse_breeder_003_def() {
   DomainDef d;
   d.name = "horse-breeder-003";

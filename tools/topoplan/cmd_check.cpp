@@ -293,7 +293,7 @@ int run_check(const CheckOptions& o) {
         contextual = contextual && r.post_unique;
         j["classes"].push_back(to_json(d, r));
       }
-      // Seed 000 §1: post-unique within every NPC class.
+      // Prévost et al. 2023 §1: post-unique within every NPC class.
       j["contextually_post_unique"] = contextual;
     }
     std::printf("%s\n", j.dump(2).c_str());
