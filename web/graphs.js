@@ -172,7 +172,7 @@ const Graphs = (() => {
     const labels = v.actions.map((a) => domain.actions[a].name);
     const wMax = Math.max(...labels.map((s) => textWidth(s, px))) + 14;
     // Adjacent labels on the circle must not overlap: chord 2R·sin(π/n) ≥ label width.
-    const R = n === 1 ? 0 : n === 2 ? 34 : Math.max(40, (wMax + 6) / (2 * Math.sin(Math.PI / n)));
+    const R = n === 1 ? 0 : n === 2 ? 34 : Math.max(40, (wMax + 36) / (2 * Math.sin(Math.PI / n)));
     const W = 2 * R + wMax + 20, Hs = 2 * R + 62;
     const cx = W / 2, cy = R + 36;
     const svg = el("svg", { width: W, height: Hs, viewBox: `0 0 ${W} ${Hs}`, role: "img",

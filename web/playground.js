@@ -39,7 +39,7 @@
   function showError(err) {
     errorLine = err.line || 0;
     const where = errorLine ? `<a href="#" id="error-line" data-line="${errorLine}">line ${errorLine}</a>: ` : "";
-    $("error").innerHTML = `${where}${esc(err.message)}<div class="muted" style="margin-top: 0.2em">${esc(err.text)}</div>`;
+    $("error").innerHTML = `${where}${esc(err.message)}`;
     $("error").classList.remove("hidden");
     const a = $("error-line");
     if (a) a.addEventListener("click", (e) => { e.preventDefault(); goToLine(errorLine); });
@@ -70,8 +70,9 @@
       $("why-not").innerHTML = "";
       $("class-summary").textContent = "";
       $("restrictions").textContent = "";
-      $("action-graph").innerHTML = "";
+      $("action-graph").innerHTML = '<div class="muted" style="padding: 0.5em">no domain</div>';
       $("dags").innerHTML = "";
+      $("plan-head").innerHTML = `<span class="bad">The domain does not load${r.error.line ? " (line " + r.error.line + ")" : ""}: nothing to plan.</span>`;
       return;
     }
     clearError();

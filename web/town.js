@@ -35,7 +35,7 @@
   const totals = { served: 0, planned: 0, hits: 0, unsolvable: 0, noPlan: 0, fallbackSolved: 0 };
 
   const fmt = (x) => x.toLocaleString("en-US");
-  const pct = (x) => (100 * x).toFixed(x < 0.01 && x > 0 ? 2 : 1) + " %";
+  const pct = (x) => (x > 0 && x < 1e-4 ? "< 0.01" : (100 * x).toFixed(x < 0.01 && x > 0 ? 2 : 1)) + " %";
   function npcsFromSlider() {
     const raw = Math.pow(10, Number($("npcs").value) / 100);
     const p = Math.pow(10, Math.floor(Math.log10(raw)) - 1);
@@ -65,7 +65,7 @@
     });
     $("legend").innerHTML = info.classes.map((c, k) =>
       `<span><svg width="10" height="10"><circle cx="5" cy="5" r="4.5" fill="${COLORS[k % COLORS.length]}"/></svg> ${c}</span>`).join("");
-    selected = -1;
+    selected = agents.findIndex((a) => info.classes[a.cls] === "Blacksmith");
     showNpc();
   }
 
@@ -239,7 +239,6 @@
     running = !running;
     $("run").textContent = running ? "Pause" : "Run";
   });
-  selected = agents.findIndex((a) => a.cls === info.classes.indexOf("Blacksmith"));
   document.body.dataset.ready = "1";
   requestAnimationFrame(tick);
 })().catch((e) => {

@@ -36,6 +36,26 @@ def test(b):
     plan = b.js("return document.querySelectorAll('#npc-plan li').length")
     check(plan >= 1, "the selected NPC's plan is listed")
     b.screenshot("town")
+
+    # The slider's far end: 10^6 NPCs, the whole town per frame, then a 1.67 ms budget per frame.
+    b.js("document.getElementById('run').click()")  # run again
+    b.js("const s = document.getElementById('npcs'); s.value = s.max;"
+         "s.dispatchEvent(new Event('input')); s.dispatchEvent(new Event('change'))")
+    check(b.text("npcs-label") == "1,000,000", "slider max " + b.text("npcs-label"))
+    b.wait(lambda d: b.js("return window.__town.npcs === 1000000 && window.__town.frames >= 5"),
+           timeout=120)
+    t = b.js("return window.__town")
+    check(t["served"] == 1000000, f"10^6 planned in one frame: {t}")
+    print(f"  10^6 NPCs: median planning time per frame {t['medianMs']:.1f} ms")
+    b.js("const m = document.getElementById('mode'); m.value = 'frame';"
+         "m.dispatchEvent(new Event('change'))")
+    f0 = t["frames"]
+    b.wait(lambda d: b.js("return window.__town.frames") >= f0 + 10, timeout=60)
+    t = b.js("return window.__town")
+    check(0 < t["served"] < 1000000, f"a 1.67 ms budget serves part of the town: {t}")
+    print(f"  10^6 NPCs, 1.67 ms budget: {t['served']:,} NPCs per frame, "
+          f"median {t['medianMs']:.2f} ms")
+    b.screenshot("town-million")
     b.assert_no_console_error()
 
 

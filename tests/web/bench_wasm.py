@@ -1,0 +1,113 @@
+"""WebAssembly vs native on this machine (not a test; scripts/test.sh does not run it):
+ns per Western plan (ℙ) and ns per NPC in a 10^5-NPC crowd, single-threaded. Three sides, run
+alternately: the module in headless Chromium (bench.html), the same binding source compiled
+natively with g++ -O3 against build/release's libraries (tests/web/bench_native.cpp), and the
+CLI (`topoplan bench western`, `topoplan crowd --npcs 100000 --threads 1`). Medians and minima
+over the repetitions (the minimum is the least disturbed by other processes). Also the .wasm size
+and the pages' load times.
+
+  cmake --preset release && cmake --build build/release --target topoplan topoplan_io
+  /usr/bin/python3 tests/web/bench_wasm.py [--rounds 3] [--cli build/ci/tools/topoplan]
+"""
+
+import argparse
+import gzip
+import json
+import os
+import statistics
+import subprocess
+
+from webtest import ROOT, SITE, Browser
+
+
+def native(cli):
+    w = json.loads(subprocess.run([cli, "bench", "western", "--json", "--planners", "topo"],
+                                  check=True, capture_output=True, text=True).stdout)
+    c = json.loads(subprocess.run([cli, "crowd", "--npcs", "100000", "--threads", "1", "--json"],
+                                  check=True, capture_output=True, text=True).stdout)
+    return {"western_ns": w["ns_per_plan"]["topo"], "cold_ns": c["cold_ns_per_npc_per_core"],
+            "warm_ns": c["warm_ns_per_npc_per_core"],
+            "cold_cpu_ns": c["cold_cpu_ns_per_npc"], "warm_cpu_ns": c["warm_cpu_ns_per_npc"]}
+
+
+def figures(w, c):
+    return {"western_ns": w["ns_per_plan"], "western_min": w["ns_per_plan_min"],
+            "cold_ns": c["cold_ns_per_npc"], "cold_min": c["cold_ns_per_npc_min"],
+            "warm_ns": c["warm_ns_per_npc"], "warm_min": c["warm_ns_per_npc_min"]}
+
+
+def wasm(b):
+    return figures(b.js("return window.__tp.bench.western(0.2, 5)"),
+                   b.js("return window.__tp.bench.crowd(100000, 5, 10)"))
+
+
+def build_native_binding():
+    out = os.path.join(ROOT, "build", "web-bench", "native_bench")
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    lib = os.path.join(ROOT, "build", "release", "src")
+    subprocess.run(["g++", "-std=c++20", "-O3", "-DNDEBUG", "-I" + os.path.join(ROOT, "include"),
+                    "-I" + os.path.join(ROOT, "src", "wasm"),
+                    os.path.join(ROOT, "src", "wasm", "binding.cpp"),
+                    os.path.join(ROOT, "src", "wasm", "town.cpp"),
+                    os.path.join(ROOT, "tests", "web", "bench_native.cpp"),
+                    os.path.join(lib, "libtopoplan_io.a"), os.path.join(lib, "libtopoplan.a"),
+                    "-ltomlplusplus", "-lpthread", "-o", out], check=True)
+    return out
+
+
+def native_binding(exe):
+    j = json.loads(subprocess.run([exe], check=True, capture_output=True, text=True).stdout)
+    return figures(j["western"], j["crowd"])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--cli", default=os.path.join(ROOT, "build", "ci", "tools", "topoplan"))
+    a = ap.parse_args()
+    wasm_path = os.path.join(SITE, "topoplan_wasm.wasm")
+    raw = open(wasm_path, "rb").read()
+    print(f"topoplan_wasm.wasm: {len(raw):,} bytes ({len(gzip.compress(raw, 9)):,} gzip -9); "
+          f"topoplan_wasm.js: {os.path.getsize(os.path.join(SITE, 'topoplan_wasm.js')):,} bytes")
+    b = Browser()
+    try:
+        for page in ("index.html", "playground.html", "town.html", "replay.html"):
+            loads = []
+            for _ in range(3):
+                b.open(page)
+                nav = b.js("const n = performance.getEntriesByType('navigation')[0];"
+                           "return {load: n.loadEventEnd, ready: performance.now(),"
+                           " wasm: window.__tp ? window.__tp.loadMs : null}")
+                loads.append(nav)
+            med = lambda k: statistics.median(x[k] for x in loads if x[k] is not None) \
+                if any(x[k] is not None for x in loads) else None
+            print(f"{page}: load event {med('load'):.0f} ms, ready (data-ready seen) "
+                  f"{med('ready'):.0f} ms, module instantiated in "
+                  f"{med('wasm') if med('wasm') is None else round(med('wasm'))} ms (median of 3)")
+        exe = build_native_binding()
+        b.open("bench.html")
+        rows = []
+        for r in range(a.rounds):
+            load = os.getloadavg()[0]
+            wv = wasm(b)
+            bv = native_binding(exe)
+            cv = native(a.cli)
+            rows.append((wv, bv, cv))
+            print(f"round {r + 1} (load {load:.2f} -> {os.getloadavg()[0]:.2f})\n  wasm    {wv}\n"
+                  f"  native  {bv}\n  CLI     {cv}")
+        med = lambda side, k: statistics.median(x[side][k] for x in rows)
+        low = lambda side, k: min(x[side][k] for x in rows)
+        for k, name in (("western", "ℙ, ns per Western plan"), ("cold", "crowd 10^5 cold, ns/NPC"),
+                        ("warm", "crowd 10^5 warm, ns/NPC")):
+            kk = k + "_ns"
+            w, n, c = med(0, kk), med(1, kk), med(2, kk)
+            wm, nm = low(0, k + "_min"), low(1, k + "_min")
+            print(f"{name}: median wasm {w:.1f} / native {n:.1f} = {w / n:.2f}x (CLI {c:.1f}, "
+                  f"wasm/CLI {w / c:.2f}x); minimum wasm {wm:.1f} / native {nm:.1f} = {wm / nm:.2f}x")
+        print(f"load average now {os.getloadavg()}")
+    finally:
+        b.close()
+
+
+if __name__ == "__main__":
+    main()
