@@ -48,7 +48,8 @@ const Topoplan = (() => {
         sample: (count) => json(m._tp_town_sample(count)),
       },
       bench: {
-        western: (minSeconds = 0.2, reps = 5) => json(m._tp_bench_western(minSeconds, reps)),
+        western: (minSeconds = 0.2, reps = 5, fixedBatch = 0) =>
+          json(m._tp_bench_western(minSeconds, reps, fixedBatch)),
         crowd: (npcs = 100000, reps = 5, frames = 10) => json(m._tp_bench_crowd(npcs, reps, frames)),
       },
       parseReplay,

@@ -212,6 +212,10 @@ double median(std::vector<double> v) {
   return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
+double min_of(const std::vector<double>& v) {
+  return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end());
+}
+
 }  // namespace
 }  // namespace topoplan::wasm
 
@@ -482,8 +486,9 @@ TP_EXPORT const char* tp_town_sample(int count) {
 // Benchmarks (the CLI's methods, single-threaded), to compare WebAssembly with native.
 
 // ℙ on Western's instances, cycled, as `topoplan bench western`: median ns per plan over `reps`
-// repetitions of at least `min_seconds` each.
-TP_EXPORT const char* tp_bench_western(double min_seconds, int reps) {
+// repetitions of at least `min_seconds` each — or, when `fixed_batch` > 0, of exactly that many
+// plans (the same work on every machine, for CPU-time comparisons).
+TP_EXPORT const char* tp_bench_western(double min_seconds, int reps, int fixed_batch) {
   const Task task = western();
   std::vector<TopoPlanner> planners;
   std::vector<TopoScratch> scratch;
@@ -508,8 +513,8 @@ TP_EXPORT const char* tp_bench_western(double min_seconds, int reps) {
               PlanStatus::kSolved;
   };
   const size_t m = task.instances.size();
-  int64_t batch = 1;
-  for (;;) {
+  int64_t batch = fixed_batch > 0 ? fixed_batch : 1;
+  while (fixed_batch <= 0) {
     const double t0 = now_ms();
     for (int64_t k = 0; k < batch; ++k) run(static_cast<size_t>(k) % m);
     const double s = (now_ms() - t0) * 1e-3;
@@ -528,7 +533,7 @@ TP_EXPORT const char* tp_bench_western(double min_seconds, int reps) {
   }
   JsonWriter j;
   j.begin_object().field("ns_per_plan", median(samples));
-  j.field("ns_per_plan_min", *std::min_element(samples.begin(), samples.end()));
+  j.field("ns_per_plan_min", min_of(samples));
   j.field("plans_per_rep", batch);
   j.field("instances", static_cast<int64_t>(m));
   j.field("all_solved", solved == batch * std::max(1, reps));
@@ -537,7 +542,8 @@ TP_EXPORT const char* tp_bench_western(double min_seconds, int reps) {
 
 // The crowd benchmark of `topoplan crowd --threads 1`: cold (no cache, every NPC through ℙ,
 // median of `reps` batches) and warm (cache of 2^14 entries, median of `frames` batches after
-// one filling batch, 5 % churn between frames), in ns per NPC.
+// one filling batch, 5 % churn between frames), in ns per NPC. reps = 0 or frames = 0 skips that
+// part (the town is always built).
 TP_EXPORT const char* tp_bench_crowd(int npcs, int reps, int frames) {
   const Task task = western();
   const CrowdPlanner planner = CrowdPlanner::create(task.domain).value();
@@ -553,25 +559,25 @@ TP_EXPORT const char* tp_bench_crowd(int npcs, int reps, int frames) {
   Crowd cold = Crowd::create(planner, CrowdDef{}).value();
   std::vector<double> t;
   int64_t solved = 0;
-  for (int r = 0; r < std::max(1, reps); ++r) {
+  for (int r = 0; r < reps; ++r) {
     const double t0 = now_ms();
     solved = cold.plan(batch, out).solved;
     t.push_back(now_ms() - t0);
   }
   const double cold_ms = median(t);
-  const double cold_min_ms = *std::min_element(t.begin(), t.end());
+  const double cold_min_ms = min_of(t);
+  t.clear();
   PlanCacheDef cache_def;
   cache_def.capacity = 1 << 14;
   PlanCache cache(planner, cache_def);
   CrowdDef warm_def;
   warm_def.cache = &cache;
   Crowd warm = Crowd::create(planner, warm_def).value();
-  (void)warm.plan(batch, out);
+  if (frames > 0) (void)warm.plan(batch, out);
   Rng churn(1 * 31 + 7);
   const auto churned = static_cast<int64_t>(0.05 * static_cast<double>(n));
-  t.clear();
   const PlanCacheStats before = cache.stats();
-  for (int f = 0; f < std::max(1, frames); ++f) {
+  for (int f = 0; f < frames; ++f) {
     for (int64_t k = 0; k < churned; ++k)
       town.assign(churn.below(static_cast<int32_t>(npcs)), churn);
     const double t0 = now_ms();
@@ -580,7 +586,7 @@ TP_EXPORT const char* tp_bench_crowd(int npcs, int reps, int frames) {
   }
   const PlanCacheStats after = cache.stats();
   const double warm_ms = median(t);
-  const double warm_min_ms = *std::min_element(t.begin(), t.end());
+  const double warm_min_ms = min_of(t);
   const auto lookups =
       static_cast<double>((after.hits - before.hits) + (after.misses - before.misses));
   JsonWriter j;

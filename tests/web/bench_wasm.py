@@ -41,6 +41,49 @@ def wasm(b):
                    b.js("return window.__tp.bench.crowd(100000, 5, 10)"))
 
 
+def tree_cpu_s(root):
+    """CPU seconds (user + system) of `root` and all its descendants, from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parent, cpu = {}, {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            f = open(f"/proc/{d}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parent[int(d)] = int(f[1])
+        cpu[int(d)] = (int(f[11]) + int(f[12])) / tick
+    total, todo = 0.0, [root]
+    while todo:
+        p = todo.pop()
+        total += cpu.get(p, 0.0)
+        todo += [c for c, q in parent.items() if q == p]
+    return total
+
+
+def wasm_cpu(b):
+    """CPU seconds the browser spends on the fixed-work calls bench_native.cpp also times."""
+    root = b.driver.service.process.pid  # chromedriver: Chromium and its renderers below it
+    out = {}
+    for key, call in (("western_s", "window.__tp.bench.western(0, 5, 1000000)"),
+                      ("build_s", "window.__tp.bench.crowd(100000, 0, 0)"),
+                      ("cold_s", "window.__tp.bench.crowd(100000, 20, 0)"),
+                      ("warm1_s", "window.__tp.bench.crowd(100000, 0, 1)"),
+                      ("warm_s", "window.__tp.bench.crowd(100000, 0, 201)")):
+        t0 = tree_cpu_s(root)
+        b.js(call)
+        out[key] = tree_cpu_s(root) - t0
+    return out
+
+
+def cpu_ns(c):
+    """ns per plan / per NPC from the fixed-work CPU seconds."""
+    return {"western": c["western_s"] * 1e9 / (5 * 1000000),
+            "cold": (c["cold_s"] - c["build_s"]) * 1e9 / (20 * 100000),
+            "warm": (c["warm_s"] - c["warm1_s"]) * 1e9 / (200 * 100000)}
+
+
 def build_native_binding():
     out = os.path.join(ROOT, "build", "web-bench", "native_bench")
     os.makedirs(os.path.dirname(out), exist_ok=True)
@@ -57,7 +100,7 @@ def build_native_binding():
 
 def native_binding(exe):
     j = json.loads(subprocess.run([exe], check=True, capture_output=True, text=True).stdout)
-    return figures(j["western"], j["crowd"])
+    return figures(j["western"], j["crowd"]), j["cpu"]
 
 
 def main():
@@ -90,11 +133,13 @@ def main():
         for r in range(a.rounds):
             load = os.getloadavg()[0]
             wv = wasm(b)
-            bv = native_binding(exe)
+            wc = cpu_ns(wasm_cpu(b))
+            bv, bc = native_binding(exe)
+            bc = cpu_ns(bc)
             cv = native(a.cli)
-            rows.append((wv, bv, cv))
+            rows.append((wv, bv, cv, wc, bc))
             print(f"round {r + 1} (load {load:.2f} -> {os.getloadavg()[0]:.2f})\n  wasm    {wv}\n"
-                  f"  native  {bv}\n  CLI     {cv}")
+                  f"  native  {bv}\n  CLI     {cv}\n  CPU ns: wasm {wc}, native {bc}")
         med = lambda side, k: statistics.median(x[side][k] for x in rows)
         low = lambda side, k: min(x[side][k] for x in rows)
         for k, name in (("western", "ℙ, ns per Western plan"), ("cold", "crowd 10^5 cold, ns/NPC"),
@@ -104,6 +149,9 @@ def main():
             wm, nm = low(0, k + "_min"), low(1, k + "_min")
             print(f"{name}: median wasm {w:.1f} / native {n:.1f} = {w / n:.2f}x (CLI {c:.1f}, "
                   f"wasm/CLI {w / c:.2f}x); minimum wasm {wm:.1f} / native {nm:.1f} = {wm / nm:.2f}x")
+            cw, cn = med(3, k), med(4, k)
+            print(f"    CPU time (fixed work, warm includes 5 % churn): wasm {cw:.1f} / native "
+                  f"{cn:.1f} = {cw / cn:.2f}x")
         print(f"load average now {os.getloadavg()}")
     finally:
         b.close()
