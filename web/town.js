@@ -103,9 +103,8 @@
     const med = sorted.length ? sorted[sorted.length >> 1] : 0;
     $("s-served").textContent = fmt(served);
     $("s-ms").textContent = med < 0.1 ? "< 0.1 ms" : med.toFixed(med < 10 ? 2 : 1) + " ms";
-    const sumMs = msHistory.reduce((s, x) => s + x, 0);
-    // Plans per second over the last 30 frames: NPCs served per second of planning time.
-    $("s-pps").textContent = sumMs > 0 ? fmt(Math.round((served * msHistory.length) / (sumMs / 1e3))) : "–";
+    // Plans per second: NPCs served per second of planning, at the median frame time.
+    $("s-pps").textContent = med > 0 ? fmt(Math.round(served / (med / 1e3))) : "–";
     $("s-hit").textContent = lastFrameStats ? pct(lastFrameStats.hit_rate) : "–";
     const t = totals.served || 1;
     $("s-p").textContent = `${pct(totals.planned / t)} / ${pct(totals.hits / t)}`;
