@@ -173,15 +173,17 @@ const Graphs = (() => {
     const wMax = Math.max(...labels.map((s) => textWidth(s, px))) + 14;
     // Adjacent labels on the circle must not overlap: chord 2R·sin(π/n) ≥ label width.
     const R = n === 1 ? 0 : n === 2 ? 34 : Math.max(40, (wMax + 36) / (2 * Math.sin(Math.PI / n)));
-    const W = 2 * R + wMax + 20, Hs = 2 * R + 62;
+    const cyc = v.cycles.length ? ` · ${v.cycles.length} cycle${v.cycles.length > 1 ? "s" : ""}` : " · acyclic";
+    const subtitle = `${n} action${n > 1 ? "s" : ""}${cyc}` +
+      (v.ghost_values.length ? ` · set by none: ${v.ghost_values.map((x) => values[x]).join(", ")}` : "");
+    const W = Math.max(2 * R + wMax + 20, textWidth(subtitle, 10) + 14, textWidth(`G(${name})`, 12.5) + 14);
+    const Hs = 2 * R + 62;
     const cx = W / 2, cy = R + 36;
     const svg = el("svg", { width: W, height: Hs, viewBox: `0 0 ${W} ${Hs}`, role: "img",
       "aria-label": `domain-action graph of ${name}` }, div);
     markers(svg);
-    const cyc = v.cycles.length ? ` · ${v.cycles.length} cycle${v.cycles.length > 1 ? "s" : ""}` : " · acyclic";
     el("text", { x: 6, y: 14, "font-size": 12, "font-weight": 700, fill: "#8a4b14" }, svg).textContent = `G(${name})`;
-    el("text", { x: 6, y: 27, "font-size": 10, fill: "#6b6b6b" }, svg).textContent =
-      `${n} action${n > 1 ? "s" : ""}${cyc}` + (v.ghost_values.length ? ` · set by none: ${v.ghost_values.map((x) => values[x]).join(", ")}` : "");
+    el("text", { x: 6, y: 27, "font-size": 10, fill: "#6b6b6b" }, svg).textContent = subtitle;
     const P = v.actions.map((a, i) => {
       const t = -Math.PI / 2 + (2 * Math.PI * i) / Math.max(1, n);
       return { x: cx + R * Math.cos(t), y: cy + R * Math.sin(t) };

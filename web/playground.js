@@ -132,6 +132,11 @@
     const i = Number($("instance").value);
     return tp.plan(name, Number.isFinite(i) ? i : -1);
   }
+  // The goal as the changes it asks for; the full states on hover.
+  function changes(r) {
+    const c = r.changes.length ? r.changes.join(", ") : "the goal already holds";
+    return `<div class="mono" title="${esc(r.init)} → ${esc(r.goal)}">goal: ${esc(c)}</div>`;
+  }
   function showPlan(r) {
     lastPlan = null;
     if (!r.ok) {
@@ -142,13 +147,13 @@
     }
     const ms = fmtMs(r.seconds);
     if (r.status !== "solved") {
-      $("plan-head").innerHTML = `<span class="bad">${esc(r.status)}</span> (${esc(r.planner)}, ${ms} ms): ${esc(r.message)}`;
+      $("plan-head").innerHTML = `<span class="bad">${esc(r.status)}</span> (${esc(r.planner)}, ${ms} ms): ${esc(r.message)}${changes(r)}`;
       $("plan-list").innerHTML = "";
       $("validation").innerHTML = "";
     } else {
       lastPlan = r;
       $("plan-head").innerHTML = `<span class="ok">solved</span> by ${esc(r.engine)} in ${ms} ms — ` +
-        `${r.actions.length} actions, cost ${r.cost}<div class="mono">${esc(r.init)} → ${esc(r.goal)}</div>`;
+        `${r.actions.length} actions, cost ${r.cost}${changes(r)}`;
       $("plan-list").innerHTML = r.actions.map((a) => `<li>(${esc(a.name)})</li>`).join("");
       const v = r.validation;
       $("validation").innerHTML = v.valid

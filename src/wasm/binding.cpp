@@ -331,6 +331,15 @@ TP_EXPORT const char* tp_plan(const char* planner, int instance, const char* ini
   j.field("engine", r.stats.engine).field("seconds", r.stats.seconds);
   j.field("expanded", r.stats.expanded).field("generated", r.stats.generated);
   j.field("init", format_state(d, inst.init)).field("goal", format_state(d, inst.goal));
+  // What the goal asks to change, "var: from → to" (the states themselves can be long).
+  j.key("changes").begin_array();
+  for (VarId v = 0; v < d.num_variables(); ++v) {
+    const ValueId g = inst.goal[static_cast<size_t>(v)];
+    const ValueId x = inst.init[static_cast<size_t>(v)];
+    if (g != kUndefined && g != x)
+      j.value(d.variable_name(v) + ": " + d.value_name(v, x) + " → " + d.value_name(v, g));
+  }
+  j.end_array();
   if (r.status == PlanStatus::kSolved) {
     j.field("cost", r.cost);
     j.key("actions").begin_array();
