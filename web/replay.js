@@ -9,6 +9,7 @@
   let R = null;              // the parsed replay
   let perAgent = new Map();  // npc -> sorted states
   let bounds = null, kinds = [], driveMax = {};
+  let agentInfo = new Map();  // npc -> {name, kind}: the header's list, else the states' fields
   let index = 0;             // position on the timeline (index into R.ticks)
   let time = 0, playing = false, lastNow = 0;
 
@@ -51,7 +52,14 @@
     }
     const pad = 0.06 * Math.max(maxX - minX, maxY - minY, 1);
     bounds = { minX: minX - pad, maxX: maxX + pad, minY: minY - pad, maxY: maxY + pad };
-    kinds = [...new Set((h.agents || []).map((a) => a.kind))];
+    // Agents the header does not list (spawned later) may name themselves in their states.
+    agentInfo = new Map((h.agents || []).map((a) => [a.id, { name: a.name, kind: a.kind }]));
+    for (const [npc, states] of perAgent)
+      if (!agentInfo.has(npc)) {
+        const named = states.find((x) => x.name !== undefined || x.kind !== undefined) || {};
+        agentInfo.set(npc, { name: named.name ?? `agent ${npc}`, kind: named.kind ?? "?" });
+      }
+    kinds = [...new Set([...agentInfo.values()].map((a) => a.kind))];
     driveMax = {};
     for (const d of h.drives || []) driveMax[d] = 100;
     for (const states of perAgent.values())
@@ -72,11 +80,11 @@
   }
 
   function agentName(id) {
-    const a = ((R.header && R.header.agents) || []).find((x) => x.id === id);
+    const a = agentInfo.get(id);
     return a ? `${a.name} (${a.kind})` : `agent ${id}`;
   }
   function agentKind(id) {
-    const a = ((R.header && R.header.agents) || []).find((x) => x.id === id);
+    const a = agentInfo.get(id);
     return a ? a.kind : "?";
   }
   const tickTime = (k) => {
@@ -159,7 +167,7 @@
       ctx.fill();
       if (npc === selected) { ctx.strokeStyle = "#000"; ctx.lineWidth = 2; ctx.stroke(); ctx.lineWidth = 1; }
       ctx.fillStyle = "#222";
-      const a = ((R.header.agents || []).find((q) => q.id === npc) || {}).name || `#${npc}`;
+      const a = (agentInfo.get(npc) || {}).name || `#${npc}`;
       if (gone) ctx.fillText("✝", sx(x), sy(y) - 10);
       else ctx.fillText(a, sx(x), sy(y) + 21);
       ctx.globalAlpha = 1;

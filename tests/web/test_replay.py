@@ -39,6 +39,9 @@ def test(b):
     check([d for d, _ in bars] == header["drives"], f"drive bars {bars}")
     for d, v in bars:
         check(float(v) == wizard_last["drives"][d], f"drive {d} = {v}")
+    # goblin_3 is not in the header: it names itself in its states.
+    names = b.js("return [...document.getElementById('agent').options].map(o => o.text)")
+    check("goblin_3 (goblin)" in names, f"agents {names}")
     past = b.js("return document.querySelectorAll('#events div.past').length")
     check(past == sum(1 for l in lines if l["type"] == "event"), f"all events past: {past}")
     check("goblins_killed" in b.text("result"), "result shown: " + b.text("result"))
