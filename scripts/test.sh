@@ -31,7 +31,20 @@ cmake --install build/ci --prefix "$prefix" >/dev/null
 cmake -S examples/hello -B build/consumer -G Ninja -DCMAKE_PREFIX_PATH="$prefix"
 cmake --build build/consumer
 build/consumer/hello
+tests/readme/build_snippet.sh "$prefix" build/readme  # README.md's library example, verbatim
 rm -rf "$prefix"
+
+# The Python package (docs/python.md): pip installs it from this checkout into a venv that sees
+# Debian's numpy, pybind11, pytest and hypothesis (no PyPI; setup.py builds only the extension
+# module with CMake), then its tests run. pytest's exit code 5 (no tests collected) fails too.
+/usr/bin/python3 -m venv --system-site-packages build/venv
+build/venv/bin/pip install --no-build-isolation --no-index --quiet .
+pytest_rc=0
+(cd build && venv/bin/python -m pytest -q ../tests/python) || pytest_rc=$?
+if [ "$pytest_rc" -ne 0 ]; then
+  [ "$pytest_rc" -ne 5 ] || echo "pytest: no tests collected" >&2
+  exit 1
+fi
 
 # The WebAssembly build and its pages in headless Chromium (docs/web.md); screenshots go to
 # build/web-screenshots/.

@@ -1,0 +1,142 @@
+"""topoplan: real-time action planning for game NPCs, from Python.
+
+The planners are the C++ library's (ℙ / TopoPlan, the exact search, GOAP A*, ...); this package
+is a thin layer over them (pybind11). docs/python.md is the quick start.
+
+    import topoplan as tp
+    task = tp.load_task("domains/horse-breeder.toml")
+    result = tp.plan(task, "feed-horses")          # an instance by name, index or Instance
+    print(result.names, result.cost, result.engine)
+    assert tp.validate(task, "feed-horses", result.actions).valid
+
+Domains as dicts (Task.from_dict / Task.to_dict), values by name::
+
+    {"name": "d",
+     "variables": [{"name": "v", "values": ["a", "b"]}],
+     "actions": [{"name": "go", "cost": 1, "pre": {"v": "a"}, "post": {"v": "b"},
+                  "prevail": {}}],
+     "classes": [{"name": "walker", "actions": ["go"]}],          # optional
+     "instances": [{"name": "i", "init": {"v": "a"}, "goal": {"v": "b"},
+                    "class": "walker"}]}                           # optional
+
+Bad input raises topoplan.InputError (a ValueError) with "file:line: message" or the name of
+what is wrong.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import List, Optional, Sequence, Union
+
+from ._topoplan import (  # noqa: F401  (re-exported)
+    CROWD_BAD_INPUT,
+    CROWD_BUFFER_TOO_SMALL,
+    CROWD_CACHE_HIT,
+    CROWD_NO_PLAN,
+    CROWD_SOLVED,
+    CROWD_UNSOLVABLE,
+    Crowd,
+    CrowdPlanner,
+    InputError,
+    Instance,
+    PlanCache,
+    Task,
+    TopoPlanner,
+    UdgoapAgent,
+    UdgoapWorld,
+    __version__,
+    check,
+    family,
+    load_scenario,
+    load_task,
+    parse_task,
+)
+from . import _topoplan
+
+InstanceRef = Union[None, int, str, Instance]
+
+__all__ = [
+    "CROWD_BAD_INPUT", "CROWD_BUFFER_TOO_SMALL", "CROWD_CACHE_HIT", "CROWD_NO_PLAN",
+    "CROWD_SOLVED", "CROWD_UNSOLVABLE", "Crowd", "CrowdPlanner", "InputError", "Instance",
+    "PlanCache", "PlanResult", "Task", "TopoPlanner", "UdgoapAgent", "UdgoapWorld", "Validation",
+    "check", "family", "load_scenario", "load_task", "parse_task", "plan", "planners", "save_task",
+    "validate",
+]
+
+
+@dataclass
+class PlanResult:
+    """What a planner returned. `status` is one of "solved", "unsolvable" (proven),
+    "limit reached", "gave up", "unsupported"; `engine` names the planner that answered."""
+
+    status: str
+    actions: List[int]
+    names: List[str]
+    cost: int
+    message: str
+    engine: str
+    expanded: int
+    generated: int
+    seconds: float
+
+    def __bool__(self) -> bool:
+        return self.status == "solved"
+
+
+@dataclass
+class Validation:
+    valid: bool
+    failed_step: int  # 0-based; -1 when no step failed (the goal may still be unmet)
+    reason: str
+    final_state: List[int] = field(default_factory=list)
+    cost: int = 0
+
+    def __bool__(self) -> bool:
+        return self.valid
+
+
+def planners() -> List[str]:
+    """The planner names plan() accepts, in the library's order ("auto" first)."""
+    return [name for name, _ in _topoplan.planners()]
+
+
+def plan(task: Task, instance: InstanceRef = None, planner: str = "auto", *,
+         max_expansions: int = _topoplan.DEFAULT_MAX_EXPANSIONS,
+         max_memory_bytes: int = _topoplan.DEFAULT_MAX_MEMORY_BYTES,
+         max_seconds: float = 0.0, objective: str = "cost") -> PlanResult:
+    """Plans one instance (None: the task's first; an index; a name; an Instance) with the
+    planner called `planner` (see planners() and docs/planners.md). The GIL is released while
+    the planner runs."""
+    r = _topoplan._plan(task, instance, planner, max_expansions, max_memory_bytes, max_seconds,
+                        objective)
+    names = task.actions
+    return PlanResult(status=r["status"], actions=list(r["actions"]),
+                      names=[names[a] for a in r["actions"]], cost=r["cost"],
+                      message=r["message"], engine=r["engine"], expanded=r["expanded"],
+                      generated=r["generated"], seconds=r["seconds"])
+
+
+def validate(task: Task, instance: InstanceRef, actions: Sequence[Union[int, str]]) -> Validation:
+    """Checks a plan (action ids or names) from the instance's initial state."""
+    ids = []
+    for a in actions:
+        if isinstance(a, str):
+            found = task.find_action(a)
+            if found is None:
+                raise KeyError(f"no action called '{a}'")
+            ids.append(found)
+        else:
+            ids.append(int(a))
+    r = _topoplan._validate(task, instance, ids)
+    return Validation(valid=r["valid"], failed_step=r["failed_step"], reason=r["reason"],
+                      final_state=list(r["final_state"]), cost=r["cost"])
+
+
+def save_task(task: Task, path: str, format: str = "auto") -> None:
+    """Writes the task: native TOML (every instance) or, for format "sas" or a .sas path,
+    Fast Downward SAS (the first instance)."""
+    sas = format == "sas" or (format == "auto" and str(path).endswith(".sas"))
+    if format not in ("auto", "sas", "native"):
+        raise ValueError("format: auto, native or sas")
+    text = task.to_sas() if sas else task.to_native()
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
