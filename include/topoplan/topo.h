@@ -141,6 +141,7 @@ class TopoScratch {
     int32_t win;    // window whose segment holds the action (-1: none)
     int32_t ireq;   // request edges into it (requesters of its pre value)
     int32_t rnext;  // next ready jump of the same variable (-1: end)
+    int32_t rprev;  // previous one (-1: head)
   };
   struct GSlotRec {
     uint32_t walk;  // closure walk that marked it (detects a loop missing s0)
@@ -162,6 +163,8 @@ class TopoScratch {
     int32_t win2;         // window holding the second visit of s0 (-1)
     ValueId simval;       // self-check: simulated value
     uint32_t force;       // == plan id: the return to s0 is forced (retry)
+    uint32_t force_late;  // == plan id: ... and s0's only child goes after it
+    int32_t hint_head;    // windows worth trying first (hint_win_ / hint_next_)
     uint8_t released;     // the first epoch of s0 was closed with requests left
     uint8_t held_e1;      // e1 is ready but held for requests of s0
   };
@@ -172,6 +175,11 @@ class TopoScratch {
   std::vector<int32_t> gedge_next_;
   std::vector<ActionId> gedge_to_;
   int32_t gnum_edges_ = 0;
+  std::vector<ActionId> hint_win_;  // a member of that window became nearly ready
+  std::vector<int32_t> hint_next_;
+  int32_t num_hints_ = 0;
+  std::vector<uint32_t> trial_mark_;  // trial runs of a window (closable): seen / fired stamps
+  uint32_t trial_ = 0;
   std::vector<VarId> jvars_;  // variables with jump windows or a held first epoch
   int32_t num_jvars_ = 0;
   uint32_t gwalk_ = 0;

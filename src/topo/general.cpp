@@ -78,7 +78,7 @@ PlanStatus TopoPlanner::plan_general(TopoScratch& s, std::span<const ValueId> s0
     for (VarId x = 0; x < m && proven; ++x) {
       const TopoScratch::GVarRec& r = s.gvar_[x];
       const ActionId back = producer_[value_offset_[x] + s0[static_cast<size_t>(x)]];
-      if (x == retry || r.reentry >= 0 || back < 0) continue;
+      if (x == retry || r.reentry >= 0 || back < 0 || r.nact == 0) continue;
       if (r.s0head >= 0) {
         proven = false;
       } else if (r.e1 >= 0) {
@@ -119,6 +119,7 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
   s.gnum_edges_ = 0;
   s.num_jvars_ = 0;
   s.gheuristic_ = false;
+  s.num_hints_ = 0;
   TopoScratch::ActRec* const act = s.act_.data();
   TopoScratch::GActRec* const gact = s.gact_.data();
   TopoScratch::SlotRec* const slot_rec = s.slot_.data();
@@ -137,6 +138,7 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
     r.cur = na + v;
     r.simval = s0[static_cast<size_t>(v)];
     r.released = r.held_e1 = 0;
+    r.hint_head = -1;
     pending[na + v] = 0;
     if (r.force == s.gplan_) {
       reentry_work[num_reentry_work++] = v;
@@ -151,7 +153,7 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
     act[a].indeg = 0;
     act[a].head = -1;
     act[a].state = kPending;
-    gact[a] = TopoScratch::GActRec{-1, 0, -1};
+    gact[a] = TopoScratch::GActRec{-1, 0, -1, -1};
     used[s.num_used_++] = a;
     const VarId v = act_var_[a];
     const ValueId g = goal[static_cast<size_t>(v)];
@@ -341,6 +343,9 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
         first = second == r.e1 ? r.e2 : r.e1;
       } else if (r.e2 >= 0) {
         s.gheuristic_ = true;  // which branch of s0 comes first is a guess
+      } else if (r.force_late == s.gplan_) {
+        first = -1;  // the retry: the segment below s0 waited for a later window
+        second = r.e1;
       }
       r.e1 = first;
       r.e2 = second;
@@ -451,7 +456,9 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
     if (act_pre_[a] == kUndefined) {  // a jump waits for its variable's window to close
       if (act[a].state != kHeld) {
         act[a].state = kHeld;
+        gact[a].rprev = -1;
         gact[a].rnext = r.rhead;
+        if (r.rhead >= 0) gact[r.rhead].rprev = a;
         r.rhead = a;
       }
       return;
@@ -483,41 +490,95 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
     const TopoScratch::GVarRec& r = gvar[w];
     return act[j].state == kHeld && act[j].indeg == 0 && (j != r.goalwin || r.nwin_left == 1);
   };
-  // Window j's members wait only for each other: its segment's actions for their chain and
-  // the requests of their pre value, its requesters for their producer only.
-  const int64_t budget = kCheckBudget * (work + s.gnum_edges_);
+  // Window j is closable when a trial run of the sort from its jump alone (other jumps and held
+  // first epochs stay closed) completes every member: its segment and the requesters of its
+  // values. Opening a closable window first is always safe (docs/algorithm.md, "Windows").
+  // Trials that fail are paid from a budget proportional to the plan's size.
+  const int64_t budget = kCheckBudget * (work + s.gnum_edges_) + 64;
   int64_t spent = 0;
+  uint32_t* const trial_mark = s.trial_mark_.data();
+  int32_t* const tmp = s.tmp_indeg_.data();
   auto closable = [&](VarId w, ActionId j) {
     if (spent > budget) return false;
+    if (s.trial_ >= UINT32_MAX - 4) {
+      for (uint32_t& t : s.trial_mark_) t = 0;
+      s.trial_ = 0;
+    }
+    s.trial_ += 2;
+    const uint32_t seen = s.trial_;
+    const uint32_t fired = seen + 1;
+    ActionId* const stack = s.deferred_.data();
+    int32_t sp = 0;
+    trial_mark[j] = fired;
+    stack[sp++] = j;
+    while (sp > 0) {
+      const ActionId x = stack[--sp];
+      ++spent;
+      for (int32_t e = act[x].head; e >= 0; e = edge_next[e]) {
+        ++spent;
+        const ActionId to = edge_to[e];
+        if (trial_mark[to] != seen && trial_mark[to] != fired) {
+          trial_mark[to] = seen;
+          tmp[to] = act[to].indeg;
+        }
+        if (trial_mark[to] != seen || --tmp[to] != 0) continue;
+        if (act_pre_[to] == kUndefined) continue;  // another jump: closed in the trial
+        const TopoScratch::GVarRec& rb = gvar[act_var_[to]];
+        if (to == rb.e1 && rb.reentry >= 0 && !rb.released && rb.s0pend > 0) continue;
+        trial_mark[to] = fired;
+        stack[sp++] = to;
+      }
+    }
     const ValueId x0 = s0[static_cast<size_t>(w)];
     const TopoScratch::GVarRec& r = gvar[w];
     int32_t steps = 0;
     for (ActionId a = j; a >= 0 && steps <= r.nact; ++steps) {
-      if (a != j && act[a].indeg > 1 + gact[a].ireq) return false;
+      if (trial_mark[a] != fired) return false;
       const ValueId y = act_post_[a];
       const int32_t sl = off[w] + y;
       for (int32_t k = req_offset_[sl]; k < req_offset_[sl + 1]; ++k) {
         const ActionId b = req_action_[k];
         ++spent;
-        if (act[b].stamp != gen || act[b].state == kDone) continue;
-        if (act[b].indeg != 1 || act_pre_[b] == kUndefined) return false;
-        const TopoScratch::GVarRec& rb = gvar[act_var_[b]];
-        if (b == rb.e1 && rb.reentry >= 0 && !rb.released && rb.s0pend > 0) return false;
+        if (act[b].stamp == gen && act[b].state != kDone && trial_mark[b] != fired) return false;
       }
       a = y == x0 ? r.e2 : slot_rec[sl].leave;
     }
     return true;
   };
-  auto open_window = [&](VarId w, ActionId j, ActionId prev) {
+  auto open_window = [&](VarId w, ActionId j) {
     TopoScratch::GVarRec& r = gvar[w];
-    if (prev < 0)
+    if (gact[j].rprev < 0)
       r.rhead = gact[j].rnext;
     else
-      gact[prev].rnext = gact[j].rnext;
+      gact[gact[j].rprev].rnext = gact[j].rnext;
+    if (gact[j].rnext >= 0) gact[gact[j].rnext].rprev = gact[j].rprev;
     r.cur = j;
     --r.nwin_left;
     act[j].state = kQueued;
     queue[qt++] = j;
+  };
+  // Hints: when an action waits for one more ordering only, the unopened windows it needs
+  // (its own, and those of the values it requests) are worth a trial first. Each action gives
+  // hints at most twice (its in-degree passes 1; late edges may raise it once more).
+  auto hint = [&](ActionId to) {
+    auto push = [&](ActionId win) {
+      if (win < 0 || win >= na || act[win].state != kHeld) return;
+      if (s.num_hints_ >= static_cast<int32_t>(s.hint_win_.size())) return;
+      TopoScratch::GVarRec& r = gvar[act_var_[win]];
+      const int32_t h = s.num_hints_++;
+      s.hint_win_[h] = win;
+      s.hint_next_[h] = r.hint_head;
+      r.hint_head = h;
+    };
+    push(gact[to].win);
+    for (int32_t k = prv_offset_[to]; k < prv_offset_[to + 1]; ++k) {
+      const int32_t ps = prv_slot_[k];
+      const VarId w = slot_var_[ps];
+      if (ps - off[w] != s0[static_cast<size_t>(w)])
+        push(gslot[ps].win);
+      else if (gvar[w].released)
+        push(gvar[w].win2);
+    }
   };
   auto release_first_epoch = [&](VarId w) {
     TopoScratch::GVarRec& r = gvar[w];
@@ -538,8 +599,10 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
     release_e1(r);
   };
 
-  for (int32_t i = 0; i < s.num_used_; ++i)
+  for (int32_t i = 0; i < s.num_used_; ++i) {
     if (act[used[i]].indeg == 0) make_ready(used[i]);
+    if (act[used[i]].indeg <= 1 && s.num_jvars_ > 0) hint(used[i]);
+  }
   const ActInfo* const info = act_info_.data();
   while (true) {
     while (qh < qt) {
@@ -574,29 +637,46 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
       const ValueId g = goal[static_cast<size_t>(ax.var)];
       unmet += (g == before) - (g == ax.post);
       --pending[gact[x].win];
-      for (int32_t e = act[x].head; e >= 0; e = edge_next[e])
-        if (--act[edge_to[e]].indeg == 0) make_ready(edge_to[e]);
+      for (int32_t e = act[x].head; e >= 0; e = edge_next[e]) {
+        const int32_t d = --act[edge_to[e]].indeg;
+        if (d == 0) make_ready(edge_to[e]);
+        if (d == 1 && s.num_jvars_ > 0) hint(edge_to[e]);
+      }
     }
     if (emitted == s.num_used_) break;
     // Nothing ready: open a window, or close a first epoch of s0 with requests left.
-    int32_t candidates = 0;
-    VarId pick_w = -1;
-    ActionId pick_j = -1;
-    ActionId pick_prev = -1;
+    // First the hinted windows of free variables (a failed or stale hint is dropped), then
+    // every eligible window while the trial budget lasts.
     bool picked = false;
     for (int32_t k = 0; k < s.num_jvars_ && !picked; ++k) {
       const VarId w = s.jvars_[k];
       if (!is_free(w)) continue;
-      for (ActionId j = gvar[w].rhead, prev = -1; j >= 0; prev = j, j = gact[j].rnext) {
+      TopoScratch::GVarRec& r = gvar[w];
+      while (r.hint_head >= 0 && !picked) {
+        const ActionId j = s.hint_win_[r.hint_head];
+        r.hint_head = s.hint_next_[r.hint_head];
+        if (eligible(w, j) && closable(w, j)) {
+          open_window(w, j);
+          picked = true;
+        }
+      }
+    }
+    if (picked) continue;
+    int32_t candidates = 0;
+    VarId pick_w = -1;
+    ActionId pick_j = -1;
+    for (int32_t k = 0; k < s.num_jvars_ && !picked; ++k) {
+      const VarId w = s.jvars_[k];
+      if (!is_free(w)) continue;
+      for (ActionId j = gvar[w].rhead; j >= 0; j = gact[j].rnext) {
         if (!eligible(w, j)) continue;
         ++candidates;
         if (pick_j < 0) {
           pick_w = w;
           pick_j = j;
-          pick_prev = prev;
         }
         if (closable(w, j)) {
-          open_window(w, j, prev);
+          open_window(w, j);
           picked = true;
           break;
         }
@@ -627,28 +707,40 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
     }
     if (pick_j >= 0) {
       if (candidates > 1) s.gheuristic_ = true;
-      open_window(pick_w, pick_j, pick_prev);
+      open_window(pick_w, pick_j);
       continue;
     }
     break;  // stuck
   }
   if (emitted != s.num_used_) {
-    // A request for s0[w] that could not run in the first epoch and has no second visit: retry
-    // with the return to s0[w] (its producer chain) added.
+    // A variable w without a second visit of s0[w] stuck in its first window — a request for
+    // s0[w], or the segment below s0[w], waits for one of w's later windows: retry with the
+    // return to s0[w] (its producer chain) added; in the second case s0's child goes after it.
     int32_t stuck_vars = 0;
     VarId retry = -1;
+    bool late = false;
     for (VarId w = 0; w < m; ++w) {
       const TopoScratch::GVarRec& r = gvar[w];
-      if (r.reentry >= 0 || r.s0head < 0) continue;
+      // (A variable that never moves keeps s0[w]: its requests wait for something else.)
+      if (r.reentry >= 0 || r.nact == 0 || producer_[off[w] + s0[static_cast<size_t>(w)]] < 0)
+        continue;
       bool waiting = false;
       for (int32_t d = r.s0head; d >= 0 && !waiting; d = s.disj_next_[d])
         waiting = act[s.disj_action_[d]].state != kDone;
-      if (!waiting || producer_[off[w] + s0[static_cast<size_t>(w)]] < 0) continue;
+      const bool segment =
+          !waiting && r.e1 >= 0 && r.cur == na + w && r.nwin_left > 0 && pending[na + w] > 0;
+      if (!waiting && !segment) continue;
       ++stuck_vars;
-      if (retry < 0) retry = w;
+      if (retry < 0) {
+        retry = w;
+        late = segment;
+      }
     }
     if (stuck_vars > 1) s.gheuristic_ = true;
-    if (retry >= 0 && gvar[retry].force != s.gplan_) *retry_var = retry;
+    if (retry >= 0 && gvar[retry].force != s.gplan_) {
+      *retry_var = retry;
+      if (late) gvar[retry].force_late = s.gplan_;
+    }
     ActionId stuck = -1;
     for (int32_t i = 0; i < s.num_used_ && stuck < 0; ++i)
       if (act[used[i]].state != kDone) stuck = used[i];

@@ -204,7 +204,10 @@ TopoScratch TopoPlanner::make_scratch() const {
   s.queue_.assign(static_cast<size_t>(num_available_) + 1, -1);
   s.deferred_.assign(static_cast<size_t>(num_available_) + edge_cap, -1);
   // General path.
-  s.gact_.assign(na, TopoScratch::GActRec{-1, 0, -1});
+  s.gact_.assign(na, TopoScratch::GActRec{-1, 0, -1, -1});
+  s.hint_win_.assign(2 * na + 2 * static_cast<size_t>(max_prevails_) + 16, -1);
+  s.hint_next_.assign(s.hint_win_.size(), -1);
+  s.trial_mark_.assign(na, 0);
   s.gslot_.assign(slots, TopoScratch::GSlotRec{0, -1});
   s.gvar_.assign(m, TopoScratch::GVarRec{});
   s.gwin_pending_.assign(na + m, 0);
