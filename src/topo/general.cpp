@@ -89,7 +89,10 @@ PlanStatus TopoPlanner::plan_general(TopoScratch& s, std::span<const ValueId> s0
           if (y == s0[static_cast<size_t>(x)]) break;
           const int32_t sl = value_offset_[x] + y;
           touches = s.slot_[sl].mark == s.gen_;
-          if (producer_[sl] < 0) break;
+          if (producer_[sl] < 0) {  // a value nothing enters: the return is impossible
+            touches = true;
+            break;
+          }
           y = act_pre_[producer_[sl]];
         }
         if (!touches) proven = false;
@@ -498,7 +501,7 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
   int64_t spent = 0;
   uint32_t* const trial_mark = s.trial_mark_.data();
   int32_t* const tmp = s.tmp_indeg_.data();
-  auto closable = [&](VarId w, ActionId j) {
+  auto closable = [&](VarId w, ActionId j, bool relaxed) {
     if (spent > budget) return false;
     if (s.trial_ >= UINT32_MAX - 4) {
       for (uint32_t& t : s.trial_mark_) t = 0;
@@ -522,7 +525,9 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
           tmp[to] = act[to].indeg;
         }
         if (trial_mark[to] != seen || --tmp[to] != 0) continue;
-        if (act_pre_[to] == kUndefined) continue;  // another jump: closed in the trial
+        // Another jump stays closed in the trial; relaxed: unless its variable is free now.
+        if (act_pre_[to] == kUndefined && (!relaxed || act_var_[to] == w || !is_free(act_var_[to])))
+          continue;
         const TopoScratch::GVarRec& rb = gvar[act_var_[to]];
         if (to == rb.e1 && rb.reentry >= 0 && !rb.released && rb.s0pend > 0) continue;
         trial_mark[to] = fired;
@@ -655,7 +660,7 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
       while (r.hint_head >= 0 && !picked) {
         const ActionId j = s.hint_win_[r.hint_head];
         r.hint_head = s.hint_next_[r.hint_head];
-        if (eligible(w, j) && closable(w, j)) {
+        if (eligible(w, j) && closable(w, j, false)) {
           open_window(w, j);
           picked = true;
         }
@@ -675,7 +680,21 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
           pick_w = w;
           pick_j = j;
         }
-        if (closable(w, j)) {
+        if (closable(w, j, false)) {
+          open_window(w, j);
+          picked = true;
+          break;
+        }
+      }
+    }
+    if (picked) continue;
+    // A window that closes if other free variables open theirs too (a guess, not a proof).
+    for (int32_t k = 0; k < s.num_jvars_ && !picked && candidates > 0; ++k) {
+      const VarId w = s.jvars_[k];
+      if (!is_free(w)) continue;
+      for (ActionId j = gvar[w].rhead; j >= 0; j = gact[j].rnext) {
+        if (eligible(w, j) && closable(w, j, true)) {
+          s.gheuristic_ = true;
           open_window(w, j);
           picked = true;
           break;

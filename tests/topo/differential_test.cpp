@@ -157,6 +157,9 @@ void run(double free_goal_probability, const char* title, double undefined_pre_p
         bad = true;
         if (why.empty()) why = "C0/C2S instance not decided like the exact search";
       }
+      if (!bad && !why.empty() && f.missed <= 5)  // a counted miss: print the first few
+        std::printf("missed (counted): seed %llu instance %d: %s\n", (unsigned long long)seed, k,
+                    why.c_str());
       if (bad) {
         ADD_FAILURE() << "seed " << seed << " instance " << k << " class " << kClassNames[cls]
                       << ": " << why << "\n  init " << format_state(d, inst.init) << "\n  goal "
