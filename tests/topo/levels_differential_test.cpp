@@ -65,8 +65,8 @@ TEST(TopoDifferential, GoapLevels) {
         continue;
       }
       const bool ok = ex.status == PlanStatus::kSolved;
-      const bool ex_t1 =
-          ok && std::set<ActionId>(ex.actions.begin(), ex.actions.end()).size() == ex.actions.size();
+      const bool ex_t1 = ok && std::set<ActionId>(ex.actions.begin(), ex.actions.end()).size() ==
+                                   ex.actions.size();
       solvable += ok;
       t1 += ex_t1;
       std::string why;
@@ -111,15 +111,17 @@ TEST(TopoDifferential, GoapLevels) {
   std::printf("\ntopo vs exact on GOAP levels (locations 3-%d)\n", max_locations);
   std::printf("instances %lld, exact: solvable %lld, T1-solvable %lld, limit %lld\n",
               (long long)instances, (long long)solvable, (long long)t1, (long long)limit);
-  std::printf("topo: solved %lld (minimal %lld, longer than a repeating optimum %lld), "
-              "unsolvable %lld (wrong %lld), gave up %lld, missed T1 %lld, invalid %lld\n",
-              (long long)solved, (long long)minimal, (long long)longer, (long long)unsolvable,
-              (long long)wrong, (long long)gave_up, (long long)missed, (long long)invalid);
+  std::printf(
+      "topo: solved %lld (minimal %lld, longer than a repeating optimum %lld), "
+      "unsolvable %lld (wrong %lld), gave up %lld, missed T1 %lld, invalid %lld\n",
+      (long long)solved, (long long)minimal, (long long)longer, (long long)unsolvable,
+      (long long)wrong, (long long)gave_up, (long long)missed, (long long)invalid);
   if (decided > 0)
-    std::printf("topo answers %.2f%% of the instances (solved or proven unsolvable); "
-                "T1-solvable solved: %lld / %lld\n",
-                100.0 * static_cast<double>(solved + unsolvable) / static_cast<double>(decided),
-                (long long)(t1 - missed), (long long)t1);
+    std::printf(
+        "topo answers %.2f%% of the instances (solved or proven unsolvable); "
+        "T1-solvable solved: %lld / %lld\n",
+        100.0 * static_cast<double>(solved + unsolvable) / static_cast<double>(decided),
+        (long long)(t1 - missed), (long long)t1);
   for (const auto& [reason, n] : gave_up_reasons)
     std::printf("  gave up, %s: %lld\n", reason.c_str(), (long long)n);
   std::fflush(stdout);
