@@ -1,7 +1,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS topoplan topoplan_io topoplan_udgoap topoplan_udgoap_io EXPORT topoplanTargets
+install(TARGETS topoplan topoplan_io topoplan_udgoap topoplan_udgoap_io topoplan_sim topoplan_sim_io EXPORT topoplanTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}

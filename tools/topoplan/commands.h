@@ -55,5 +55,6 @@ void add_check_command(CLI::App& app, int& exit_code);
 void add_crowd_command(CLI::App& app, int& exit_code);
 void add_ambiance_command(CLI::App& app, int& exit_code);
 void add_goals_command(CLI::App& app, int& exit_code);
+void add_sim_command(CLI::App& app, int& exit_code);
 
 }  // namespace topoplan::cli

@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   add_crowd_command(app, exit_code);
   add_ambiance_command(app, exit_code);
   add_goals_command(app, exit_code);
+  add_sim_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

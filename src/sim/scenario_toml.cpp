@@ -1,0 +1,329 @@
+// Reader of simulation scenario files (docs/sim.md): "file:line: message" on bad input.
+#include <cmath>
+#include <filesystem>
+
+#include "io/toml_reader.h"
+#include "topoplan/sim/scenario.h"
+#include "topoplan/udgoap/scenario.h"
+
+namespace topoplan::sim {
+namespace {
+
+using toml_detail::Empty;
+using toml_detail::line_of;
+
+constexpr std::uintmax_t kMaxFileSize = 4u << 20;
+
+class Reader : toml_detail::TomlReader {
+ public:
+  Reader(std::string file, std::string dir)
+      : TomlReader(std::move(file), toml_detail::quote_verbatim), dir_(std::move(dir)) {}
+  Result<SimScenario> read(std::string_view text);
+
+ private:
+  // A sub-table (optional): nullptr when absent; error when not a table.
+  const toml::table* table(const toml::table& t, std::string_view key, bool& ok) {
+    const toml::node* n = t.get(key);
+    if (n == nullptr) return nullptr;
+    if (!n->is_table()) {
+      ok = fail(line_of(*n), quote(key) + " must be a table, found " + toml_detail::type_name(*n));
+      return nullptr;
+    }
+    return n->as_table();
+  }
+  int line(const toml::table& t, std::string_view key) {
+    const toml::node* n = t.get(key);
+    return n != nullptr ? line_of(*n) : line_of(t);
+  }
+  // A number in [lo, hi] (when present).
+  bool num(const toml::table& t, std::string_view key, const std::string& where, double lo,
+           double hi, double& out) {
+    double v = out;
+    if (!get_number(t, key, where, true, v)) return false;
+    if (v < lo || v > hi) {
+      return fail(line(t, key), quote(key) + " of " + where + " must be in [" + fmt(lo) + ", " +
+                                    fmt(hi) + "], found " + fmt(v));
+    }
+    out = v;
+    return true;
+  }
+  bool integer(const toml::table& t, std::string_view key, const std::string& where, int32_t lo,
+               int32_t hi, int32_t& out) {
+    double v = out;
+    if (!num(t, key, where, lo, hi, v)) return false;
+    if (v != std::floor(v))
+      return fail(line(t, key), quote(key) + " of " + where + " must be an integer");
+    out = static_cast<int32_t>(v);
+    return true;
+  }
+  // [lo, hi] pair of numbers within [min, max], lo <= hi.
+  bool range(const toml::table& t, std::string_view key, const std::string& where, double min,
+             double max, double& lo, double& hi) {
+    const toml::node* n = t.get(key);
+    if (n == nullptr) return true;
+    const toml::array* a = n->as_array();
+    if (a == nullptr || a->size() != 2 || !(*a)[0].is_number() || !(*a)[1].is_number()) {
+      return fail(line_of(*n), quote(key) + " of " + where + " must be [low, high]");
+    }
+    const double x = (*a)[0].value<double>().value_or(0.0);
+    const double y = (*a)[1].value<double>().value_or(0.0);
+    if (!(x >= min && y <= max && x <= y)) {
+      return fail(line_of(*n), quote(key) + " of " + where + " must satisfy " + fmt(min) +
+                                   " <= low <= high <= " + fmt(max));
+    }
+    lo = x;
+    hi = y;
+    return true;
+  }
+  bool point(const toml::table& t, std::string_view key, const std::string& where, Vec2& out) {
+    const toml::node* n = t.get(key);
+    if (n == nullptr) return true;
+    const toml::array* a = n->as_array();
+    if (a == nullptr || a->size() != 2 || !(*a)[0].is_number() || !(*a)[1].is_number()) {
+      return fail(line_of(*n), quote(key) + " of " + where + " must be [x, y]");
+    }
+    out = {(*a)[0].value<double>().value_or(0.0), (*a)[1].value<double>().value_or(0.0)};
+    return true;
+  }
+  static std::string fmt(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+  }
+
+  bool read_common(const toml::table& root, SimScenario& s, LoopConfig& loop, double& dt,
+                   double& max_seconds);
+  bool read_spots(const toml::table& root, std::vector<NamedSpot>& spots, double w, double h);
+  bool read_arena(const toml::table& root, ArenaConfig& c);
+
+  std::string dir_;
+};
+
+bool Reader::read_common(const toml::table& root, SimScenario& s, LoopConfig& loop, double& dt,
+                         double& max_seconds) {
+  const toml::node* sn = root.get("scenario");
+  if (sn == nullptr || !sn->is_table()) {
+    return fail(sn != nullptr ? line_of(*sn) : 1, "the file needs a [scenario] table with 'kind'");
+  }
+  const toml::table& t = *sn->as_table();
+  if (!check_keys(t, {"kind", "name", "dt", "max_seconds", "decision_period", "replan_period"},
+                  "[scenario]")) {
+    return false;
+  }
+  std::string kind;
+  int kind_line = 0;
+  if (!get_string(t, "kind", "[scenario]", true, Empty::kReject, kind, &kind_line)) return false;
+  if (kind == "arena") {
+    s.kind = ScenarioKind::kArena;
+  } else {
+    return fail(kind_line, "'kind' of [scenario] must be \"arena\", found " + quote(kind));
+  }
+  if (!get_string(t, "name", "[scenario]", false, Empty::kReject, s.name)) return false;
+  if (!num(t, "dt", "[scenario]", 1e-3, 1.0, dt)) return false;
+  if (!num(t, "max_seconds", "[scenario]", dt, 1e7, max_seconds)) return false;
+  double decision = 0.2;
+  double replan = 2.0;
+  if (!num(t, "decision_period", "[scenario]", dt, 60.0, decision)) return false;
+  if (!num(t, "replan_period", "[scenario]", 0.0, 3600.0, replan)) return false;
+  loop.decision_ticks = std::max(1, static_cast<int32_t>(std::lround(decision / dt)));
+  loop.replan_ticks = static_cast<int32_t>(std::lround(replan / dt));
+  return true;
+}
+
+bool Reader::read_spots(const toml::table& root, std::vector<NamedSpot>& spots, double w,
+                        double h) {
+  std::vector<const toml::table*> ts;
+  if (!array_of_tables(root, "spot", ts)) return false;
+  for (const toml::table* t : ts) {
+    if (!check_keys(*t, {"name", "x", "y"}, "[[spot]]")) return false;
+    NamedSpot s;
+    int name_line = 0;
+    if (!get_string(*t, "name", "[[spot]]", true, Empty::kReject, s.name, &name_line)) return false;
+    for (const NamedSpot& o : spots) {
+      if (o.name == s.name) return fail(name_line, "duplicate spot " + quote(s.name));
+    }
+    if (t->get("x") == nullptr) return fail_missing(line_of(*t), "[[spot]]", "x");
+    if (t->get("y") == nullptr) return fail_missing(line_of(*t), "[[spot]]", "y");
+    if (!num(*t, "x", "[[spot]]", -w / 2, w / 2, s.pos.x)) return false;
+    if (!num(*t, "y", "[[spot]]", -h / 2, h / 2, s.pos.y)) return false;
+    spots.push_back(std::move(s));
+  }
+  return true;
+}
+
+bool Reader::read_arena(const toml::table& root, ArenaConfig& c) {
+  if (!check_keys(
+          root,
+          {"scenario", "world", "spot", "spawning", "wizard", "antlion", "fsm", "goap", "udgoap"},
+          "the file")) {
+    return false;
+  }
+  bool ok = true;
+  if (const toml::table* w = table(root, "world", ok)) {
+    if (!check_keys(*w, {"width", "height", "wizard_start"}, "[world]")) return false;
+    if (!num(*w, "width", "[world]", 1.0, 1e5, c.width)) return false;
+    if (!num(*w, "height", "[world]", 1.0, 1e5, c.height)) return false;
+    if (!point(*w, "wizard_start", "[world]", c.wizard_start)) return false;
+  }
+  if (!ok) return false;
+  if (!read_spots(root, c.spawn_points, c.width, c.height)) return false;
+  if (c.spawn_points.empty())
+    return fail(line_of(root), "the arena needs at least one [[spot]] (spawn point)");
+  if (const toml::table* t = table(root, "spawning", ok)) {
+    const std::string where = "[spawning]";
+    if (!check_keys(*t,
+                    {"antlion_interval", "potion_interval", "potion_amount", "health_potion_share",
+                     "max_antlions", "max_potions"},
+                    where)) {
+      return false;
+    }
+    if (!range(*t, "antlion_interval", where, 1e-3, 1e6, c.spawn_min, c.spawn_max)) return false;
+    if (!range(*t, "potion_interval", where, 1e-3, 1e6, c.potion_min, c.potion_max)) return false;
+    if (!range(*t, "potion_amount", where, 0.0, 1e6, c.potion_amount_min, c.potion_amount_max)) {
+      return false;
+    }
+    if (!num(*t, "health_potion_share", where, 0.0, 1.0, c.health_potion_share)) return false;
+    if (!integer(*t, "max_antlions", where, 1, 4096, c.max_antlions)) return false;
+    if (!integer(*t, "max_potions", where, 1, 4096, c.max_potions)) return false;
+  }
+  if (!ok) return false;
+  if (const toml::table* t = table(root, "wizard", ok)) {
+    const std::string where = "[wizard]";
+    if (!check_keys(*t,
+                    {"health", "mana", "speed", "pickup_radius", "heavy_damage", "melee",
+                     "lightning", "blast", "heal"},
+                    where)) {
+      return false;
+    }
+    if (!num(*t, "health", where, 1.0, 1e6, c.max_health)) return false;
+    if (!num(*t, "mana", where, 0.0, 1e6, c.max_mana)) return false;
+    if (!num(*t, "speed", where, 0.0, 1e3, c.speed)) return false;
+    if (!num(*t, "pickup_radius", where, 0.0, 1e3, c.pickup_radius)) return false;
+    if (!num(*t, "heavy_damage", where, 0.0, 1e6, c.heavy_damage)) return false;
+    if (const toml::table* m = table(*t, "melee", ok)) {
+      if (!check_keys(*m, {"range", "time", "hit", "damage"}, "wizard.melee")) return false;
+      if (!num(*m, "damage", "wizard.melee", 0.0, 1e6, c.melee_damage)) return false;
+      if (!num(*m, "range", "wizard.melee", 0.0, 1e3, c.melee_range)) return false;
+      if (!num(*m, "time", "wizard.melee", 0.0, 60.0, c.melee_time)) return false;
+      if (!num(*m, "hit", "wizard.melee", 0.0, 1.0, c.melee_hit)) return false;
+    }
+    if (const toml::table* m = table(*t, "lightning", ok)) {
+      if (!check_keys(*m, {"mana", "range", "time", "miss_moving"}, "wizard.lightning"))
+        return false;
+      if (!num(*m, "mana", "wizard.lightning", 0.0, 1e6, c.lightning_mana)) return false;
+      if (!num(*m, "range", "wizard.lightning", 0.0, 1e4, c.lightning_range)) return false;
+      if (!num(*m, "time", "wizard.lightning", 0.0, 60.0, c.lightning_time)) return false;
+      if (!num(*m, "miss_moving", "wizard.lightning", 0.0, 1.0, c.lightning_miss_moving))
+        return false;
+    }
+    if (const toml::table* m = table(*t, "blast", ok)) {
+      if (!check_keys(*m, {"mana", "radius", "time"}, "wizard.blast")) return false;
+      if (!num(*m, "mana", "wizard.blast", 0.0, 1e6, c.blast_mana)) return false;
+      if (!num(*m, "radius", "wizard.blast", 0.0, 1e4, c.blast_radius)) return false;
+      if (!num(*m, "time", "wizard.blast", 0.0, 60.0, c.blast_time)) return false;
+    }
+    if (const toml::table* m = table(*t, "heal", ok)) {
+      if (!check_keys(*m, {"mana", "amount", "time"}, "wizard.heal")) return false;
+      if (!num(*m, "mana", "wizard.heal", 0.0, 1e6, c.heal_mana)) return false;
+      if (!num(*m, "amount", "wizard.heal", 0.0, 1e6, c.heal_amount)) return false;
+      if (!num(*m, "time", "wizard.heal", 0.0, 60.0, c.heal_time)) return false;
+    }
+  }
+  if (!ok) return false;
+  if (const toml::table* t = table(root, "antlion", ok)) {
+    if (!check_keys(*t, {"speed", "health", "bite"}, "[antlion]")) return false;
+    if (!num(*t, "health", "[antlion]", 1e-3, 1e6, c.antlion_health)) return false;
+    if (!num(*t, "speed", "[antlion]", 0.0, 1e3, c.antlion_speed)) return false;
+    if (const toml::table* m = table(*t, "bite", ok)) {
+      if (!check_keys(*m, {"range", "damage", "period", "hit"}, "antlion.bite")) return false;
+      if (!num(*m, "range", "antlion.bite", 0.0, 1e3, c.bite_range)) return false;
+      if (!num(*m, "damage", "antlion.bite", 0.0, 1e6, c.bite_damage)) return false;
+      if (!num(*m, "period", "antlion.bite", 1e-3, 1e3, c.bite_period)) return false;
+      if (!num(*m, "hit", "antlion.bite", 0.0, 1.0, c.bite_hit)) return false;
+    }
+  }
+  if (!ok) return false;
+  if (const toml::table* t = table(root, "fsm", ok)) {
+    if (!check_keys(*t, {"health", "mana", "blast_crowd"}, "[fsm]")) return false;
+    if (!num(*t, "health", "[fsm]", 0.0, 1e6, c.fsm_health)) return false;
+    if (!num(*t, "mana", "[fsm]", 0.0, 1e6, c.fsm_mana)) return false;
+    if (!integer(*t, "blast_crowd", "[fsm]", 1, 1000, c.fsm_blast_crowd)) return false;
+  }
+  if (!ok) return false;
+  if (const toml::table* t = table(root, "goap", ok)) {
+    if (!check_keys(*t, {"costs", "health_goal_below"}, "[goap]")) return false;
+    if (!num(*t, "health_goal_below", "[goap]", 0.0, 1e6, c.goap_health)) return false;
+    if (const toml::table* m = table(*t, "costs", ok)) {
+      const std::string where = "goap.costs";
+      if (!check_keys(*m, {"goto", "melee", "lightning", "blast", "heal"}, where)) return false;
+      if (!num(*m, "goto", where, 0.0, 1e6, c.cost_goto)) return false;
+      if (!num(*m, "melee", where, 0.0, 1e6, c.cost_melee)) return false;
+      if (!num(*m, "lightning", where, 0.0, 1e6, c.cost_lightning)) return false;
+      if (!num(*m, "blast", where, 0.0, 1e6, c.cost_blast)) return false;
+      if (!num(*m, "heal", where, 0.0, 1e6, c.cost_heal)) return false;
+    }
+  }
+  if (!ok) return false;
+  if (const toml::table* t = table(root, "udgoap", ok)) {
+    const std::string where = "[udgoap]";
+    if (!check_keys(*t, {"template", "enemies", "potions", "near", "max_expansions"}, where)) {
+      return false;
+    }
+    std::string path;
+    int path_line = 0;
+    if (!get_string(*t, "template", where, true, Empty::kReject, path, &path_line)) return false;
+    if (!integer(*t, "enemies", where, 0, 64, c.udgoap_enemies)) return false;
+    if (!integer(*t, "potions", where, 0, 16, c.udgoap_potions)) return false;
+    if (!num(*t, "near", where, 0.0, 1e4, c.udgoap_near)) return false;
+    int32_t exp = static_cast<int32_t>(c.udgoap_max_expansions);
+    if (!integer(*t, "max_expansions", where, 1, 10'000'000, exp)) return false;
+    c.udgoap_max_expansions = exp;
+    const std::filesystem::path full = std::filesystem::path(dir_) / path;
+    Result<udgoap::Scenario> tpl = udgoap::load_scenario(full.string());
+    if (!tpl) {
+      return fail(path_line, "cannot load the UDGOAP template: " + tpl.error().to_string());
+    }
+    c.udgoap_template = std::move(tpl.value().world);
+    if (!c.udgoap_template.find_entity("antlion")) {
+      return fail(path_line, "the UDGOAP template has no entity 'antlion' (the enemy prototype)");
+    }
+    c.has_udgoap = true;
+  }
+  return ok;
+}
+
+Result<SimScenario> Reader::read(std::string_view text) {
+  toml::table root;
+  if (!parse(text, root)) return err_;
+  SimScenario s;
+  double dt = 0.05;
+  double max_seconds = 3600.0;
+  LoopConfig loop;
+  if (!read_common(root, s, loop, dt, max_seconds)) return err_;
+  if (s.kind == ScenarioKind::kArena) {
+    ArenaConfig& c = s.arena;
+    c.dt = dt;
+    c.max_seconds = max_seconds;
+    c.loop = loop;
+    if (!read_arena(root, c)) return err_;
+    c.name = s.name.empty() ? "arena" : s.name;
+  }
+  if (s.name.empty()) s.name = "scenario";
+  return s;
+}
+
+}  // namespace
+
+Result<SimScenario> parse_sim_scenario(std::string_view text, const std::string& filename,
+                                       const std::string& dir) {
+  return Reader(filename, dir).read(text);
+}
+
+Result<SimScenario> load_sim_scenario(const std::string& path) {
+  auto text = toml_detail::read_text_file(path, kMaxFileSize);
+  if (!text) return text.error();
+  const std::string dir = std::filesystem::path(path).parent_path().string();
+  return parse_sim_scenario(text.value(), path, dir.empty() ? "." : dir);
+}
+
+}  // namespace topoplan::sim

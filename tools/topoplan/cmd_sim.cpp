@@ -1,0 +1,333 @@
+// topoplan sim FILE [--selector fsm|goap|udgoap] [--episodes N] [--seed S] [--threads N]
+//                   [--json] [--replay FILE] [--replay-every K] [--trace] [--quiet]
+//                   [--histogram FILE.svg]
+//
+// Runs a simulation scenario (docs/sim.md): the wizard arena of Sloan (2015) ch. 6 — episodes
+// per selector, lifespans, Kruskal-Wallis and Dunn tests. Episodes run on --threads threads;
+// each episode's randomness depends only on (seed, episode), so the output is the same for any
+// thread count. Progress goes to stderr unless --quiet (or --json with stdout not a terminal).
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "commands.h"
+#include "topoplan/sim/scenario.h"
+#include "topoplan/sim/stats.h"
+
+namespace topoplan::cli {
+namespace {
+
+using namespace topoplan::sim;
+
+struct SimOptions {
+  std::string path;
+  std::string selector;  // empty: every selector the scenario has
+  int64_t episodes = -1;
+  uint64_t seed = 1;
+  int32_t threads = 1;
+  bool json = false;
+  std::string replay;
+  int32_t replay_every = 1;
+  bool trace = false;
+  bool quiet = false;
+  std::string histogram;
+};
+
+class Progress {
+ public:
+  Progress(bool on, std::string label, int64_t total)
+      : on_(on), label_(std::move(label)), total_(total), start_(wall_ns()), last_(start_) {}
+  void update(int64_t done) {
+    if (!on_) return;
+    const int64_t now = wall_ns();
+    if (done < total_ && now - last_ < 1'000'000'000) return;
+    last_ = now;
+    const double secs = static_cast<double>(now - start_) * 1e-9;
+    const double rate = secs > 0 ? static_cast<double>(done) / secs : 0.0;
+    const double left = rate > 0 ? static_cast<double>(total_ - done) / rate : 0.0;
+    std::fprintf(stderr, "\r%s: %lld/%lld episodes, %.1f/s, ~%.0f s left   ", label_.c_str(),
+                 static_cast<long long>(done), static_cast<long long>(total_), rate, left);
+    if (done >= total_) std::fputc('\n', stderr);
+  }
+
+ private:
+  bool on_;
+  std::string label_;
+  int64_t total_;
+  int64_t start_;
+  int64_t last_;
+};
+
+class TracePrinter final : public LoopObserver {
+ public:
+  explicit TracePrinter(double dt) : dt_(dt) {}
+  void replanned(int32_t npc, int64_t tick, Replan why, const GoalChoice& g, const Plan& plan,
+                 bool ok) override {
+    std::string steps;
+    for (int32_t i = 0; i < plan.length; ++i) {
+      steps += (i ? ", " : "") + arena_step_name(plan.steps[static_cast<size_t>(i)]);
+    }
+    std::printf("; t=%8.2f npc %d replan (%s): goal %d target %d -> %s\n",
+                static_cast<double>(tick) * dt_, npc, std::string(to_string(why)).c_str(), g.goal,
+                g.target, ok ? ("[" + steps + "]").c_str() : "no plan");
+  }
+  void step_ended(int32_t npc, int64_t tick, const Step& s, StepStatus st) override {
+    std::printf("; t=%8.2f npc %d %s %s\n", static_cast<double>(tick) * dt_, npc,
+                arena_step_name(s).c_str(), st == StepStatus::kDone ? "done" : "FAILED");
+  }
+
+ private:
+  double dt_;
+};
+
+void write_header(std::string& s, const SimScenario& sc, std::string_view selector, uint64_t seed) {
+  const ArenaConfig& c = sc.arena;
+  s += "{\"type\":\"header\",\"version\":1,\"scenario\":";
+  ReplayWriter::append_string(s, sc.name);
+  s += ",\"selector\":";
+  ReplayWriter::append_string(s, selector);
+  s += ",\"seed\":" + std::to_string(seed) + ",\"dt\":";
+  ReplayWriter::append_number(s, c.dt);
+  s += ",\"world\":{\"width\":";
+  ReplayWriter::append_number(s, c.width);
+  s += ",\"height\":";
+  ReplayWriter::append_number(s, c.height);
+  s += "},\"spots\":[";
+  for (size_t i = 0; i < c.spawn_points.size(); ++i) {
+    s += i ? ",{\"name\":" : "{\"name\":";
+    ReplayWriter::append_string(s, c.spawn_points[i].name);
+    s += ",\"x\":";
+    ReplayWriter::append_number(s, c.spawn_points[i].pos.x);
+    s += ",\"y\":";
+    ReplayWriter::append_number(s, c.spawn_points[i].pos.y);
+    s += "}";
+  }
+  s += "],\"agents\":[{\"id\":0,\"name\":\"wizard\",\"kind\":\"wizard\"}],";
+  s += "\"drives\":[\"health\",\"mana\"]}\n";
+}
+
+int run_arena(const SimOptions& o, const SimScenario& sc) {
+  const ArenaConfig& c = sc.arena;
+  std::vector<SelectorKind> kinds;
+  if (o.selector.empty()) {
+    kinds = {SelectorKind::kFsm, SelectorKind::kGoap};
+    if (c.has_udgoap) kinds.push_back(SelectorKind::kUdgoap);
+  } else if (o.selector == "fsm") {
+    kinds = {SelectorKind::kFsm};
+  } else if (o.selector == "goap") {
+    kinds = {SelectorKind::kGoap};
+  } else {
+    if (!c.has_udgoap) {
+      std::fprintf(stderr, "%s: the scenario has no [udgoap] table: --selector udgoap needs one\n",
+                   o.path.c_str());
+      return kExitInputError;
+    }
+    kinds = {SelectorKind::kUdgoap};
+  }
+  const int64_t episodes = o.episodes > 0 ? o.episodes : 300;
+  const bool progress = !o.quiet && !(o.json && isatty(STDOUT_FILENO) == 0);
+
+  // Replay and trace: the first episode of the first selector.
+  if (!o.replay.empty() || o.trace) {
+    std::string text;
+    ReplayWriter writer(o.replay.empty() ? nullptr : &text, o.replay_every);
+    if (writer.enabled()) write_header(text, sc, to_string(kinds[0]), o.seed);
+    TracePrinter tracer(c.dt);
+    const ArenaEpisode ep =
+        run_arena_episode(c, kinds[0], stream_seed(o.seed, 0), writer.enabled() ? &writer : nullptr,
+                          o.trace ? &tracer : nullptr);
+    if (writer.enabled()) {
+      text += "{\"type\":\"end\",\"tick\":" + std::to_string(ep.ticks) + ",\"t\":";
+      ReplayWriter::append_number(text, ep.lifespan);
+      text += ",\"result\":{\"lifespan\":";
+      ReplayWriter::append_number(text, ep.lifespan);
+      text += ",\"censored\":" + std::string(ep.censored ? "true" : "false") +
+              ",\"kills\":" + std::to_string(ep.kills) + "}}\n";
+      std::ofstream f(o.replay, std::ios::binary);
+      f << text;
+      if (!f) {
+        std::fprintf(stderr, "%s: cannot write the replay\n", o.replay.c_str());
+        return kExitInputError;
+      }
+    }
+    if (o.trace) {
+      std::printf("; episode 0 (%s): lifespan %.2f s, %lld kills\n",
+                  std::string(to_string(kinds[0])).c_str(), ep.lifespan,
+                  static_cast<long long>(ep.kills));
+    }
+    if (o.episodes <= 0) return kExitOk;  // only the replay/trace was asked for
+  }
+
+  std::vector<std::vector<ArenaEpisode>> results(kinds.size());
+  for (size_t k = 0; k < kinds.size(); ++k) {
+    results[k].resize(static_cast<size_t>(episodes));
+    Progress bar(progress, "arena " + std::string(to_string(kinds[k])), episodes);
+    std::atomic<int64_t> next{0};
+    std::atomic<int64_t> done{0};
+    std::mutex mu;
+    auto worker = [&]() {
+      for (;;) {
+        const int64_t i = next.fetch_add(1);
+        if (i >= episodes) return;
+        results[k][static_cast<size_t>(i)] = run_arena_episode(
+            c, kinds[k], stream_seed(o.seed, static_cast<uint64_t>(i)), nullptr, nullptr, true);
+        const int64_t d = done.fetch_add(1) + 1;
+        std::lock_guard<std::mutex> lock(mu);
+        bar.update(d);
+      }
+    };
+    std::vector<std::thread> pool;
+    for (int32_t t = 1; t < o.threads; ++t) pool.emplace_back(worker);
+    worker();
+    for (std::thread& t : pool) t.join();
+  }
+
+  std::vector<std::vector<double>> lifespans(kinds.size());
+  std::vector<std::string> names;
+  for (size_t k = 0; k < kinds.size(); ++k) {
+    names.emplace_back(to_string(kinds[k]));
+    for (const ArenaEpisode& e : results[k]) lifespans[k].push_back(e.lifespan);
+  }
+  const double thesis_mean[] = {233.62, 242.71, 381.98};
+  const double thesis_sd[] = {203.52, 236.52, 639.41};
+  nlohmann::json j;
+  j["scenario"] = sc.name;
+  j["episodes"] = episodes;
+  j["seed"] = o.seed;
+  if (!o.json) {
+    std::printf("; %s: %lld episodes per selector, seed %llu, episodes cut at %.0f s\n",
+                sc.name.c_str(), static_cast<long long>(episodes),
+                static_cast<unsigned long long>(o.seed), c.max_seconds);
+    std::printf("%-8s %10s %10s %10s %9s %9s %10s %12s %14s %12s\n", "selector", "mean_s", "std_s",
+                "median_s", "censored", "kills/ep", "plans/ep", "us/decision", "thesis_mean_s",
+                "thesis_sd_s");
+  }
+  for (size_t k = 0; k < kinds.size(); ++k) {
+    const Summary s = summarize(lifespans[k]);
+    int64_t censored = 0, kills = 0, plans = 0, decisions = 0, ns = 0;
+    std::array<int64_t, kNumReplanReasons> why{};
+    for (const ArenaEpisode& e : results[k]) {
+      censored += e.censored ? 1 : 0;
+      kills += e.kills;
+      plans += e.counters.plans;
+      decisions += e.counters.decisions;
+      ns += e.counters.decision_ns;
+      for (size_t r = 0; r < why.size(); ++r) why[r] += e.counters.replans[r];
+    }
+    const auto ti = static_cast<size_t>(kinds[k]);
+    const double us =
+        decisions > 0 ? static_cast<double>(ns) / 1e3 / static_cast<double>(decisions) : 0.0;
+    const double n = static_cast<double>(episodes);
+    if (!o.json) {
+      std::printf("%-8s %10.2f %10.2f %10.2f %9lld %9.1f %10.1f %12.2f %14.2f %12.2f\n",
+                  names[k].c_str(), s.mean, s.stddev, s.median, static_cast<long long>(censored),
+                  static_cast<double>(kills) / n, static_cast<double>(plans) / n, us,
+                  thesis_mean[ti], thesis_sd[ti]);
+    }
+    nlohmann::json r;
+    r["selector"] = names[k];
+    r["mean"] = s.mean;
+    r["stddev"] = s.stddev;
+    r["median"] = s.median;
+    r["min"] = s.min;
+    r["max"] = s.max;
+    r["censored"] = censored;
+    r["kills_per_episode"] = static_cast<double>(kills) / n;
+    r["plans_per_episode"] = static_cast<double>(plans) / n;
+    r["cpu_us_per_decision"] = us;
+    r["thesis_mean"] = thesis_mean[ti];
+    r["thesis_stddev"] = thesis_sd[ti];
+    nlohmann::json reasons;
+    for (size_t q = 1; q < why.size(); ++q)
+      reasons[std::string(to_string(static_cast<Replan>(q)))] = why[q];
+    r["replans"] = reasons;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (double v : lifespans[k])
+      h = (h ^ static_cast<uint64_t>(std::llround(v * 1000))) * 0x100000001b3ull;
+    r["lifespans_hash"] = h;
+    j["selectors"].push_back(r);
+  }
+  if (kinds.size() >= 2) {
+    const KruskalWallis kw = kruskal_wallis(lifespans);
+    const std::vector<DunnPair> dunn = dunn_test(lifespans);
+    j["kruskal_wallis"] = {{"h", kw.h}, {"df", kw.df}, {"p", kw.p}, {"thesis_p", 0.038}};
+    if (!o.json) {
+      std::printf("Kruskal-Wallis: H = %.3f, df = %d, p = %.3g (thesis: p = 0.038)\n", kw.h, kw.df,
+                  kw.p);
+      std::printf("Dunn (Hochberg-adjusted, two-sided):\n");
+    }
+    for (const DunnPair& d : dunn) {
+      if (!o.json) {
+        std::printf("  %-7s vs %-7s z = %7.3f  p = %.3g  p_adj = %.3g\n",
+                    names[static_cast<size_t>(d.a)].c_str(),
+                    names[static_cast<size_t>(d.b)].c_str(), d.z, d.p, d.p_adjusted);
+      }
+      j["dunn"].push_back({{"a", names[static_cast<size_t>(d.a)]},
+                           {"b", names[static_cast<size_t>(d.b)]},
+                           {"z", d.z},
+                           {"p", d.p},
+                           {"p_adjusted", d.p_adjusted}});
+    }
+    if (!o.json) {
+      std::printf(
+          "; thesis Table 6.4 (Dunn, Hochberg): fsm-goap 0.439, fsm-udgoap 0.0332, "
+          "goap-udgoap 0.0337\n");
+    }
+  }
+  if (!o.histogram.empty()) {
+    std::ofstream f(o.histogram, std::ios::binary);
+    f << histogram_svg(names, lifespans, 30,
+                       sc.name + ": wizard lifespan, " + std::to_string(episodes) + " episodes",
+                       "lifespan (simulated seconds)");
+    if (!f) {
+      std::fprintf(stderr, "%s: cannot write the histogram\n", o.histogram.c_str());
+      return kExitInputError;
+    }
+  }
+  if (o.json) std::printf("%s\n", j.dump(2).c_str());
+  return kExitOk;
+}
+
+int run_sim_command(const SimOptions& o) {
+  Result<SimScenario> loaded = load_sim_scenario(o.path);
+  if (!loaded) {
+    std::fprintf(stderr, "%s\n", loaded.error().to_string().c_str());
+    return kExitInputError;
+  }
+  const SimScenario& sc = loaded.value();
+  if (sc.kind == ScenarioKind::kArena) return run_arena(o, sc);
+  return kExitInputError;
+}
+
+}  // namespace
+
+void add_sim_command(CLI::App& app, int& exit_code) {
+  auto opt = std::make_shared<SimOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "sim", "Run a simulation scenario: NPCs executing and replanning over time (docs/sim.md)");
+  cmd->add_option("FILE", opt->path, "Scenario file (domains/sim/*.toml)")->required();
+  cmd->add_option("--selector", opt->selector, "Behaviour selector (default: every one)")
+      ->check(CLI::IsMember({"fsm", "goap", "udgoap"}));
+  cmd->add_option("--episodes", opt->episodes, "Episodes per selector (arena default 300)")
+      ->check(CLI::Range(int64_t{1}, int64_t{1'000'000}));
+  cmd->add_option("--seed", opt->seed, "Random seed (same seed, same run)");
+  cmd->add_option("--threads", opt->threads, "Threads running episodes (results do not change)")
+      ->check(CLI::Range(1, 256));
+  cmd->add_flag("--json", opt->json, "Print the results as JSON");
+  cmd->add_option("--replay", opt->replay, "Write the first episode as a JSON Lines replay");
+  cmd->add_option("--replay-every", opt->replay_every, "Record one tick in K (default 1)")
+      ->check(CLI::Range(1, 1'000'000));
+  cmd->add_flag("--trace", opt->trace, "Print the first episode's decisions");
+  cmd->add_flag("--quiet", opt->quiet, "No progress on stderr");
+  cmd->add_option("--histogram", opt->histogram, "Write an SVG histogram of the results");
+  cmd->callback([opt, &exit_code]() { exit_code = run_sim_command(*opt); });
+}
+
+}  // namespace topoplan::cli
