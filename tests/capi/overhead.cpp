@@ -8,10 +8,12 @@
 // topoplan_topo_plan), of the cold registry path (find_planner("topo")->plan vs topoplan_plan),
 // and, with a batch (BATCH_PREFIX.class = N uint16, .init / .goal = N * words uint64, as written
 // by overhead.py), ns per NPC of a one-thread cold crowd batch (Crowd::plan vs
-// topoplan_crowd_plan). Medians over repetitions, C++ and C interleaved.
+// topoplan_crowd_plan). Thread CPU time, medians over repetitions, C++ and C interleaved.
+#include <time.h>
+
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -24,19 +26,25 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
 }
 
+// CPU time of the calling thread: what the call costs, whatever else the machine runs (the
+// shared CI machine's load average is often far above its core count). Every measured call runs
+// on this thread (the crowds below have one worker and no pool).
+double thread_cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
+}
+
 template <class F>
 double ns_per_call(int64_t calls, F&& f) {
-  const auto t0 = Clock::now();
+  const double t0 = thread_cpu_ns();
   for (int64_t i = 0; i < calls; ++i) f();
-  return std::chrono::duration<double, std::nano>(Clock::now() - t0).count() /
-         static_cast<double>(calls);
+  return (thread_cpu_ns() - t0) / static_cast<double>(calls);
 }
 
 template <class T>
@@ -148,7 +156,7 @@ int main(int argc, char** argv) {
                                         offset.data(), length.data(), status.data()};
     std::vector<double> cpp_crowd, c_crowd;
     int64_t solved = 0;
-    for (int rep = 0; rep < 5; ++rep) {
+    for (int rep = 0; rep < 7; ++rep) {
       cpp_crowd.push_back(ns_per_call(1, [&] { solved = crowd->plan(batch, output).solved; }) /
                           static_cast<double>(n));
       c_crowd.push_back(ns_per_call(1,
