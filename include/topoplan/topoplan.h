@@ -357,7 +357,7 @@ TOPOPLAN_API void topoplan_crowd_free(topoplan_crowd* crowd);
 
 /* Structure-of-arrays input for `count` NPCs, in priority order. */
 typedef struct topoplan_crowd_batch {
-  int64_t count;
+  int64_t count;             /* at most INT32_MAX */
   const uint16_t* npc_class; /* count class ids */
   const uint64_t* init;      /* count * words(): packed total initial states */
   const uint64_t* goal;      /* count * words(): packed goals */

@@ -12,8 +12,10 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <climits>
 #include <cmath>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -337,6 +339,7 @@ struct PyPlanCache {
 };
 
 struct PyCrowd {
+  std::mutex busy;  // one batch at a time per crowd (the GIL is released while it runs)
   std::shared_ptr<PyCrowdPlanner> owner;
   std::shared_ptr<PyPlanCache> cache;
   std::unique_ptr<CrowdThreadPool> pool;
@@ -365,6 +368,7 @@ py::tuple run_crowd(PyCrowd& c, const py::handle& npc_class, const py::handle& i
   const auto n = static_cast<size_t>(cls.size());
   const auto words = static_cast<size_t>(layout.words());
   if (cls.ndim() != 1) throw py::value_error("npc_class: expected a 1-d array");
+  if (n > static_cast<size_t>(INT32_MAX)) throw py::value_error("at most 2^31 - 1 NPCs per batch");
   if (static_cast<size_t>(in.size()) != n * words || static_cast<size_t>(gl.size()) != n * words)
     throw py::value_error("init and goal: expected len(npc_class) * words = " +
                           std::to_string(n * words) + " words each");
@@ -391,6 +395,11 @@ py::tuple run_crowd(PyCrowd& c, const py::handle& npc_class, const py::handle& i
                         {off.mutable_data(), n},
                         {len.mutable_data(), n},
                         {st.mutable_data(), n}};
+  std::unique_lock<std::mutex> lock(c.busy, std::try_to_lock);
+  if (!lock.owns_lock())
+    throw std::runtime_error(
+        "this Crowd is planning a batch in another thread: use one Crowd "
+        "per thread (they may share the CrowdPlanner and the PlanCache)");
   CrowdStats stats;
   {
     py::gil_scoped_release release;
@@ -959,11 +968,9 @@ PYBIND11_MODULE(_topoplan, m) {
             if (max_expansions >= 0) o.limits.max_expansions = max_expansions;
             if (max_generated >= 0) o.limits.max_generated = max_generated;
             if (max_plan_length >= 0) o.limits.max_plan_length = max_plan_length;
-            udgoap::UdgoapResult r;
-            {
-              py::gil_scoped_release release;
-              r = udgoap::plan_udgoap(a.world->world, a.state, o);
-            }
+            // The GIL stays held: set_fact() from another thread must not change the world
+            // under the search.
+            const udgoap::UdgoapResult r = udgoap::plan_udgoap(a.world->world, a.state, o);
             py::list steps;
             for (const udgoap::PlanStep& s : r.plan)
               steps.append(py::make_tuple(

@@ -5,6 +5,7 @@
 #include "topoplan/topoplan.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -780,7 +781,7 @@ bool crowd_views(const topoplan_crowd* crowd, const topoplan_crowd_batch* batch,
                  const topoplan_crowd_output* output, CrowdBatch& b, CrowdOutput& o) {
   if (crowd == nullptr || batch == nullptr || output == nullptr) return false;
   const int64_t n = batch->count;
-  if (n < 0 || n > (int64_t{1} << 40)) return false;
+  if (n < 0 || n > INT32_MAX) return false;
   if (n > 0 &&
       (batch->npc_class == nullptr || batch->init == nullptr || batch->goal == nullptr ||
        output->offset == nullptr || output->length == nullptr || output->status == nullptr))
