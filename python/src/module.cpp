@@ -27,6 +27,8 @@
 #include "topoplan/families.h"
 #include "topoplan/io.h"
 #include "topoplan/plan.h"
+#include "topoplan/sim/arena.h"
+#include "topoplan/sim/scenario.h"
 #include "topoplan/topo.h"
 #include "topoplan/udgoap/planner.h"
 #include "topoplan/udgoap/scenario.h"
@@ -1017,6 +1019,46 @@ PYBIND11_MODULE(_topoplan, m) {
       "A benchmark family's task (docs/domains.md): 'oneprv-5' and 'multiprv-2-cycle' of size m, "
       "'multiprv-n-cycle' (size m, values n), 'goto-chain' (n places), 'western', "
       "'western-pus'.");
+
+  // Simulations (docs/sim.md): one episode of the wizard arena of Sloan (2015), ch. 6.
+  m.def(
+      "simulate",
+      [](const std::string& path, const std::string& selector, uint64_t seed) {
+        const sim::SimScenario s = unwrap(sim::load_sim_scenario(path));
+        sim::SelectorKind kind = sim::SelectorKind::kUdgoap;
+        if (selector == "fsm")
+          kind = sim::SelectorKind::kFsm;
+        else if (selector == "goap")
+          kind = sim::SelectorKind::kGoap;
+        else if (selector != "udgoap")
+          throw py::value_error("selector: fsm, goap or udgoap");
+        if (kind == sim::SelectorKind::kUdgoap && !s.arena.has_udgoap)
+          throw py::value_error(path + ": the scenario has no UDGOAP template (selector udgoap)");
+        sim::ArenaEpisode e;
+        {
+          py::gil_scoped_release release;  // the episode reads only its own copy of the scenario
+          e = sim::run_arena_episode(s.arena, kind, seed);
+        }
+        py::dict actions;
+        for (int32_t a = 0; a < sim::kArenaActions; ++a)
+          actions[py::str(std::string(sim::arena_action_name(a)))] =
+              e.actions_done[static_cast<size_t>(a)];
+        py::dict d;
+        d["lifespan"] = e.lifespan;
+        d["censored"] = e.censored;
+        d["ticks"] = e.ticks;
+        d["kills"] = e.kills;
+        d["spawned"] = e.spawned;
+        d["potions_taken"] = e.potions_taken;
+        d["actions"] = actions;
+        d["decisions"] = e.counters.decisions;
+        d["plans"] = e.counters.plans;
+        d["plan_failures"] = e.counters.plan_failures;
+        return d;
+      },
+      py::arg("path"), py::arg("selector") = "udgoap", py::arg("seed") = 1,
+      "Runs one episode of a simulation scenario (domains/sim/*.toml) with the FSM, GOAP or "
+      "UDGOAP selector; the same seed gives the same episode.");
 
   m.def(
       "load_scenario",
