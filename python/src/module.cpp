@@ -1039,10 +1039,6 @@ PYBIND11_MODULE(_topoplan, m) {
           py::gil_scoped_release release;  // the episode reads only its own copy of the scenario
           e = sim::run_arena_episode(s.arena, kind, seed);
         }
-        py::dict actions;
-        for (int32_t a = 0; a < sim::kArenaActions; ++a)
-          actions[py::str(std::string(sim::arena_action_name(a)))] =
-              e.actions_done[static_cast<size_t>(a)];
         py::dict d;
         d["lifespan"] = e.lifespan;
         d["censored"] = e.censored;
@@ -1050,8 +1046,9 @@ PYBIND11_MODULE(_topoplan, m) {
         d["kills"] = e.kills;
         d["spawned"] = e.spawned;
         d["potions_taken"] = e.potions_taken;
-        d["actions"] = actions;
         d["decisions"] = e.counters.decisions;
+        d["steps_done"] = e.counters.steps_done;
+        d["steps_failed"] = e.counters.steps_failed;
         d["plans"] = e.counters.plans;
         d["plan_failures"] = e.counters.plan_failures;
         return d;
