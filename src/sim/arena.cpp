@@ -209,6 +209,7 @@ class Arena final : public Environment {
         ++stats_.spawned;
         ++version_;
         if (replay_ != nullptr && replay_->enabled()) {
+          stats_.antlion_ids.push_back(a.id);
           event(std::string("antlion_") + std::to_string(a.id) + " spawned at " + sp.name, &sp.pos);
         }
         break;

@@ -87,30 +87,61 @@ class TracePrinter final : public LoopObserver {
   double dt_;
 };
 
-void write_header(std::string& s, const SimScenario& sc, std::string_view selector, uint64_t seed) {
-  const ArenaConfig& c = sc.arena;
+struct HeaderAgent {
+  int32_t id;
+  std::string name;
+  std::string kind;
+};
+
+void write_header(std::string& s, const std::string& scenario, std::string_view selector,
+                  uint64_t seed, double dt, double width, double height,
+                  const std::vector<NamedSpot>& spots, const std::vector<HeaderAgent>& agents,
+                  const std::vector<std::string>& drives) {
   s += "{\"type\":\"header\",\"version\":1,\"scenario\":";
-  ReplayWriter::append_string(s, sc.name);
+  ReplayWriter::append_string(s, scenario);
   s += ",\"selector\":";
   ReplayWriter::append_string(s, selector);
   s += ",\"seed\":" + std::to_string(seed) + ",\"dt\":";
-  ReplayWriter::append_number(s, c.dt);
+  ReplayWriter::append_number(s, dt);
   s += ",\"world\":{\"width\":";
-  ReplayWriter::append_number(s, c.width);
+  ReplayWriter::append_number(s, width);
   s += ",\"height\":";
-  ReplayWriter::append_number(s, c.height);
+  ReplayWriter::append_number(s, height);
   s += "},\"spots\":[";
-  for (size_t i = 0; i < c.spawn_points.size(); ++i) {
+  for (size_t i = 0; i < spots.size(); ++i) {
     s += i ? ",{\"name\":" : "{\"name\":";
-    ReplayWriter::append_string(s, c.spawn_points[i].name);
+    ReplayWriter::append_string(s, spots[i].name);
     s += ",\"x\":";
-    ReplayWriter::append_number(s, c.spawn_points[i].pos.x);
+    ReplayWriter::append_number(s, spots[i].pos.x);
     s += ",\"y\":";
-    ReplayWriter::append_number(s, c.spawn_points[i].pos.y);
+    ReplayWriter::append_number(s, spots[i].pos.y);
     s += "}";
   }
-  s += "],\"agents\":[{\"id\":0,\"name\":\"wizard\",\"kind\":\"wizard\"}],";
-  s += "\"drives\":[\"health\",\"mana\"]}\n";
+  s += "],\"agents\":[";
+  for (size_t i = 0; i < agents.size(); ++i) {
+    s += i ? ",{\"id\":" : "{\"id\":";
+    s += std::to_string(agents[i].id) + ",\"name\":";
+    ReplayWriter::append_string(s, agents[i].name);
+    s += ",\"kind\":";
+    ReplayWriter::append_string(s, agents[i].kind);
+    s += "}";
+  }
+  s += "],\"drives\":[";
+  for (size_t i = 0; i < drives.size(); ++i) {
+    if (i) s += ",";
+    ReplayWriter::append_string(s, drives[i]);
+  }
+  s += "]}\n";
+}
+
+bool write_file(const std::string& path, const std::string& text, const char* what) {
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  if (!f) {
+    std::fprintf(stderr, "%s: cannot write the %s\n", path.c_str(), what);
+    return false;
+  }
+  return true;
 }
 
 int run_arena(const SimOptions& o, const SimScenario& sc) {
@@ -138,7 +169,6 @@ int run_arena(const SimOptions& o, const SimScenario& sc) {
   if (!o.replay.empty() || o.trace) {
     std::string text;
     ReplayWriter writer(o.replay.empty() ? nullptr : &text, o.replay_every);
-    if (writer.enabled()) write_header(text, sc, to_string(kinds[0]), o.seed);
     TracePrinter tracer(c.dt);
     const ArenaEpisode ep =
         run_arena_episode(c, kinds[0], stream_seed(o.seed, 0), writer.enabled() ? &writer : nullptr,
@@ -150,12 +180,14 @@ int run_arena(const SimOptions& o, const SimScenario& sc) {
       ReplayWriter::append_number(text, ep.lifespan);
       text += ",\"censored\":" + std::string(ep.censored ? "true" : "false") +
               ",\"kills\":" + std::to_string(ep.kills) + "}}\n";
-      std::ofstream f(o.replay, std::ios::binary);
-      f << text;
-      if (!f) {
-        std::fprintf(stderr, "%s: cannot write the replay\n", o.replay.c_str());
-        return kExitInputError;
-      }
+      // The header lists every antlion that appeared (known once the episode is over).
+      std::vector<HeaderAgent> agents = {{0, "wizard", "wizard"}};
+      for (int32_t id : ep.antlion_ids)
+        agents.push_back({id, "antlion_" + std::to_string(id), "antlion"});
+      std::string header;
+      write_header(header, sc.name, to_string(kinds[0]), o.seed, c.dt, c.width, c.height,
+                   c.spawn_points, agents, {"health", "mana"});
+      if (!write_file(o.replay, header + text, "replay")) return kExitInputError;
     }
     if (o.trace) {
       std::printf("; episode 0 (%s): lifespan %.2f s, %lld kills\n",
@@ -281,14 +313,134 @@ int run_arena(const SimOptions& o, const SimScenario& sc) {
           "goap-udgoap 0.0337\n");
     }
   }
-  if (!o.histogram.empty()) {
-    std::ofstream f(o.histogram, std::ios::binary);
-    f << histogram_svg(names, lifespans, 30,
-                       sc.name + ": wizard lifespan, " + std::to_string(episodes) + " episodes",
-                       "lifespan (simulated seconds)");
-    if (!f) {
-      std::fprintf(stderr, "%s: cannot write the histogram\n", o.histogram.c_str());
-      return kExitInputError;
+  if (!o.histogram.empty() && !write_file(o.histogram,
+                                          histogram_svg(names, lifespans, 30,
+                                                        sc.name + ": wizard lifespan, " +
+                                                            std::to_string(episodes) + " episodes",
+                                                        "lifespan (simulated seconds)"),
+                                          "histogram")) {
+    return kExitInputError;
+  }
+  if (o.json) std::printf("%s\n", j.dump(2).c_str());
+  return kExitOk;
+}
+
+class HouseTrace final : public LoopObserver {
+ public:
+  explicit HouseTrace(const HouseConfig& c) : c_(c) {}
+  void replanned(int32_t, int64_t tick, Replan why, const GoalChoice& g, const Plan& plan,
+                 bool ok) override {
+    std::string steps;
+    for (int32_t i = 0; i < plan.length; ++i) {
+      steps += (i ? ", " : "") + house_step_name(c_, plan.steps[static_cast<size_t>(i)]);
+    }
+    std::printf("; t=%8.2f replan (%s): goal %s -> %s\n", static_cast<double>(tick) * c_.dt,
+                std::string(to_string(why)).c_str(),
+                g.goal < 0 ? "none"
+                           : (g.target < 0 && g.score > 0
+                                  ? ("raise " + c_.drives[static_cast<size_t>(g.goal)]).c_str()
+                                  : "max utility"),
+                ok ? ("[" + steps + "]").c_str() : "no plan");
+  }
+  void step_ended(int32_t, int64_t tick, const Step& s, StepStatus st) override {
+    std::printf("; t=%8.2f %s %s\n", static_cast<double>(tick) * c_.dt,
+                house_step_name(c_, s).c_str(), st == StepStatus::kDone ? "done" : "FAILED");
+  }
+
+ private:
+  const HouseConfig& c_;
+};
+
+int run_house_scenario(const SimOptions& o, const SimScenario& sc) {
+  const HouseConfig& c = sc.house;
+  std::vector<SelectorKind> kinds;
+  if (o.selector.empty()) {
+    kinds = {SelectorKind::kGoap, SelectorKind::kUdgoap};
+  } else if (o.selector == "goap") {
+    kinds = {SelectorKind::kGoap};
+  } else if (o.selector == "udgoap") {
+    kinds = {SelectorKind::kUdgoap};
+  } else {
+    std::fprintf(stderr, "%s: the house has no FSM (the thesis compares GOAP and UDGOAP)\n",
+                 o.path.c_str());
+    return kExitUsage;
+  }
+  nlohmann::json j;
+  j["scenario"] = sc.name;
+  const double thesis[] = {0.0, 146.0, 118.0};
+  std::vector<double> times;
+  for (size_t k = 0; k < kinds.size(); ++k) {
+    std::string text;
+    ReplayWriter writer(o.replay.empty() || k > 0 ? nullptr : &text, o.replay_every);
+    if (writer.enabled()) {
+      write_header(text, sc.name, to_string(kinds[k]), o.seed, c.dt, c.width, c.height, c.spots,
+                   {{0, "sim", "sim"}}, c.drives);
+    }
+    HouseTrace tracer(c);
+    if (o.trace && !o.json) std::printf("; %s\n", std::string(to_string(kinds[k])).c_str());
+    const HouseRun r = run_house(c, kinds[k], writer.enabled() ? &writer : nullptr,
+                                 o.trace && !o.json ? &tracer : nullptr, true);
+    times.push_back(r.time);
+    if (writer.enabled()) {
+      text += "{\"type\":\"end\",\"tick\":" + std::to_string(r.ticks) + ",\"t\":";
+      ReplayWriter::append_number(text, r.time);
+      text += ",\"result\":{\"time\":";
+      ReplayWriter::append_number(text, r.time);
+      text += ",\"reached\":" + std::string(r.reached ? "true" : "false") + "}}\n";
+      if (!write_file(o.replay, text, "replay")) return kExitInputError;
+    }
+    const auto ti = static_cast<size_t>(kinds[k]);
+    std::string seq;
+    nlohmann::json steps = nlohmann::json::array();
+    int64_t activities = 0;
+    double activity_time = 0.0;
+    for (size_t i = 0; i < r.steps.size(); ++i) {
+      const HouseRecord& h = r.steps[i];
+      const std::string n = h.action < 0
+                                ? "goto(" + c.spots[static_cast<size_t>(h.target)].name + ")"
+                                : c.activities[static_cast<size_t>(h.action)].name;
+      if (h.action >= 0) {
+        ++activities;
+        const double end = i + 1 < r.steps.size() ? r.steps[i + 1].t : r.time;
+        activity_time += end - h.t;
+      }
+      const bool last = i + 1 == r.steps.size();
+      if (h.action >= 0) {
+        seq += (seq.empty() ? "" : " ") + n + (h.done ? "" : last ? "(running)" : "!");
+      }
+      steps.push_back({{"t", h.t}, {"step", n}, {"done", h.done}});
+    }
+    const double us = r.counters.decisions > 0 ? static_cast<double>(r.counters.decision_ns) / 1e3 /
+                                                     static_cast<double>(r.counters.decisions)
+                                               : 0.0;
+    if (!o.json) {
+      std::printf(
+          "%-7s time to all drives > %g: %s%.2f s (thesis %.0f s), %lld activities, "
+          "%lld plans, %.1f us CPU per decision\n",
+          std::string(to_string(kinds[k])).c_str(), c.target,
+          r.reached ? "" : "not reached, cut at ", r.time, thesis[ti],
+          static_cast<long long>(activities), static_cast<long long>(r.counters.plans), us);
+      std::printf("  activities (! = failed): %s\n", seq.c_str());
+    }
+    nlohmann::json jr;
+    jr["selector"] = std::string(to_string(kinds[k]));
+    jr["time"] = r.time;
+    jr["reached"] = r.reached;
+    jr["thesis_time"] = thesis[ti];
+    jr["activities"] = activities;
+    jr["mean_activity_seconds"] =
+        activities > 0 ? activity_time / static_cast<double>(activities) : 0.0;
+    jr["plans"] = r.counters.plans;
+    jr["cpu_us_per_decision"] = us;
+    jr["final_drives"] = r.final_drives;
+    jr["steps"] = steps;
+    j["selectors"].push_back(jr);
+  }
+  if (times.size() == 2) {
+    j["ratio_udgoap_over_goap"] = times[1] / times[0];
+    if (!o.json) {
+      std::printf("UDGOAP / GOAP = %.3f (thesis 118 / 146 = %.3f)\n", times[1] / times[0],
+                  118.0 / 146.0);
     }
   }
   if (o.json) std::printf("%s\n", j.dump(2).c_str());
@@ -303,6 +455,7 @@ int run_sim_command(const SimOptions& o) {
   }
   const SimScenario& sc = loaded.value();
   if (sc.kind == ScenarioKind::kArena) return run_arena(o, sc);
+  if (sc.kind == ScenarioKind::kHouse) return run_house_scenario(o, sc);
   return kExitInputError;
 }
 

@@ -81,6 +81,7 @@ struct ArenaEpisode {
   int64_t potions_taken = 0;
   std::array<int64_t, 5> actions_done{};  // per action
   LoopCounters counters;
+  std::vector<int32_t> antlion_ids;  // every antlion that appeared (only with a replay)
 };
 
 // One episode. `replay` (may be null) gets the JSON Lines of docs/sim.md; `observer` (may be

@@ -8,6 +8,7 @@
 
 #include "topoplan/result.h"
 #include "topoplan/sim/arena.h"
+#include "topoplan/sim/house.h"
 
 namespace topoplan::sim {
 
@@ -17,6 +18,7 @@ struct SimScenario {
   ScenarioKind kind = ScenarioKind::kArena;
   std::string name;
   ArenaConfig arena;
+  HouseConfig house;
 };
 
 [[nodiscard]] Result<SimScenario> load_sim_scenario(const std::string& path);

@@ -1,0 +1,121 @@
+// The Sims house: both selectors reach the goal; replanning when an item is stolen or a door is
+// blocked; determinism.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "topoplan/sim/house.h"
+#include "topoplan/sim/scenario.h"
+
+namespace topoplan::sim {
+namespace {
+
+const HouseConfig& house() {
+  static const SimScenario s = [] {
+    Result<SimScenario> r =
+        load_sim_scenario(std::string(TOPOPLAN_SOURCE_DIR) + "/domains/sim/sims-house.toml");
+    EXPECT_TRUE(r.ok()) << (r ? "" : r.error().to_string());
+    return std::move(r.value());
+  }();
+  return s.house;
+}
+
+int32_t spot_of(const HouseConfig& c, const std::string& name) {
+  for (size_t i = 0; i < c.spots.size(); ++i) {
+    if (c.spots[i].name == name) return static_cast<int32_t>(i);
+  }
+  return -1;
+}
+
+TEST(House, BothSelectorsReachEveryDriveAbove90) {
+  for (SelectorKind k : {SelectorKind::kGoap, SelectorKind::kUdgoap}) {
+    const HouseRun r = run_house(house(), k);
+    EXPECT_TRUE(r.reached) << to_string(k);
+    for (double d : r.final_drives) EXPECT_GT(d, 90.0) << to_string(k);
+    EXPECT_GT(r.steps.size(), 7u);
+  }
+}
+
+TEST(House, SameRunTwice) {
+  for (SelectorKind k : {SelectorKind::kGoap, SelectorKind::kUdgoap}) {
+    std::string a, b;
+    ReplayWriter wa(&a), wb(&b);
+    const HouseRun ra = run_house(house(), k, &wa);
+    const HouseRun rb = run_house(house(), k, &wb);
+    EXPECT_EQ(ra.time, rb.time);
+    EXPECT_EQ(fnv1a(a), fnv1a(b));
+  }
+}
+
+// Runs until the NPC holds an item, steals it, and checks that the agent notices at its next
+// decision (the next step's precondition "holds the item" is broken) and plans to get another.
+TEST(House, StolenItemMakesTheAgentReplan) {
+  for (SelectorKind k : {SelectorKind::kGoap, SelectorKind::kUdgoap}) {
+    HouseSim sim(house(), k);
+    int guard = 0;
+    while (sim.item() < 0 && sim.step() && ++guard < 200000) {
+    }
+    ASSERT_GE(sim.item(), 0) << to_string(k) << ": never held an item";
+    const int32_t held = sim.item();
+    const Step* next = sim.loop().current();
+    ASSERT_NE(next, nullptr);
+    const int64_t broken = sim.loop().counters.replans[static_cast<size_t>(Replan::kBroken)];
+    sim.steal_item();
+    EXPECT_EQ(sim.item(), -1);
+    for (int i = 0; i < 10; ++i) sim.step();
+    EXPECT_EQ(sim.loop().counters.replans[static_cast<size_t>(Replan::kBroken)], broken + 1)
+        << to_string(k);
+    EXPECT_EQ(sim.loop().last_reason(), Replan::kBroken);
+    // The new plan gets the item again before using it.
+    const Plan& p = sim.loop().plan();
+    bool gets_again = false;
+    for (int32_t i = 0; i < p.length; ++i) {
+      const Step& s = p.steps[static_cast<size_t>(i)];
+      if (s.action >= 0 && s.action < static_cast<int32_t>(house().activities.size()) &&
+          house().activities[static_cast<size_t>(s.action)].gives == held) {
+        gets_again = true;
+      }
+    }
+    EXPECT_TRUE(gets_again || sim.item() == held) << to_string(k);
+  }
+}
+
+// Blocks the place the NPC is walking to: the move fails, the agent replans, and the new plan
+// avoids that place.
+TEST(House, BlockedDoorMakesTheAgentReplanAround) {
+  for (SelectorKind k : {SelectorKind::kGoap, SelectorKind::kUdgoap}) {
+    HouseSim sim(house(), k);
+    // Walk until the NPC is on its way somewhere.
+    int guard = 0;
+    while (sim.step() && ++guard < 200000) {
+      const Step* s = sim.loop().current();
+      if (s != nullptr && sim.loop().running() && s->action >= 1000 && sim.spot() < 0) break;
+    }
+    const Step* s = sim.loop().current();
+    ASSERT_NE(s, nullptr);
+    const int32_t target = s->target;
+    const int64_t failed = sim.loop().counters.replans[static_cast<size_t>(Replan::kFailed)];
+    sim.block_spot(target, true);
+    for (int i = 0; i < 10; ++i) sim.step();
+    EXPECT_EQ(sim.loop().counters.replans[static_cast<size_t>(Replan::kFailed)], failed + 1)
+        << to_string(k);
+    const Plan& p = sim.loop().plan();
+    ASSERT_GT(p.length, 0) << to_string(k);
+    for (int32_t i = 0; i < p.length; ++i) {
+      const Step& st = p.steps[static_cast<size_t>(i)];
+      if (st.action >= 1000) {
+        EXPECT_NE(st.target, target) << to_string(k) << ": plans to walk into the blocked place";
+      } else {
+        EXPECT_NE(house().activities[static_cast<size_t>(st.action)].spot, target) << to_string(k);
+      }
+    }
+    // With the place open again, the run still completes.
+    sim.block_spot(target, false);
+    sim.run();
+    EXPECT_TRUE(sim.result().reached) << to_string(k);
+  }
+  EXPECT_GE(spot_of(house(), "bath"), 0);
+}
+
+}  // namespace
+}  // namespace topoplan::sim
