@@ -177,8 +177,8 @@ const Graphs = (() => {
     const subtitle = `${n} action${n > 1 ? "s" : ""}${cyc}` +
       (v.ghost_values.length ? ` · set by none: ${v.ghost_values.map((x) => values[x]).join(", ")}` : "");
     const W = Math.max(2 * R + wMax + 20, textWidth(subtitle, 10) + 14, textWidth(`G(${name})`, 12.5) + 14);
-    const Hs = 2 * R + 62;
-    const cx = W / 2, cy = R + 36;
+    const Hs = 2 * R + 64;
+    const cx = W / 2, cy = R + 46;
     const svg = el("svg", { width: W, height: Hs, viewBox: `0 0 ${W} ${Hs}`, role: "img",
       "aria-label": `domain-action graph of ${name}` }, div);
     markers(svg);
@@ -189,6 +189,7 @@ const Graphs = (() => {
       return { x: cx + R * Math.cos(t), y: cy + R * Math.sin(t) };
     });
     const idx = new Map(v.actions.map((a, i) => [a, i]));
+    const boxW = labels.map((l) => textWidth(l, px) + 10);
     for (const [a, b] of v.edges) {
       const A = P[idx.get(a)], B = P[idx.get(b)];
       const thick = inCycle.has(a) && inCycle.has(b);
@@ -199,8 +200,11 @@ const Graphs = (() => {
       }
       // Shorten to the label boxes and bend a little so that a ⇄ b shows two arcs.
       const dx = B.x - A.x, dy = B.y - A.y, len = Math.hypot(dx, dy) || 1;
-      const ux = dx / len, uy = dy / len, cut = 13;
-      const x1 = A.x + ux * cut, y1 = A.y + uy * cut, x2 = B.x - ux * cut, y2 = B.y - uy * cut;
+      const ux = dx / len, uy = dy / len;
+      // Leave and enter at the label boxes' borders, so that arrowheads stay visible.
+      const border = (i) => Math.min((boxW[i] / 2 + 2) / Math.max(Math.abs(ux), 1e-9), 11 / Math.max(Math.abs(uy), 1e-9));
+      const ca = border(idx.get(a)), cb = border(idx.get(b));
+      const x1 = A.x + ux * ca, y1 = A.y + uy * ca, x2 = B.x - ux * cb, y2 = B.y - uy * cb;
       const mx = (x1 + x2) / 2 - uy * 14, my = (y1 + y2) / 2 + ux * 14;
       el("path", { d: `M${x1},${y1} Q${mx},${my} ${x2},${y2}`, fill: "none", stroke: PRE,
         "stroke-width": thick ? 2.6 : 1.3, "marker-end": "url(#arr-pre)" }, svg);

@@ -130,7 +130,7 @@
   // ------------------------------------------------------------------ planning
   function planWith(name) {
     const i = Number($("instance").value);
-    return tp.plan(name, Number.isFinite(i) ? i : -1);
+    return tp.plan(name, Number.isFinite(i) ? i : -1, $("init").value.trim(), $("goal").value.trim());
   }
   // The goal as the changes it asks for; the full states on hover.
   function changes(r) {
@@ -224,6 +224,8 @@
   $("instance").addEventListener("change", plan);
   $("planner").addEventListener("change", plan);
   $("plan-btn").addEventListener("click", plan);
+  for (const id of ["init", "goal"])
+    $(id).addEventListener("keydown", (e) => { if (e.key === "Enter") plan(); });
   await loadSample($("sample").value);
   document.body.dataset.ready = "1";
 })().catch((e) => {

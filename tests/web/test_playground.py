@@ -45,6 +45,17 @@ def test(b):
     check(dags == 3, f"domain-action graphs: {dags}")
     b.screenshot("playground")
 
+    # A goal typed by value names (as --goal): only water in the trough.
+    b.js("const g = document.getElementById('goal'); g.value = 'water=inTrough';"
+         "g.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter'}))")
+    b.wait(lambda d: "water: inSource → inTrough" in b.text("plan-head"))
+    plan = b.js("return [...document.querySelectorAll('#plan-list li')].map(li => li.innerText)")
+    check(plan == ["(PickUpBucket)", "(FillBucketWithWater)", "(FillHorseTrough)"], f"{plan}")
+    b.js("const g = document.getElementById('goal'); g.value = 'water=inPond';"
+         "g.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter'}))")
+    b.wait(lambda d: "inPond" in b.text("plan-head"))
+    b.js("document.getElementById('goal').value = ''")
+
     # The .sas sample: same plan through the Fast Downward reader.
     b.js("const s = document.getElementById('sample'); s.value = 'domains/horse-breeder.sas';"
          "s.dispatchEvent(new Event('change'))")
