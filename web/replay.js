@@ -60,6 +60,9 @@
         agentInfo.set(npc, { name: named.name ?? `agent ${npc}`, kind: named.kind ?? "?" });
       }
     kinds = [...new Set([...agentInfo.values()].map((a) => a.kind))];
+    $("legend").innerHTML = kinds.map((k, i) =>
+      `<span><svg width="10" height="10"><circle cx="5" cy="5" r="4.5" fill="${KIND_COLORS[i % KIND_COLORS.length]}"/></svg> ${esc(k)}</span>`)
+      .join("") + "<span>faded ✝: no longer recorded · red rings: events</span>";
     driveMax = {};
     for (const d of h.drives || []) driveMax[d] = 100;
     for (const states of perAgent.values())
