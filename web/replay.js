@@ -78,6 +78,7 @@
     $("play").disabled = $("timeline").disabled = false;
     $("result-panel").classList.add("hidden");
     document.body.dataset.ended = "0";
+    shownPast = -1;
     seek(0);
     document.body.dataset.loaded = "1";
   }
@@ -199,13 +200,17 @@
     }).join("");
   }
 
+  let shownPast = -1;
   function showEvents(tick) {
+    const past = R.events.filter((e) => e.tick <= tick).length;  // rebuild only when it changes
+    if (past === shownPast) return;
+    shownPast = past;
     const box = $("events");
     box.innerHTML = R.events.map((e) =>
       `<div class="${e.tick <= tick ? "past" : "future"}">[${e.tick}] ${esc(e.text ?? "")}</div>`).join("") ||
       '<div class="muted">no events</div>';
-    const past = box.querySelectorAll("div.past");
-    if (past.length) box.scrollTop = past[past.length - 1].offsetTop - box.offsetTop - 60;
+    const shown = box.querySelectorAll("div.past");
+    if (shown.length) box.scrollTop = shown[shown.length - 1].offsetTop - box.offsetTop - 60;
   }
 
   function frame(now) {
