@@ -62,7 +62,7 @@
     kinds = [...new Set([...agentInfo.values()].map((a) => a.kind))];
     $("legend").innerHTML = kinds.map((k, i) =>
       `<span><svg width="10" height="10"><circle cx="5" cy="5" r="4.5" fill="${KIND_COLORS[i % KIND_COLORS.length]}"/></svg> ${esc(k)}</span>`)
-      .join("") + "<span>faded ✝: no longer recorded · red rings: events</span>";
+      .join("") + "<span>faded ✝: no longer recorded (hidden after 3 s) · red rings: events</span>";
     driveMax = {};
     for (const d of h.drives || []) driveMax[d] = 100;
     for (const states of perAgent.values())
@@ -163,6 +163,8 @@
         y += (next.y - s.y) * a;
       }
       const gone = all[all.length - 1].tick < tick;  // no longer recorded (dead or removed)
+      const lastT = all[all.length - 1].t;
+      if (gone && typeof lastT === "number" && time - lastT > 3) continue;  // long gone: hidden
       const k = Math.max(0, kinds.indexOf(agentKind(npc)));
       ctx.globalAlpha = gone ? 0.3 : 1;
       ctx.fillStyle = KIND_COLORS[k % KIND_COLORS.length];
