@@ -6,6 +6,7 @@
 // docs/formats.md is the reference of both formats.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -50,5 +51,38 @@ enum class FileFormat : uint8_t {
 [[nodiscard]] Result<std::vector<ActionId>> parse_plan(const Domain& domain, std::string_view text,
                                                        const std::string& filename);
 [[nodiscard]] std::string write_plan(const Domain& domain, std::span<const ActionId> plan);
+
+// ---------------------------------------------------------------------------------------------
+// Reading and writing files.
+
+// Every reader (tasks, plans, scenarios, ambiances) reads at most this many bytes by default:
+// 64 MiB, about 20 times the largest shipped domain (the CLI's --max-input-mib raises it).
+inline constexpr int64_t kDefaultMaxInputBytes = int64_t{64} << 20;
+
+struct ReadLimits {
+  int64_t max_bytes = kDefaultMaxInputBytes;  // larger files are refused, before reading if sized
+  double idle_seconds = 5;  // pipes and devices: give up when no data comes for this long
+};
+
+// Reads a whole file. Regular files over the cap are refused before reading; pipes, character
+// devices and sockets are read through the same cap (a named pipe without a writer times out
+// instead of hanging); directories and block devices are refused. Errors carry the path and
+// the reason (strerror).
+[[nodiscard]] Result<std::string> read_input_file(const std::string& path,
+                                                  const ReadLimits& limits = {});
+// The same readers as above with a cap: load_task reads through read_input_file.
+[[nodiscard]] Result<Task> load_task(const std::string& path, FileFormat format,
+                                     const ReadLimits& limits);
+[[nodiscard]] Result<std::vector<ActionId>> load_plan(const Domain& domain, const std::string& path,
+                                                      const ReadLimits& limits = {});
+
+// Writes `content` to `path` through a temporary file in the same directory that is flushed and
+// renamed over it: a failed write (full disk, no permission) returns the reason and leaves an
+// existing file untouched. Non-regular targets (/dev/null, /dev/full, a terminal, a pipe) are
+// written in place, every write checked. Refuses to write over any of `inputs` (same file,
+// whatever the path that names it).
+[[nodiscard]] std::optional<Error> write_output_file(const std::string& path,
+                                                     std::string_view content,
+                                                     std::span<const std::string> inputs = {});
 
 }  // namespace topoplan

@@ -352,6 +352,8 @@ void append_line(std::string& out, std::string_view s) {
 }  // namespace
 
 Result<Task> parse_fd_sas(std::string_view text, const std::string& filename) {
+  // A UTF-8 byte-order mark (editors on Windows write one) is not part of the first line.
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   FdReader reader(text, filename);
   return reader.read();
 }

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
+
+#include "topoplan/io.h"
 
 namespace topoplan::toml_detail {
 
@@ -45,20 +45,9 @@ std::string quote_verbatim(std::string_view s) {
 }
 
 Result<std::string> read_text_file(const std::string& path, std::uintmax_t max_size) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) return Error{"cannot open the file", path, 0};
-  if (!std::filesystem::is_regular_file(status)) return Error{"not a regular file", path, 0};
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec || size > max_size)
-    return Error{"the file is too large (limit " + std::to_string(max_size >> 20) + " MiB)", path,
-                 0};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{"cannot open the file", path, 0};
-  std::string text(static_cast<size_t>(size), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(size));
-  text.resize(static_cast<size_t>(in.gcount()));
-  return text;
+  ReadLimits limits;
+  limits.max_bytes = static_cast<int64_t>(std::min<std::uintmax_t>(max_size, INT64_MAX));
+  return read_input_file(path, limits);
 }
 
 bool TomlReader::fail(int line, std::string message) {

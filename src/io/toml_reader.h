@@ -25,7 +25,7 @@ std::string type_name(const toml::node& n);
 // "'s'", verbatim (the UDGOAP readers' quoting; topoplan::io shortens and escapes instead).
 std::string quote_verbatim(std::string_view s);
 
-// Reads a whole regular file of at most max_size bytes (a multiple of 1 MiB).
+// Reads a whole file of at most max_size bytes (read_input_file of topoplan/io.h).
 Result<std::string> read_text_file(const std::string& path, std::uintmax_t max_size);
 
 enum class Empty { kAllow, kReject };

@@ -52,7 +52,15 @@ DomainDef apply_ambiance(const DomainDef& def, const ActionAnnotations& annotati
   for (size_t a = 0; a < out.actions.size() && a < annotations.size(); ++a) {
     const double cost =
         static_cast<double>(out.actions[a].cost) + cost_change(npc, annotations[a], t);
-    out.actions[a].cost = std::clamp<int64_t>(std::llround(cost), 0, kMaxCost);
+    // Clamp before rounding: llround of a double beyond int64 (a 1e19 penalty) is undefined and
+    // gave LLONG_MIN, i.e. cost 0 — a huge penalty made the action free. NaN (opposite
+    // infinities) counts as the largest cost, never as free.
+    if (std::isnan(cost) || cost >= static_cast<double>(kMaxCost))
+      out.actions[a].cost = kMaxCost;
+    else if (cost <= 0)
+      out.actions[a].cost = 0;
+    else
+      out.actions[a].cost = std::llround(cost);
   }
   return out;
 }

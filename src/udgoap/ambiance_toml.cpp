@@ -13,8 +13,6 @@
 namespace topoplan::udgoap {
 namespace {
 
-constexpr std::uintmax_t kMaxFileSize = std::uintmax_t{16} << 20;
-
 using toml_detail::Empty;
 using toml_detail::line_of;
 
@@ -416,8 +414,8 @@ Result<AmbianceScenario> parse_ambiance_scenario(std::string_view text,
   return AmbianceReader(filename).read(text);
 }
 
-Result<AmbianceScenario> load_ambiance_scenario(const std::string& path) {
-  auto text = toml_detail::read_text_file(path, kMaxFileSize);
+Result<AmbianceScenario> load_ambiance_scenario(const std::string& path, int64_t max_bytes) {
+  auto text = toml_detail::read_text_file(path, static_cast<std::uintmax_t>(max_bytes));
   if (!text) return text.error();
   return parse_ambiance_scenario(text.value(), path);
 }

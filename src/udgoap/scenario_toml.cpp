@@ -11,8 +11,6 @@
 namespace topoplan::udgoap {
 namespace {
 
-constexpr std::uintmax_t kMaxFileSize = std::uintmax_t{64} << 20;
-
 using toml_detail::Empty;
 using toml_detail::line_of;
 
@@ -57,6 +55,7 @@ class Reader : toml_detail::TomlReader {
       return fail(line, "unknown entity or role " + quote(who) + " in " + quote(text));
     }
     out.attribute = world_.intern_attribute(text.substr(dot + 1));
+    refs_.push_back({out.attribute, line, std::string(text)});
     return true;
   }
 
@@ -241,6 +240,15 @@ class Reader : toml_detail::TomlReader {
   World world_;
   UdgoapLimits limits_;
   std::string agent_name_, death_drive_, death_attribute_;
+  // Every 'role.attribute' read, checked at the end against the attributes of facts and
+  // properties: a misspelled attribute ("consumer.manna") is an error, not a new empty fact.
+  struct RefUse {
+    AttributeId attribute;
+    int line;
+    std::string text;
+  };
+  std::vector<RefUse> refs_;
+  bool check_attributes();
   int agent_line_ = 0, death_drive_line_ = 0;
   // Names to resolve once everything is read: (entity, action name, line, supplies?).
   struct PendingAction {
@@ -551,6 +559,26 @@ bool Reader::resolve_names() {
   return true;
 }
 
+bool Reader::check_attributes() {
+  std::vector<bool> known(world_.attributes.size(), false);
+  for (const Fact& f : world_.facts) known[static_cast<size_t>(f.attribute)] = true;
+  if (auto exists = world_.find_attribute("exists")) known[static_cast<size_t>(*exists)] = true;
+  std::string names;
+  for (size_t a = 0; a < known.size(); ++a)
+    if (known[a] && world_.attributes[a] != "exists")
+      names += (names.empty() ? "" : ", ") + world_.attributes[a];
+  for (const RefUse& r : refs_)
+    if (!known[static_cast<size_t>(r.attribute)])
+      return fail(r.line, "unknown attribute " +
+                              quote(world_.attributes[static_cast<size_t>(r.attribute)]) + " in " +
+                              quote(r.text) + ": no fact or property has it (known: " + names +
+                              ", exists)");
+  if (world_.death_attribute >= 0 && !known[static_cast<size_t>(world_.death_attribute)])
+    return fail(
+        0, "unknown death_attribute " + quote(death_attribute_) + ": no fact or property has it");
+  return true;
+}
+
 Result<Scenario> Reader::read(std::string_view text) {
   toml::table root;
   if (!parse(text, root) ||
@@ -561,7 +589,7 @@ Result<Scenario> Reader::read(std::string_view text) {
   // Entities first (refs name them), then the rest; action names resolve at the end.
   if (!read_scenario(root) || !read_entities(root) || !read_facts(root) ||
       !read_world_effects(root) || !read_actions(root) || !read_drives(root) ||
-      !read_planner(root) || !resolve_names())
+      !read_planner(root) || !resolve_names() || !check_attributes())
     return err_;
   world_.add_implicit_facts();
   if (auto bad = world_.check()) return Error{bad->message, file_, 0};
@@ -580,8 +608,8 @@ Result<Scenario> parse_scenario(std::string_view text, const std::string& filena
   return Reader(filename).read(text);
 }
 
-Result<Scenario> load_scenario(const std::string& path) {
-  auto text = toml_detail::read_text_file(path, kMaxFileSize);
+Result<Scenario> load_scenario(const std::string& path, int64_t max_bytes) {
+  auto text = toml_detail::read_text_file(path, static_cast<std::uintmax_t>(max_bytes));
   if (!text) return text.error();
   return parse_scenario(text.value(), path);
 }

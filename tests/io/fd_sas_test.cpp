@@ -141,6 +141,17 @@ TEST(FdRead, BlankLinesCrlfAndLooseSpacing) {
   expect_base_task(*r);
 }
 
+// Editors on Windows start files with a UTF-8 byte-order mark; it failed on begin_version.
+TEST(FdRead, ByteOrderMarkIsSkipped) {
+  auto r = parse_fd_sas("\xEF\xBB\xBF" + base(), "t.sas");
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  expect_base_task(*r);
+  // Only at the very start: a second mark is still bad input, with its line.
+  auto bad = parse_fd_sas("\xEF\xBB\xBF\xEF\xBB\xBF" + base(), "t.sas");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().line, 1);
+}
+
 TEST(FdRead, NoTrailingNewline) {
   std::string text = base();
   text.pop_back();

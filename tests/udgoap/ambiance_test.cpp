@@ -3,6 +3,7 @@
 // scenario files and planned with GOAP A* on the costs the ambiance gives, every plan validated.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,34 @@ TEST(Ambiance, OnlySusceptibleNpcsAndAnnotatedActionsChange) {
   EXPECT_DOUBLE_EQ(cost_change(outgoing, {"loud"}, 1), 10);
   EXPECT_DOUBLE_EQ(cost_change(outgoing, {}, 1), 0);
   EXPECT_DOUBLE_EQ(cost_change(deaf, {"loud"}, 1), 0);
+}
+
+// A penalty beyond int64 (>= ~9.3e18) overflowed llround and the cost became 0: the most
+// penalised action was free. It must saturate at kMaxCost, and a huge bonus at 0.
+TEST(Ambiance, HugeAmountsSaturateTheCost) {
+  DomainDef def;
+  def.variables.push_back({"v", {"a", "b"}});
+  def.actions.push_back({"shout", 5, {{0, 0, 1}}, {}});
+  def.actions.push_back({"whisper", 5, {{0, 0, 1}}, {}});
+  const ActionAnnotations annotations{{"loud"}, {"quiet"}};
+  for (double amount : {9.3e18, 1e19, 1e300}) {
+    AmbianceModifier m;
+    m.booster = modifier(0, amount, 0, Rate::kInstantaneous, {"loud"});
+    const AmbianceInfo npc{{"loud"}, {m}};
+    const DomainDef out = apply_ambiance(def, annotations, npc, 1);
+    EXPECT_EQ(out.actions[0].cost, kMaxCost) << amount;
+    EXPECT_EQ(out.actions[1].cost, 5) << amount;
+    m.booster.amount = -amount;
+    const AmbianceInfo bonus{{"loud"}, {m}};
+    EXPECT_EQ(apply_ambiance(def, annotations, bonus, 1).actions[0].cost, 0) << amount;
+  }
+  AmbianceModifier up, down;  // +inf and -inf: NaN, which must not read as free
+  up.booster = modifier(0, 1e308, 0, Rate::kInstantaneous, {"loud"});
+  down.booster = up.booster;
+  up.booster.amount = std::numeric_limits<double>::infinity();
+  down.booster.amount = -std::numeric_limits<double>::infinity();
+  const AmbianceInfo both{{"loud"}, {up, down}};
+  EXPECT_EQ(apply_ambiance(def, annotations, both, 1).actions[0].cost, kMaxCost);
 }
 
 // The demonstrations, loaded from domains/udgoap/ambiance-*.toml and played with and without

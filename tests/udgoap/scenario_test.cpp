@@ -111,6 +111,26 @@ TEST(Scenario, ErrorsCarryFileAndLine) {
   EXPECT_NE(e.message.find("[scenario]"), std::string::npos) << e.message;
 }
 
+// A misspelled attribute used to be interned silently as a new, factless attribute: the
+// condition or effect then never matched and the plan changed without a word.
+TEST(Scenario, MisspelledAttributeIsAnError) {
+  Error e = error_of(with(kMinimal, "consumer.hunger\", subtract", "consumer.hungre\", subtract"));
+  EXPECT_EQ(e.line, 20);
+  EXPECT_NE(e.message.find("unknown attribute 'hungre' in 'consumer.hungre'"), std::string::npos)
+      << e.message;
+  EXPECT_NE(e.message.find("known: hunger"), std::string::npos) << e.message;
+  e = error_of(with(kMinimal, "fact = \"self.hunger\", op", "fact = \"self.hungry\", op"));
+  EXPECT_EQ(e.line, 26);
+  EXPECT_NE(e.message.find("unknown attribute 'hungry'"), std::string::npos) << e.message;
+  // The implicit `exists` fact of every entity stays usable.
+  Result<Scenario> ok = parse_scenario(
+      with(kMinimal, "triggers = [{ fact = \"self.hunger\", op = \">\", value = 10 }]",
+           "triggers = [{ fact = \"self.hunger\", op = \">\", value = 10 }, { fact = "
+           "\"self.exists\", op = \">\", value = 0 }]"),
+      "ok.toml");
+  EXPECT_TRUE(ok.ok()) << ok.error().to_string();
+}
+
 TEST(Scenario, GarbageNeverCrashes) {
   const std::string base = kMinimal;
   for (size_t cut = 0; cut < base.size(); cut += 7) {

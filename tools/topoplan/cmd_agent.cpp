@@ -10,6 +10,8 @@
 #include <string>
 
 #include "commands.h"
+#include "files.h"
+#include "numeric_option.h"
 #include "topoplan/udgoap/scenario.h"
 
 namespace topoplan::cli {
@@ -62,7 +64,7 @@ void print_header(const Scenario& sc) {
 }
 
 int run_agent(const AgentOptions& options) {
-  Result<Scenario> loaded = load_scenario(options.path);
+  Result<Scenario> loaded = load_scenario(options.path, input_limits().max_bytes);
   if (!loaded) {
     std::fprintf(stderr, "%s\n", loaded.error().to_string().c_str());
     return kExitInputError;
@@ -122,11 +124,10 @@ void add_agent_command(CLI::App& app, int& exit_code) {
       ->required();
   cmd->add_flag("--trace", options->trace,
                 "print facts, goals, drives, every plan state with its utility, and the decision");
-  cmd->add_option("--max-expansions", options->max_expansions,
-                  "plan states expanded before giving up (then exit 12)")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--max-plan-length", options->max_plan_length, "actions per plan at most")
-      ->check(CLI::Range(1, 1000));
+  add_number(*cmd, "--max-expansions", options->max_expansions, int64_t{1}, INT64_MAX,
+             "plan states expanded before giving up (then exit 12)");
+  add_number(*cmd, "--max-plan-length", options->max_plan_length, 1, 1000,
+             "actions per plan at most");
   cmd->footer(
       "Exit codes: 0 plan found, 12 no plan or limit reached, 33 input error, 2 usage error.");
   cmd->callback([options, &exit_code] { exit_code = run_agent(*options); });

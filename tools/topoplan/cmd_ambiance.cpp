@@ -10,6 +10,7 @@
 #include <string>
 
 #include "commands.h"
+#include "files.h"
 #include "topoplan/udgoap/ambiance_scenario.h"
 
 namespace topoplan::cli {
@@ -58,7 +59,7 @@ void print_decision(const AmbianceScenario& sc, const AmbianceDecision& d) {
 }
 
 int run_ambiance_command(const AmbianceOptions& options) {
-  Result<AmbianceScenario> loaded = load_ambiance_scenario(options.path);
+  Result<AmbianceScenario> loaded = load_ambiance_scenario(options.path, input_limits().max_bytes);
   if (!loaded) {
     std::fprintf(stderr, "%s\n", loaded.error().to_string().c_str());
     return kExitInputError;

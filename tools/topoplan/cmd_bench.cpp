@@ -6,6 +6,8 @@
 
 #include "bench_run.h"
 #include "commands.h"
+#include "files.h"
+#include "numeric_option.h"
 
 namespace topoplan::cli {
 namespace {
@@ -107,13 +109,7 @@ void print_table(const BenchReport& r) {
 }
 
 bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  if (!f) {
-    std::fprintf(stderr, "topoplan bench: cannot write %s\n", path.c_str());
-    return false;
-  }
-  return true;
+  return write_output("bench", path, text, {});
 }
 
 std::string to_csv(const BenchReport& r) {
@@ -159,13 +155,13 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--json", options->json, "print one JSON object instead of a table");
   cmd->add_option("--csv", options->csv, "also write the sweep as CSV to FILE");
   cmd->add_option("--plot", options->plot, "also write the chart as SVG to FILE");
-  cmd->add_option("--reps", options->config.reps, "repetitions per point (median reported)")
-      ->check(CLI::Range(1, 1000));
+  add_number(*cmd, "--reps", options->config.reps, 1, 1000,
+             "repetitions per point (median reported)");
   cmd->add_option("--planners", options->config.planners,
                   "planners to time (default: the family's set; first one is the reference)")
       ->delimiter(',');
-  cmd->add_option("--max-point-seconds", options->config.max_point_seconds,
-                  "drop a planner from larger points once one point costs this long");
+  add_number(*cmd, "--max-point-seconds", options->config.max_point_seconds, 0.0, 1e6,
+             "drop a planner from larger points once one point costs this long");
   cmd->add_flag("--quick", options->config.quick, "fewer and smaller sweep points");
   cmd->callback([options, &exit_code] { exit_code = run(*options); });
 }

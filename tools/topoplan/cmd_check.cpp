@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "files.h"
 #include "topoplan/analysis.h"
 
 namespace topoplan::cli {
@@ -276,12 +277,8 @@ int run_check(const CheckOptions& o) {
     for (ClassId c = 0; c < d.num_classes(); ++c) per_class.push_back(analyze(d, c));
 
   if (!o.dot.empty()) {
-    std::ofstream out(o.dot);
-    out << to_dot(d, main_report);
-    if (!out) {
-      std::fprintf(stderr, "topoplan check: cannot write %s\n", o.dot.c_str());
-      return kExitInputError;
-    }
+    const std::string inputs[] = {o.path};
+    if (!write_output("check", o.dot, to_dot(d, main_report), inputs)) return kExitInputError;
   }
   if (o.json) {
     json j = to_json(d, main_report);
@@ -299,9 +296,10 @@ int run_check(const CheckOptions& o) {
     std::printf("%s\n", j.dump(2).c_str());
     return kExitOk;
   }
-  std::printf("domain %s: %d variables, %d actions, %d NPC classes\n\n",
-              d.name().empty() ? "(unnamed)" : d.name().c_str(), d.num_variables(), d.num_actions(),
-              d.num_classes());
+  std::printf("domain %s: %s, %s, %s\n\n", d.name().empty() ? "(unnamed)" : d.name().c_str(),
+              counted(d.num_variables(), "variable", "variables").c_str(),
+              counted(d.num_actions(), "action", "actions").c_str(),
+              counted(d.num_classes(), "NPC class", "NPC classes").c_str());
   for (const ClassReport& r : per_class) {
     print_text(d, r);
     std::printf("\n");

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "files.h"
 #include "topoplan/io.h"
 
 namespace topoplan::cli {
@@ -35,17 +36,8 @@ int run_convert(const ConvertOptions& options) {
     if (!task) return kExitInputError;
     text = write_native(*task);
   }
-  if (options.output.empty()) {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    return kExitOk;
-  }
-  std::ofstream out(options.output, std::ios::binary);
-  out << text;
-  if (!out) {
-    std::fprintf(stderr, "topoplan convert: cannot write '%s'\n", options.output.c_str());
-    return kExitInputError;
-  }
-  return kExitOk;
+  const std::string inputs[] = {options.task.path};
+  return write_output("convert", options.output, text, inputs) ? kExitOk : kExitInputError;
 }
 
 }  // namespace

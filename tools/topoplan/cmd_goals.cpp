@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "numeric_option.h"
 #include "topoplan/crowd.h"
 #include "topoplan/families.h"
 #include "topoplan/udgoap/goal_selection.h"
@@ -190,12 +191,13 @@ void add_goals_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<GoalsOptions>();
   CLI::App* cmd = app.add_subcommand(
       "goals", "benchmark goal selection for crowds (drives/utility choose SAS goals, ℙ plans)");
-  cmd->add_option("--npcs", options->npcs, "NPCs in the batch (default 1000000)")
-      ->check(CLI::Range(int64_t{1}, int64_t{50000000}));
-  cmd->add_option("--threads", options->threads, "threads (default 1)")->check(CLI::Range(1, 256));
-  cmd->add_option("--reps", options->reps, "repetitions; the best is reported (default 3)")
-      ->check(CLI::Range(1, 1000));
-  cmd->add_option("--seed", options->seed, "seed of the generated town (default 1)");
+  add_number(*cmd, "--npcs", options->npcs, int64_t{1}, int64_t{50000000},
+             "NPCs in the batch (default 1000000)");
+  add_number(*cmd, "--threads", options->threads, 1, 256, "threads (default 1)");
+  add_number(*cmd, "--reps", options->reps, 1, 1000,
+             "repetitions; the best is reported (default 3)");
+  add_number(*cmd, "--seed", options->seed, uint64_t{0}, UINT64_MAX,
+             "seed of the generated town (default 1)");
   cmd->add_flag("--json", options->json, "print the figures as JSON");
   cmd->callback([options, &exit_code] { exit_code = run_goals(*options); });
 }

@@ -4,6 +4,8 @@
 #include <memory>
 
 #include "commands.h"
+#include "files.h"
+#include "numeric_option.h"
 #include "topoplan/io.h"
 #include "topoplan/validate.h"
 
@@ -62,17 +64,8 @@ int run_plan(const PlanOptions& options) {
     return 70;
   }
   const std::string text = write_plan(domain, result.actions);
-  if (options.output.empty()) {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-  } else {
-    std::ofstream out(options.output, std::ios::binary);
-    out << text;
-    if (!out) {
-      std::fprintf(stderr, "topoplan plan: cannot write '%s'\n", options.output.c_str());
-      return kExitInputError;
-    }
-  }
-  return kExitOk;
+  const std::string inputs[] = {options.task.path};
+  return write_output("plan", options.output, text, inputs) ? kExitOk : kExitInputError;
 }
 
 }  // namespace
@@ -88,16 +81,14 @@ void add_plan_command(CLI::App& app, int& exit_code) {
                   "what optimal means for search planners: cost or length")
       ->check(CLI::IsMember({"cost", "length"}))
       ->capture_default_str();
-  cmd->add_option("--max-expansions", options->max_expansions,
-                  "node limit of search planners (then exit 12)")
-      ->check(CLI::PositiveNumber)
+  add_number(*cmd, "--max-expansions", options->max_expansions, int64_t{1}, INT64_MAX,
+             "node limit of search planners (then exit 12)")
       ->capture_default_str();
-  cmd->add_option("--max-memory", options->max_memory_mib,
-                  "memory limit of search planners in MiB (then exit 12)")
-      ->check(CLI::Range(int64_t{1}, int64_t{1} << 30))
+  add_number(*cmd, "--max-memory", options->max_memory_mib, int64_t{1}, int64_t{1} << 30,
+             "memory limit of search planners in MiB (then exit 12)")
       ->capture_default_str();
-  cmd->add_option("--max-seconds", options->max_seconds, "time limit of search planners, 0 = none")
-      ->check(CLI::NonNegativeNumber);
+  add_number(*cmd, "--max-seconds", options->max_seconds, 0.0, 1e9,
+             "time limit of search planners, 0 = none");
   cmd->add_flag("--stats", options->stats, "print which engine answered and the time to stderr");
   std::string footer = "Planners:";
   for (const PlannerInfo& p : planners())

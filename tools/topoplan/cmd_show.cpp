@@ -4,6 +4,7 @@
 #include <string>
 
 #include "commands.h"
+#include "files.h"
 
 namespace topoplan::cli {
 namespace {
@@ -16,9 +17,13 @@ int run_show(const std::string& path) {
   std::optional<Task> task = load_task_only(path);
   if (!task) return kExitInputError;
   const Domain& d = task->domain;
-  std::printf("domain %s: %d variables, %d actions, %d NPC classes, %zu instances%s\n",
-              d.name().empty() ? "(unnamed)" : d.name().c_str(), d.num_variables(), d.num_actions(),
-              d.num_classes(), task->instances.size(), d.unit_cost() ? ", unit costs" : "");
+  std::printf(
+      "domain %s: %s, %s, %s, %s%s\n", d.name().empty() ? "(unnamed)" : d.name().c_str(),
+      counted(d.num_variables(), "variable", "variables").c_str(),
+      counted(d.num_actions(), "action", "actions").c_str(),
+      counted(d.num_classes(), "NPC class", "NPC classes").c_str(),
+      counted(static_cast<long long>(task->instances.size()), "instance", "instances").c_str(),
+      d.unit_cost() ? ", unit costs" : "");
   std::printf("\nvariables\n");
   for (VarId v = 0; v < d.num_variables(); ++v) {
     std::printf("  v%d %s:", v, d.variable_name(v).c_str());

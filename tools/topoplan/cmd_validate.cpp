@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "files.h"
 #include "topoplan/io.h"
 #include "topoplan/validate.h"
 
@@ -19,15 +20,8 @@ struct ValidateOptions {
 int run_validate(const ValidateOptions& options) {
   std::optional<LoadedTask> loaded = load_task_and_instance(options.task);
   if (!loaded) return kExitInputError;
-  std::ifstream in(options.plan_path, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "%s: cannot open the plan file\n", options.plan_path.c_str());
-    return kExitInputError;
-  }
-  std::stringstream text;
-  text << in.rdbuf();
   Result<std::vector<ActionId>> plan =
-      parse_plan(loaded->task.domain, text.str(), options.plan_path);
+      load_plan(loaded->task.domain, options.plan_path, input_limits());
   if (!plan) {
     std::fprintf(stderr, "%s\n", plan.error().to_string().c_str());
     return kExitInputError;

@@ -1,6 +1,7 @@
 #include <cstdio>
 
 #include "commands.h"
+#include "files.h"
 #include "topoplan/io.h"
 
 namespace topoplan::cli {
@@ -32,7 +33,7 @@ void add_task_options(CLI::App& cmd, TaskOptions& options) {
 }
 
 std::optional<Task> load_task_only(const std::string& path) {
-  Result<Task> task = load_task(path);
+  Result<Task> task = load_task(path, FileFormat::kAuto, input_limits());
   if (!task) {
     std::fprintf(stderr, "%s\n", task.error().to_string().c_str());
     return std::nullopt;

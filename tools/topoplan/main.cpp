@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "files.h"
 
 int main(int argc, char** argv) {
   using namespace topoplan::cli;
@@ -18,6 +19,7 @@ int main(int argc, char** argv) {
         if (sub->parsed()) who += " " + sub->get_name();
     return who + ": " + e.what() + " (--help for usage)\n";
   });
+  add_input_limit_option(app);
   int exit_code = kExitOk;
   add_plan_command(app, exit_code);
   add_validate_command(app, exit_code);
@@ -48,5 +50,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "topoplan: internal error: %s\n", e.what());
     return 70;
   }
+  // A plan printed to a full disk is not a success.
+  if (!flush_stdout() && exit_code == kExitOk) return kExitInputError;
   return exit_code;
 }

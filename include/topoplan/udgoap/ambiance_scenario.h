@@ -114,7 +114,10 @@ struct AmbianceRun {
 [[nodiscard]] AmbianceRun run_ambiance(const AmbianceScenario& scenario, bool with_ambiance = true);
 
 // Scenario files (TOML). Errors are "file:line: message".
-[[nodiscard]] Result<AmbianceScenario> load_ambiance_scenario(const std::string& path);
+// Files over max_bytes are refused (default 64 MiB, as topoplan::kDefaultMaxInputBytes).
+[[nodiscard]] Result<AmbianceScenario> load_ambiance_scenario(const std::string& path,
+                                                              int64_t max_bytes = int64_t{64}
+                                                                                  << 20);
 [[nodiscard]] Result<AmbianceScenario> parse_ambiance_scenario(std::string_view text,
                                                                const std::string& filename);
 

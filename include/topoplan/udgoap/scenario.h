@@ -20,7 +20,9 @@ struct Scenario {
   UdgoapLimits limits;  // [planner] table; defaults otherwise
 };
 
-[[nodiscard]] Result<Scenario> load_scenario(const std::string& path);
+// Files over max_bytes are refused (default 64 MiB, as topoplan::kDefaultMaxInputBytes).
+[[nodiscard]] Result<Scenario> load_scenario(const std::string& path,
+                                             int64_t max_bytes = int64_t{64} << 20);
 [[nodiscard]] Result<Scenario> parse_scenario(std::string_view text, const std::string& filename);
 
 }  // namespace topoplan::udgoap
