@@ -110,7 +110,11 @@ Crowd::~Crowd() = default;
 
 Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
   if (def.worker_count < 1) return error_of("crowd: worker_count must be at least 1");
-  if (def.npcs_per_block < 1) return error_of("crowd: npcs_per_block must be at least 1");
+  if (def.npcs_per_block < 1 || def.npcs_per_block > (1 << 20))
+    return error_of("crowd: npcs_per_block must be in [1, 1048576]");
+  // Negative used to become a 2^32-entry memo through the unsigned cast below.
+  if (def.worker_memo_entries < 0 || def.worker_memo_entries > (1 << 24))
+    return error_of("crowd: worker_memo_entries must be in [0, 16777216]");
   if ((def.enqueue_task == nullptr) != (def.finish_task == nullptr))
     return error_of("crowd: set both enqueue_task and finish_task, or neither");
   Crowd crowd;

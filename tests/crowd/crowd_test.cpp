@@ -404,6 +404,24 @@ TEST(Crowd, HostTaskSystemHook) {
   EXPECT_FALSE(Crowd::create(planner, def).ok());
 }
 
+TEST(Crowd, CreateRefusesOutOfRangeDefs) {
+  const Task w = western();
+  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
+  PlanCache cache(planner, {64, 16});
+  auto refused = [&](auto edit) {
+    CrowdDef def;
+    def.cache = &cache;
+    edit(def);
+    return !Crowd::create(planner, def).ok();
+  };
+  EXPECT_TRUE(refused([](CrowdDef& d) { d.worker_count = 0; }));
+  EXPECT_TRUE(refused([](CrowdDef& d) { d.npcs_per_block = 0; }));
+  EXPECT_TRUE(refused([](CrowdDef& d) { d.npcs_per_block = INT32_MAX; }));
+  EXPECT_TRUE(refused([](CrowdDef& d) { d.worker_memo_entries = -1; }));
+  EXPECT_TRUE(refused([](CrowdDef& d) { d.worker_memo_entries = INT32_MAX; }));
+  EXPECT_FALSE(refused([](CrowdDef& d) { d.worker_memo_entries = 0; }));
+}
+
 TEST(Crowd, FrameBudgetServesAPrefixAndResumes) {
   const Task w = western();
   const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();

@@ -1,0 +1,25 @@
+// libFuzzer harness: the native (TOML) reader. Any bytes: an Error or a Task, never a crash,
+// hang or unbounded allocation; an accepted task writes back to text the reader accepts again
+// and that compiles to the same domain (round trip).
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "topoplan/io.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace topoplan;
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  Result<Task> task = parse_native(text, "fuzz.toml");
+  if (!task) {
+    if (task.error().message.empty()) std::abort();  // every error says what is wrong
+    return 0;
+  }
+  const std::string written = write_native(*task);
+  Result<Task> again = parse_native(written, "again.toml");
+  if (!again) std::abort();  // the writer wrote what the reader refuses
+  if (again->domain.to_def() != task->domain.to_def() || again->instances != task->instances)
+    std::abort();
+  return 0;
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses of fuzz/ (clang, ASan + UBSan) and runs each for SECONDS
+# (default 60) on a corpus seeded from domains/. Crashes are written to build/fuzz/crashes/
+# and make the script fail; the corpora grow in build/fuzz/corpus/ between runs.
+#
+#   scripts/fuzz.sh [SECONDS] [HARNESS...]     e.g. scripts/fuzz.sh 600 fuzz_sas fuzz_native
+#
+# FUZZ_NICE (default 15) is the nice level: the machines this runs on are shared. FUZZ_JOBS
+# (default 1) runs that many fuzzing processes per harness.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+shift || true
+all=(fuzz_native fuzz_sas fuzz_plan fuzz_scenario fuzz_ambiance fuzz_planner)
+harnesses=("$@")
+((${#harnesses[@]})) || harnesses=("${all[@]}")
+nice_level=${FUZZ_NICE:-15}
+jobs=${FUZZ_JOBS:-1}
+
+cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+  -DTOPOPLAN_FUZZ=ON -DTOPOPLAN_WERROR=ON -DTOPOPLAN_BUILD_TESTS=OFF -DTOPOPLAN_BUILD_TOOLS=OFF \
+  -DTOPOPLAN_BUILD_BENCHMARKS=OFF >/dev/null
+nice -n "$nice_level" cmake --build build/fuzz -j"$(nproc)" --target "${harnesses[@]}"
+
+seed() {  # seed HARNESS FILES...: copies the files into the harness's corpus
+  local dir=build/fuzz/corpus/$1
+  shift
+  mkdir -p "$dir"
+  for f in "$@"; do [[ -f $f ]] && cp -n "$f" "$dir/" || true; done
+}
+seed fuzz_native domains/*.toml
+seed fuzz_sas domains/*.sas
+seed fuzz_scenario domains/udgoap/wizard.toml
+seed fuzz_ambiance domains/udgoap/ambiance-*.toml
+mkdir -p build/fuzz/corpus/fuzz_plan build/fuzz/corpus/fuzz_planner build/fuzz/crashes
+printf '(Sleep)\n(GoToRanch)\n; cost = 2 (unit cost)\n' >build/fuzz/corpus/fuzz_plan/seed.plan
+printf '\x03\x01\x02\x00\x04\x02\x00\x00\x01\x01\x01\x00\x02\x01\x01\x00\x00\x01\x02\x00\x01' \
+  >build/fuzz/corpus/fuzz_planner/seed.bin
+
+status=0
+printf '%-15s %12s %10s %s\n' harness executions exec/s result
+for h in "${harnesses[@]}"; do
+  log=build/fuzz/$h.log
+  parallel=()
+  ((jobs > 1)) && parallel=(-jobs="$jobs" -workers="$jobs")
+  set +e
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    nice -n "$nice_level" "build/fuzz/fuzz/$h" "build/fuzz/corpus/$h" \
+    -max_total_time="$seconds" -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
+    "${parallel[@]}" -artifact_prefix="build/fuzz/crashes/$h-" \
+    -print_final_stats=1 >"$log" 2>&1
+  rc=$?
+  set -e
+  execs=$(grep -h 'stat::number_of_executed_units' "$log" fuzz-*.log 2>/dev/null |
+    awk '{s += $2} END {print s + 0}')
+  rate=$(grep -h 'stat::average_exec_per_sec' "$log" fuzz-*.log 2>/dev/null |
+    awk '{s += $2} END {print s + 0}')
+  rm -f fuzz-*.log
+  result=ok
+  if ((rc != 0)); then
+    result="FAILED (exit $rc, see $log and build/fuzz/crashes/)"
+    status=1
+  fi
+  printf '%-15s %12s %10s %s\n' "$h" "$execs" "$rate" "$result"
+done
+exit $status
