@@ -124,7 +124,14 @@ class Arena final : public Environment {
     if (s.action == kBlast) mana_ -= cfg_.blast_mana;
     if (s.action == kHeal) mana_ -= cfg_.heal_mana;
   }
-  StepStatus advance(int32_t, const Step& s, double dt) override {
+  StepStatus advance(int32_t npc, const Step& s, double dt) override {
+    const StepStatus st = advance_step(npc, s, dt);
+    if (st == StepStatus::kDone && s.action >= 0 && s.action < kArenaActions) {
+      ++stats_.actions_done[static_cast<size_t>(s.action)];
+    }
+    return st;
+  }
+  StepStatus advance_step(int32_t, const Step& s, double dt) {
     timer_ += dt;
     switch (s.action) {
       case kGoto: {

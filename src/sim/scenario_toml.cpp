@@ -96,6 +96,7 @@ class Reader : toml_detail::TomlReader {
   bool read_spots(const toml::table& root, std::vector<NamedSpot>& spots, double w, double h);
   bool read_arena(const toml::table& root, ArenaConfig& c);
   bool read_house(const toml::table& root, HouseConfig& c);
+  bool read_hospital(const toml::table& root, HospitalConfig& c);
   bool house_udgoap(HouseConfig& c, int line);
 
   std::string dir_;
@@ -119,9 +120,12 @@ bool Reader::read_common(const toml::table& root, SimScenario& s, LoopConfig& lo
     s.kind = ScenarioKind::kArena;
   } else if (kind == "house") {
     s.kind = ScenarioKind::kHouse;
+  } else if (kind == "hospital") {
+    s.kind = ScenarioKind::kHospital;
   } else {
-    return fail(kind_line,
-                "'kind' of [scenario] must be \"arena\" or \"house\", found " + quote(kind));
+    return fail(
+        kind_line,
+        "'kind' of [scenario] must be \"arena\", \"house\" or \"hospital\", found " + quote(kind));
   }
   if (!get_string(t, "name", "[scenario]", false, Empty::kReject, s.name)) return false;
   if (!num(t, "dt", "[scenario]", 1e-3, 1.0, dt)) return false;
@@ -293,6 +297,87 @@ bool Reader::read_arena(const toml::table& root, ArenaConfig& c) {
       return fail(path_line, "the UDGOAP template has no entity 'antlion' (the enemy prototype)");
     }
     c.has_udgoap = true;
+  }
+  return ok;
+}
+
+bool Reader::read_hospital(const toml::table& root, HospitalConfig& c) {
+  if (!check_keys(root, {"scenario", "hospital", "crowd"}, "the file")) return false;
+  bool ok = true;
+  if (const toml::table* t = table(root, "hospital", ok)) {
+    const std::string where = "[hospital]";
+    if (!check_keys(*t, {"npcs", "mix", "threshold", "decay", "durations", "weights"}, where)) {
+      return false;
+    }
+    int32_t n = static_cast<int32_t>(c.npcs);
+    if (!integer(*t, "npcs", where, 1, 1'000'000, n)) return false;
+    c.npcs = n;
+    if (!num(*t, "threshold", where, 0.0, 100.0, c.threshold)) return false;
+    if (const toml::table* m = table(*t, "mix", ok)) {
+      if (!check_keys(*m, {"nurses", "doctors", "visitors"}, "hospital.mix")) return false;
+      if (!integer(*m, "nurses", "hospital.mix", 0, 10000, c.nurses)) return false;
+      if (!integer(*m, "doctors", "hospital.mix", 0, 10000, c.doctors)) return false;
+      if (!integer(*m, "visitors", "hospital.mix", 0, 10000, c.visitors)) return false;
+      if (c.nurses + c.doctors + c.visitors == 0)
+        return fail(line_of(*m), "the mix needs at least one NPC");
+    }
+    if (const toml::table* m = table(*t, "decay", ok)) {
+      const std::string w = "hospital.decay";
+      if (!check_keys(*m, {"medication", "food", "company", "rest", "admin", "chart"}, w))
+        return false;
+      if (!num(*m, "medication", w, 0.0, 1e3, c.med_decay) ||
+          !num(*m, "food", w, 0.0, 1e3, c.food_decay) ||
+          !num(*m, "company", w, 0.0, 1e3, c.company_decay) ||
+          !num(*m, "rest", w, 0.0, 1e3, c.rest_decay) ||
+          !num(*m, "admin", w, 0.0, 1e3, c.admin_rate) ||
+          !num(*m, "chart", w, 0.0, 1e3, c.chart_rate)) {
+        return false;
+      }
+    }
+    if (const toml::table* m = table(*t, "durations", ok)) {
+      const std::string w = "hospital.durations";
+      if (!check_keys(*m, {"goto", "get", "medicate", "feed", "break", "admin", "chart", "chat"},
+                      w)) {
+        return false;
+      }
+      if (!num(*m, "goto", w, 0.0, 1e4, c.t_goto) || !num(*m, "get", w, 0.0, 1e4, c.t_get) ||
+          !num(*m, "medicate", w, 0.0, 1e4, c.t_medicate) ||
+          !num(*m, "feed", w, 0.0, 1e4, c.t_feed) || !num(*m, "break", w, 0.0, 1e4, c.t_break) ||
+          !num(*m, "admin", w, 0.0, 1e4, c.t_admin) || !num(*m, "chart", w, 0.0, 1e4, c.t_chart) ||
+          !num(*m, "chat", w, 0.0, 1e4, c.t_chat)) {
+        return false;
+      }
+    }
+    if (const toml::table* m = table(*t, "weights", ok)) {
+      const std::string w = "hospital.weights";
+      if (!check_keys(*m, {"medication", "food", "rest", "admin", "chart", "company"}, w))
+        return false;
+      if (!num(*m, "medication", w, 0.0, 1e3, c.w_med) || !num(*m, "food", w, 0.0, 1e3, c.w_food) ||
+          !num(*m, "rest", w, 0.0, 1e3, c.w_rest) || !num(*m, "admin", w, 0.0, 1e3, c.w_admin) ||
+          !num(*m, "chart", w, 0.0, 1e3, c.w_chart) || !num(*m, "company", w, 0.0, 1e3, c.w_chat)) {
+        return false;
+      }
+    }
+  }
+  if (!ok) return false;
+  if (const toml::table* t = table(root, "crowd", ok)) {
+    const std::string where = "[crowd]";
+    if (!check_keys(*t, {"npcs", "seconds", "threads", "cache"}, where)) return false;
+    if (!num(*t, "seconds", where, 0.0, 1e5, c.crowd_seconds)) return false;
+    if (!integer(*t, "threads", where, 1, 256, c.threads)) return false;
+    if (!get_bool(*t, "cache", where, c.cache)) return false;
+    if (const toml::node* n = t->get("npcs")) {
+      const toml::array* a = n->as_array();
+      if (a == nullptr) return fail(line_of(*n), "'npcs' of [crowd] must be an array of integers");
+      c.crowd_npcs.clear();
+      for (const toml::node& el : *a) {
+        const auto v = el.value<int64_t>();
+        if (!el.is_integer() || !v || *v < 1 || *v > 10'000'000) {
+          return fail(line_of(el), "'npcs' of [crowd] must hold integers in [1, 10000000]");
+        }
+        c.crowd_npcs.push_back(*v);
+      }
+    }
   }
   return ok;
 }
@@ -556,6 +641,13 @@ Result<SimScenario> Reader::read(std::string_view text) {
     c.loop = loop;
     if (!read_house(root, c)) return err_;
     c.name = s.name.empty() ? "house" : s.name;
+  } else {
+    HospitalConfig& c = s.hospital;
+    c.dt = dt;
+    c.seconds = max_seconds;
+    c.decision_ticks = loop.decision_ticks;
+    if (!read_hospital(root, c)) return err_;
+    c.name = s.name.empty() ? "hospital" : s.name;
   }
   if (s.name.empty()) s.name = "scenario";
   return s;

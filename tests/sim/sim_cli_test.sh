@@ -61,6 +61,14 @@ expect_grep house 'UDGOAP / GOAP = ' "$TMP/h.txt"
 "$BIN" sim "$SRC/domains/sim/sims-house.toml" --selector fsm > /dev/null 2>&1
 check house-fsm 2 $?
 
+# Hospital: a short run of the three selectors and a small crowd.
+sed -e 's/^max_seconds = 240 .*/max_seconds = 20/' -e 's/^npcs = \[10000, 1000000\]/npcs = [1000]/' \
+  -e 's/^seconds = 10 .*/seconds = 2/' "$SRC/domains/sim/hospital.toml" > "$TMP/hospital.toml"
+"$BIN" sim "$TMP/hospital.toml" --quiet > "$TMP/hos.txt"
+check hospital 0 $?
+expect_grep hospital '^utility ' "$TMP/hos.txt"
+expect_grep hospital-crowd '^ +1000 ' "$TMP/hos.txt"
+
 # Bad files: file:line and exit 33.
 bad() {  # bad NAME LINE TEXT...
   local name="$1" line="$2"
@@ -82,6 +90,7 @@ bad prob 4 '[scenario]' 'kind = "arena"' '[wizard]' 'melee = { hit = 1.5 }' '[[s
 bad template 4 '[scenario]' 'kind = "arena"' '[udgoap]' 'template = "nope.toml"' '[[spot]]' 'name = "a"' 'x = 0' 'y = 0'
 bad house-gain 8 '[scenario]' 'kind = "house"' '[house]' 'start = "a"' '[[drive]]' 'name = "fun"' '[[action]]' 'gain = { nofun = 1 }' 'name = "x"' 'duration = 1' '[[spot]]' 'name = "a"' 'x = 0' 'y = 0'
 bad house-start 4 '[scenario]' 'kind = "house"' '[house]' 'start = "b"' '[[drive]]' 'name = "fun"' '[[spot]]' 'name = "a"' 'x = 0' 'y = 0'
+bad hospital-crowd 4 '[scenario]' 'kind = "hospital"' '[crowd]' 'npcs = [10, -1]'
 "$BIN" sim "$TMP/does-not-exist.toml" > /dev/null 2>&1
 check missing-file 33 $?
 

@@ -447,6 +447,97 @@ int run_house_scenario(const SimOptions& o, const SimScenario& sc) {
   return kExitOk;
 }
 
+int run_hospital_scenario(const SimOptions& o, const SimScenario& sc) {
+  HospitalConfig c = sc.hospital;
+  if (o.threads > 1) c.threads = o.threads;
+  std::vector<HospitalSelector> kinds;
+  if (o.selector.empty()) {
+    kinds = {HospitalSelector::kFsm, HospitalSelector::kGoap, HospitalSelector::kUtility};
+  } else if (o.selector == "fsm") {
+    kinds = {HospitalSelector::kFsm};
+  } else if (o.selector == "goap") {
+    kinds = {HospitalSelector::kGoap};
+  } else {
+    kinds = {HospitalSelector::kUtility};
+  }
+  nlohmann::json j;
+  j["scenario"] = sc.name;
+  const bool progress = !o.quiet && !(o.json && isatty(STDOUT_FILENO) == 0);
+  if (!o.json) {
+    std::printf(
+        "; %s: %lld NPCs, %.0f simulated s, decisions every %.0f ms (Sloan 2015 Table 4.1 "
+        "method)\n",
+        sc.name.c_str(), static_cast<long long>(c.npcs), c.seconds, c.decision_ticks * c.dt * 1e3);
+    std::printf("%-8s %10s %8s %12s %10s %12s %12s %8s %14s\n", "selector", "decisions", "plans",
+                "us/decision", "us/plan", "%CPU/NPC", "NPCs@10%CPU", "unmet", "thesis_ms/NPC");
+  }
+  const double thesis_ms[] = {5.0, 14.0, 10.0};
+  for (HospitalSelector k : kinds) {
+    const HospitalRun r = run_hospital(c, k, c.npcs, o.seed, true);
+    const double us = r.decisions > 0 ? static_cast<double>(r.decision_cpu_ns) / 1e3 /
+                                            static_cast<double>(r.decisions)
+                                      : 0.0;
+    const double period_us = c.decision_ticks * c.dt * 1e6;
+    const double cpu = 100.0 * us / period_us;
+    const double max_npcs = cpu > 0 ? 10.0 / cpu : 0.0;
+    const auto ki = static_cast<size_t>(k);
+    const double plan_us =
+        r.plans > 0 ? static_cast<double>(r.plan_cpu_ns) / 1e3 / static_cast<double>(r.plans) : 0.0;
+    if (!o.json) {
+      std::printf("%-8s %10lld %8lld %12.3f %10.3f %12.5f %12.0f %8.3f %14.0f\n",
+                  std::string(to_string(k)).c_str(), static_cast<long long>(r.decisions),
+                  static_cast<long long>(r.plans), us, plan_us, cpu, max_npcs, r.mean_unmet,
+                  thesis_ms[ki]);
+    }
+    j["selectors"].push_back({{"selector", std::string(to_string(k))},
+                              {"decisions", r.decisions},
+                              {"plans", r.plans},
+                              {"plan_failures", r.plan_failures},
+                              {"cpu_us_per_decision", us},
+                              {"cpu_us_per_plan", plan_us},
+                              {"cpu_percent_per_npc", cpu},
+                              {"npcs_in_10_percent_cpu", max_npcs},
+                              {"unmet_share", r.mean_unmet},
+                              {"thesis_ms_per_npc", thesis_ms[ki]}});
+  }
+  if (o.selector.empty() || o.selector == "goap") {
+    if (!o.json) {
+      std::printf("; GOAP planned by the crowd API (ℙ, %s, %d thread(s)), %.0f simulated s:\n",
+                  c.cache ? "plan cache on" : "no cache", c.threads, c.crowd_seconds);
+      std::printf("%10s %10s %10s %14s %13s %12s %14s %12s %8s\n", "npcs", "wall_s", "cpu_s",
+                  "sim_s/wall_s", "sim_s/cpu_s", "planning", "plans/sim_s", "cache_hits", "unmet");
+    }
+    HospitalConfig cc = c;
+    cc.seconds = c.crowd_seconds;
+    for (int64_t n : c.crowd_npcs) {
+      if (progress)
+        std::fprintf(stderr, "hospital crowd: %lld NPCs...\n", static_cast<long long>(n));
+      const HospitalRun r = run_hospital(cc, HospitalSelector::kCrowd, n, o.seed, false);
+      const double rate = r.wall_seconds > 0 ? r.sim_seconds / r.wall_seconds : 0.0;
+      const double share = r.wall_seconds > 0 ? r.planning_wall_seconds / r.wall_seconds : 0.0;
+      if (!o.json) {
+        std::printf("%10lld %10.3f %10.3f %14.3f %13.3f %11.2f%% %14.0f %12lld %8.3f\n",
+                    static_cast<long long>(n), r.wall_seconds, r.cpu_seconds, rate,
+                    r.cpu_seconds > 0 ? r.sim_seconds / r.cpu_seconds : 0.0, 100.0 * share,
+                    static_cast<double>(r.plans) / r.sim_seconds,
+                    static_cast<long long>(r.cache_hits), r.mean_unmet);
+      }
+      j["crowd"].push_back({{"npcs", n},
+                            {"sim_seconds", r.sim_seconds},
+                            {"wall_seconds", r.wall_seconds},
+                            {"cpu_seconds", r.cpu_seconds},
+                            {"sim_seconds_per_wall_second", rate},
+                            {"planning_share", share},
+                            {"plans", r.plans},
+                            {"plan_failures", r.plan_failures},
+                            {"cache_hits", r.cache_hits},
+                            {"unmet_share", r.mean_unmet}});
+    }
+  }
+  if (o.json) std::printf("%s\n", j.dump(2).c_str());
+  return kExitOk;
+}
+
 int run_sim_command(const SimOptions& o) {
   Result<SimScenario> loaded = load_sim_scenario(o.path);
   if (!loaded) {
@@ -456,6 +547,7 @@ int run_sim_command(const SimOptions& o) {
   const SimScenario& sc = loaded.value();
   if (sc.kind == ScenarioKind::kArena) return run_arena(o, sc);
   if (sc.kind == ScenarioKind::kHouse) return run_house_scenario(o, sc);
+  if (sc.kind == ScenarioKind::kHospital) return run_hospital_scenario(o, sc);
   return kExitInputError;
 }
 

@@ -79,7 +79,7 @@ struct ArenaEpisode {
   int64_t kills = 0;
   int64_t spawned = 0;
   int64_t potions_taken = 0;
-  std::array<int64_t, 5> actions_done{};  // per action
+  std::array<int64_t, 5> actions_done{};  // per action: goto, melee, lightning, blast, heal
   LoopCounters counters;
   std::vector<int32_t> antlion_ids;  // every antlion that appeared (only with a replay)
 };

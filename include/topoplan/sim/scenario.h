@@ -8,6 +8,7 @@
 
 #include "topoplan/result.h"
 #include "topoplan/sim/arena.h"
+#include "topoplan/sim/hospital.h"
 #include "topoplan/sim/house.h"
 
 namespace topoplan::sim {
@@ -19,6 +20,7 @@ struct SimScenario {
   std::string name;
   ArenaConfig arena;
   HouseConfig house;
+  HospitalConfig hospital;
 };
 
 [[nodiscard]] Result<SimScenario> load_sim_scenario(const std::string& path);

@@ -1,0 +1,484 @@
+// The hospital (Sloan 2015, ch. 4) as a structure-of-arrays simulation for 32 to 10⁶ NPCs.
+#include "topoplan/sim/hospital.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "topoplan/astar.h"
+#include "topoplan/crowd.h"
+
+namespace topoplan::sim {
+
+namespace {
+
+// Places, variables, needs (levels), actions.
+constexpr uint8_t kStation = 0, kPharmacy = 1, kKitchen = 2, kRoom = 3, kLounge = 4;
+constexpr int32_t kPlaces = 6;
+constexpr int32_t vAt = 0, vPills = 1, vFood = 2, vLevel0 = 3;
+constexpr int32_t lMed = 0, lFed = 1, lRest = 2, lAdmin = 3, lChart = 4, lCompany = 5, kLevels = 6;
+constexpr int32_t kVars = vLevel0 + kLevels;
+constexpr int32_t aGoto0 = 0, aGetPills = kPlaces, aGetFood = kPlaces + 1, aMedicate = kPlaces + 2,
+                  aFeed = kPlaces + 3, aBreak = kPlaces + 4, aAdmin = kPlaces + 5,
+                  aChart = kPlaces + 6, aChat = kPlaces + 7, kActs = kPlaces + 8;
+enum Role : uint8_t { kNurse, kDoctor, kVisitor };
+constexpr int32_t kMaxSteps = 8;
+
+constexpr std::array<std::array<int8_t, 4>, 3> kGoals = {{
+    {lMed, lFed, lRest, lAdmin},  // nurse, by priority
+    {lChart, lRest, lAdmin, -1},  // doctor
+    {lCompany, lRest, -1, -1},    // visitor
+}};
+
+Domain build_domain() {
+  DomainDef d;
+  d.name = "hospital";
+  d.variables = {{"at", {"station", "pharmacy", "kitchen", "room", "lounge", "office"}},
+                 {"pills", {"no", "yes"}},
+                 {"food", {"no", "yes"}},
+                 {"medicated", {"low", "ok"}},
+                 {"fed", {"low", "ok"}},
+                 {"rested", {"tired", "ok"}},
+                 {"admin", {"pending", "done"}},
+                 {"chart", {"due", "checked"}},
+                 {"company", {"lonely", "ok"}}};
+  const char* places[] = {"station", "pharmacy", "kitchen", "room", "lounge", "office"};
+  for (int32_t p = 0; p < kPlaces; ++p) {
+    d.actions.push_back({std::string("goto_") + places[p], 1, {{vAt, kUndefined, p}}, {}});
+  }
+  d.actions.push_back({"get_pills", 1, {{vPills, 0, 1}}, {{vAt, kPharmacy}}});
+  d.actions.push_back({"get_food", 1, {{vFood, 0, 1}}, {{vAt, kKitchen}}});
+  d.actions.push_back({"medicate", 1, {{vLevel0 + lMed, 0, 1}}, {{vAt, kRoom}, {vPills, 1}}});
+  d.actions.push_back({"feed", 1, {{vLevel0 + lFed, 0, 1}}, {{vAt, kRoom}, {vFood, 1}}});
+  d.actions.push_back({"take_break", 1, {{vLevel0 + lRest, 0, 1}}, {{vAt, kLounge}}});
+  d.actions.push_back({"do_admin", 1, {{vLevel0 + lAdmin, 0, 1}}, {{vAt, kStation}}});
+  d.actions.push_back({"check_chart", 1, {{vLevel0 + lChart, 0, 1}}, {{vAt, kRoom}}});
+  d.actions.push_back({"chat", 1, {{vLevel0 + lCompany, 0, 1}}, {{vAt, kRoom}}});
+  std::vector<ActionId> gotos = {0, 1, 2, 3, 4, 5};
+  auto with = [&](std::vector<ActionId> extra) {
+    std::vector<ActionId> v = gotos;
+    v.insert(v.end(), extra.begin(), extra.end());
+    return v;
+  };
+  d.classes = {{"nurse", with({aGetPills, aGetFood, aMedicate, aFeed, aBreak, aAdmin})},
+               {"doctor", with({aBreak, aAdmin, aChart})},
+               {"visitor", with({aBreak, aChat})}};
+  return std::move(Domain::compile(d).value());
+}
+
+class Hospital {
+ public:
+  Hospital(const HospitalConfig& cfg, HospitalSelector sel, int64_t n, uint64_t seed, bool timing)
+      : cfg_(cfg), sel_(sel), n_(n), timing_(timing), domain_(build_domain()) {
+    const auto N = static_cast<size_t>(n);
+    role_.resize(N);
+    at_.assign(N, kStation);
+    pills_.assign(N, 0);
+    food_.assign(N, 0);
+    level_.assign(N * kLevels, 100.0f);
+    steps_.assign(N * kMaxSteps, 0);
+    len_.assign(N, 0);
+    idx_.assign(N, 0);
+    left_.assign(N, 0);
+    goal_.assign(N, -1);
+    broken_.assign(N, 0);
+    Rng rng(seed);
+    const int32_t mix = cfg.nurses + cfg.doctors + cfg.visitors;
+    for (size_t i = 0; i < N; ++i) {
+      const auto k = static_cast<int32_t>(i % static_cast<size_t>(mix));
+      role_[i] = k < cfg.nurses ? kNurse : k < cfg.nurses + cfg.doctors ? kDoctor : kVisitor;
+      for (int32_t l = 0; l < kLevels; ++l) {
+        if (relevant(role_[i], l))
+          level_[i * kLevels + static_cast<size_t>(l)] =
+              static_cast<float>(rng.uniform(20.0, 100.0));
+      }
+    }
+    decay_ = {static_cast<float>(cfg.med_decay),  static_cast<float>(cfg.food_decay),
+              static_cast<float>(cfg.rest_decay), static_cast<float>(cfg.admin_rate),
+              static_cast<float>(cfg.chart_rate), static_cast<float>(cfg.company_decay)};
+    const double dur[kActs] = {cfg.t_goto,  cfg.t_goto,  cfg.t_goto,  cfg.t_goto,     cfg.t_goto,
+                               cfg.t_goto,  cfg.t_get,   cfg.t_get,   cfg.t_medicate, cfg.t_feed,
+                               cfg.t_break, cfg.t_admin, cfg.t_chart, cfg.t_chat};
+    for (int32_t a = 0; a < kActs; ++a) {
+      dur_ticks_[static_cast<size_t>(a)] =
+          std::max(1, static_cast<int32_t>(std::lround(dur[a] / cfg.dt)));
+    }
+    weight_ = {cfg.w_med, cfg.w_food, cfg.w_rest, cfg.w_admin, cfg.w_chart, cfg.w_chat};
+    init_.resize(kVars);
+    gvec_.resize(kVars);
+    if (sel == HospitalSelector::kGoap) {
+      astar_ = std::make_unique<AStarPlanner>(domain_);
+      out_.reserve(64);
+    }
+    if (sel == HospitalSelector::kCrowd) {
+      Result<CrowdPlanner> p = CrowdPlanner::create(domain_);
+      planner_ = std::make_unique<CrowdPlanner>(std::move(p.value()));
+      if (cfg.cache) cache_ = std::make_unique<PlanCache>(*planner_);
+      CrowdDef def;
+      if (cfg.threads > 1) {
+        pool_ = std::make_unique<CrowdThreadPool>(cfg.threads);
+        pool_->install(def);
+      }
+      def.cache = cache_.get();
+      Result<Crowd> c = Crowd::create(*planner_, def);
+      crowd_ = std::make_unique<Crowd>(std::move(c.value()));
+      words_ = planner_->layout().words();
+      b_class_.resize(N);
+      b_init_.resize(N * static_cast<size_t>(words_));
+      b_goal_.resize(N * static_cast<size_t>(words_));
+      o_actions_.resize(N * 8);
+      o_offset_.resize(N);
+      o_length_.resize(N);
+      o_status_.resize(N);
+      pending_.resize(N);
+    }
+  }
+
+  HospitalRun run() {
+    HospitalRun r;
+    r.npcs = n_;
+    const auto ticks = static_cast<int64_t>(std::llround(cfg_.seconds / cfg_.dt));
+    const int64_t t0 = wall_ns();
+    const int64_t c0 = thread_cpu_ns();
+    double unmet = 0.0;
+    int64_t samples = 0;
+    const int64_t sample_every = std::max<int64_t>(1, std::llround(1.0 / cfg_.dt));
+    for (int64_t tick = 0; tick < ticks; ++tick) {
+      step(tick, r);
+      if (tick % sample_every == 0) {
+        unmet += unmet_share();
+        ++samples;
+      }
+    }
+    r.wall_seconds = static_cast<double>(wall_ns() - t0) * 1e-9;
+    r.cpu_seconds = static_cast<double>(thread_cpu_ns() - c0) * 1e-9;
+    r.ticks = ticks;
+    r.sim_seconds = static_cast<double>(ticks) * cfg_.dt;
+    r.mean_unmet = samples > 0 ? unmet / static_cast<double>(samples) : 0.0;
+    return r;
+  }
+
+ private:
+  static bool relevant(uint8_t role, int32_t l) {
+    for (int8_t g : kGoals[role]) {
+      if (g == l) return true;
+    }
+    return false;
+  }
+  float& level(size_t i, int32_t l) { return level_[i * kLevels + static_cast<size_t>(l)]; }
+  bool low(size_t i, int32_t l) { return level(i, l) < static_cast<float>(cfg_.threshold); }
+
+  double unmet_share() {
+    int64_t low_n = 0, all = 0;
+    for (size_t i = 0; i < static_cast<size_t>(n_); ++i) {
+      for (int8_t g : kGoals[role_[i]]) {
+        if (g < 0) continue;
+        ++all;
+        low_n += low(i, g) ? 1 : 0;
+      }
+    }
+    return all > 0 ? static_cast<double>(low_n) / static_cast<double>(all) : 0.0;
+  }
+
+  int32_t choose(size_t i) {
+    const auto& goals = kGoals[role_[i]];
+    if (sel_ == HospitalSelector::kUtility) {
+      // Chapter 4's utility: the most valuable need, weight × (1 − level/100), among low ones.
+      int32_t best = -1;
+      double bs = -1.0;
+      for (int8_t g : goals) {
+        if (g < 0 || !low(i, g)) continue;
+        const double s = weight_[static_cast<size_t>(g)] * (1.0 - level(i, g) / 100.0);
+        if (s > bs) bs = s, best = g;
+      }
+      return best;
+    }
+    for (int8_t g : goals) {  // FSM transitions and GOAP priorities: the first low need
+      if (g >= 0 && low(i, g)) return g;
+    }
+    return -1;
+  }
+
+  // Predefined plans (FSM schedules and the utility system's plans), skipping satisfied steps.
+  int32_t schedule(size_t i, int32_t g, uint8_t* out) const {
+    int32_t n = 0;
+    uint8_t at = at_[i];
+    auto go = [&](uint8_t p) {
+      if (at != p) out[n++] = static_cast<uint8_t>(aGoto0 + p), at = p;
+    };
+    switch (g) {
+      case lMed:
+        if (!pills_[i]) go(kPharmacy), out[n++] = aGetPills;
+        go(kRoom);
+        out[n++] = aMedicate;
+        break;
+      case lFed:
+        if (!food_[i]) go(kKitchen), out[n++] = aGetFood;
+        go(kRoom);
+        out[n++] = aFeed;
+        break;
+      case lRest:
+        go(kLounge), out[n++] = aBreak;
+        break;
+      case lAdmin:
+        go(kStation), out[n++] = aAdmin;
+        break;
+      case lChart:
+        go(kRoom), out[n++] = aChart;
+        break;
+      case lCompany:
+        go(kRoom), out[n++] = aChat;
+        break;
+      default:
+        break;
+    }
+    return n;
+  }
+
+  void sas_state(size_t i, int32_t g) {
+    init_[vAt] = at_[i];
+    init_[vPills] = pills_[i];
+    init_[vFood] = food_[i];
+    for (int32_t l = 0; l < kLevels; ++l)
+      init_[static_cast<size_t>(vLevel0 + l)] = low(i, l) ? 0 : 1;
+    std::fill(gvec_.begin(), gvec_.end(), kUndefined);
+    gvec_[static_cast<size_t>(vLevel0 + g)] = 1;
+  }
+
+  bool applicable(size_t i, int32_t a) const {
+    switch (a) {
+      case aGetPills:
+        return at_[i] == kPharmacy;
+      case aGetFood:
+        return at_[i] == kKitchen;
+      case aMedicate:
+        return at_[i] == kRoom && pills_[i];
+      case aFeed:
+        return at_[i] == kRoom && food_[i];
+      case aBreak:
+        return at_[i] == kLounge;
+      case aAdmin:
+        return at_[i] == kStation;
+      case aChart:
+      case aChat:
+        return at_[i] == kRoom;
+      default:
+        return a >= aGoto0 && a < aGoto0 + kPlaces;
+    }
+  }
+  void finish(size_t i, int32_t a) {
+    if (a < kPlaces) {
+      at_[i] = static_cast<uint8_t>(a);
+      return;
+    }
+    switch (a) {
+      case aGetPills:
+        pills_[i] = 1;
+        break;
+      case aGetFood:
+        food_[i] = 1;
+        break;
+      case aMedicate:
+        level(i, lMed) = 100.0f, pills_[i] = 0;
+        break;
+      case aFeed:
+        level(i, lFed) = 100.0f, food_[i] = 0;
+        break;
+      case aBreak:
+        level(i, lRest) = 100.0f;
+        break;
+      case aAdmin:
+        level(i, lAdmin) = 100.0f;
+        break;
+      case aChart:
+        level(i, lChart) = 100.0f;
+        break;
+      case aChat:
+        level(i, lCompany) = 100.0f;
+        break;
+      default:
+        break;
+    }
+  }
+
+  void step(int64_t tick, HospitalRun& r) {
+    const auto N = static_cast<size_t>(n_);
+    const auto dt = static_cast<float>(cfg_.dt);
+    const int32_t period = std::max(1, cfg_.decision_ticks);
+    const auto phase = static_cast<size_t>(tick % period);
+    size_t npending = 0;
+    for (size_t i = 0; i < N; ++i) {
+      // Needs decay.
+      float* lv = &level_[i * kLevels];
+      for (int32_t l = 0; l < kLevels; ++l) {
+        if (relevant(role_[i], l))
+          lv[l] = std::max(0.0f, lv[l] - decay_[static_cast<size_t>(l)] * dt);
+      }
+      // Decision (every `period` ticks, NPCs spread over the phases).
+      if (i % static_cast<size_t>(period) == phase) {
+        ++r.decisions;
+        const int64_t c0 = timing_ ? thread_cpu_ns() : 0;
+        const int32_t g = choose(i);
+        const bool done = idx_[i] >= len_[i];
+        const bool running = !done && left_[i] > 0;
+        const int32_t cur = done ? -1 : steps_[i * kMaxSteps + idx_[i]];
+        const bool switchable = !running || cur < kPlaces;
+        bool need = g >= 0 && (done || broken_[i]);
+        if (g >= 0 && !need && g != goal_[i] && switchable && sel_ != HospitalSelector::kFsm) {
+          // GOAP: a goal of higher priority; utility: a more valuable need.
+          need = true;
+        }
+        if (need) {
+          broken_[i] = 0;
+          left_[i] = 0;
+          if (sel_ == HospitalSelector::kCrowd) {
+            goal_[i] = static_cast<int8_t>(g);
+            pending_[npending++] = static_cast<uint32_t>(i);
+          } else {
+            plan_one(i, g, r);
+          }
+        }
+        if (timing_) r.decision_cpu_ns += thread_cpu_ns() - c0;
+      }
+    }
+    if (npending > 0) plan_batch(npending, r);
+    // Execute.
+    for (size_t i = 0; i < N; ++i) {
+      if (idx_[i] >= len_[i]) continue;
+      const int32_t a = steps_[i * kMaxSteps + idx_[i]];
+      if (left_[i] == 0) {
+        if (!applicable(i, a)) {
+          broken_[i] = 1;
+          len_[i] = 0;
+          idx_[i] = 0;
+          continue;
+        }
+        left_[i] = dur_ticks_[static_cast<size_t>(a)];
+      }
+      if (--left_[i] == 0) {
+        finish(i, a);
+        ++r.actions_done;
+        ++idx_[i];
+      }
+    }
+  }
+
+  void plan_one(size_t i, int32_t g, HospitalRun& r) {
+    const int64_t p0 = timing_ ? thread_cpu_ns() : 0;
+    plan_one_untimed(i, g, r);
+    if (timing_) r.plan_cpu_ns += thread_cpu_ns() - p0;
+  }
+  void plan_one_untimed(size_t i, int32_t g, HospitalRun& r) {
+    ++r.plans;
+    goal_[i] = static_cast<int8_t>(g);
+    uint8_t* out = &steps_[i * kMaxSteps];
+    int32_t n = 0;
+    if (sel_ == HospitalSelector::kGoap) {
+      sas_state(i, g);
+      if (astar_->plan(init_, gvec_, role_[i], opts_, out_) == PlanStatus::kSolved) {
+        for (ActionId a : out_) {
+          if (n < kMaxSteps) out[n++] = static_cast<uint8_t>(a);
+        }
+      }
+    } else {
+      n = schedule(i, g, out);
+    }
+    if (n == 0) ++r.plan_failures;
+    len_[i] = static_cast<uint8_t>(n);
+    idx_[i] = 0;
+  }
+
+  void plan_batch(size_t np, HospitalRun& r) {
+    const CrowdLayout& lay = planner_->layout();
+    const auto w = static_cast<size_t>(words_);
+    for (size_t k = 0; k < np; ++k) {
+      const size_t i = pending_[k];
+      sas_state(i, goal_[i]);
+      b_class_[k] = role_[i];
+      lay.pack_state(init_, &b_init_[k * w]);
+      lay.pack_goal(gvec_, &b_goal_[k * w]);
+    }
+    CrowdBatch batch{std::span<const uint16_t>(b_class_.data(), np),
+                     std::span<const uint64_t>(b_init_.data(), np * w),
+                     std::span<const uint64_t>(b_goal_.data(), np * w)};
+    CrowdOutput out{
+        std::span<ActionId>(o_actions_.data(), np * 8), std::span<uint32_t>(o_offset_.data(), np),
+        std::span<uint16_t>(o_length_.data(), np), std::span<CrowdStatus>(o_status_.data(), np)};
+    const int64_t t0 = wall_ns();
+    const CrowdStats st = crowd_->plan(batch, out);
+    planning_ns_ += wall_ns() - t0;
+    r.plans += static_cast<int64_t>(np);
+    r.cache_hits += st.cache_hits;
+    r.planning_wall_seconds = static_cast<double>(planning_ns_) * 1e-9;
+    for (size_t k = 0; k < np; ++k) {
+      const size_t i = pending_[k];
+      uint8_t* dst = &steps_[i * kMaxSteps];
+      int32_t n = 0;
+      if ((o_status_[k] & kCrowdSolved) != 0) {
+        for (uint32_t a = 0; a < o_length_[k] && n < kMaxSteps; ++a) {
+          dst[n++] = static_cast<uint8_t>(o_actions_[o_offset_[k] + a]);
+        }
+      }
+      if (n == 0) ++r.plan_failures;
+      len_[i] = static_cast<uint8_t>(n);
+      idx_[i] = 0;
+    }
+  }
+
+  const HospitalConfig& cfg_;
+  HospitalSelector sel_;
+  int64_t n_;
+  bool timing_;
+  Domain domain_;
+  std::vector<uint8_t> role_, at_, pills_, food_;
+  std::vector<float> level_;
+  std::vector<uint8_t> steps_, len_, idx_, broken_;
+  std::vector<int32_t> left_;
+  std::vector<int8_t> goal_;
+  std::array<float, kLevels> decay_{};
+  std::array<double, kLevels> weight_{};
+  std::array<int32_t, kActs> dur_ticks_{};
+  std::vector<ValueId> init_, gvec_;
+  std::unique_ptr<AStarPlanner> astar_;
+  std::vector<ActionId> out_;
+  PlannerOptions opts_;
+  std::unique_ptr<CrowdPlanner> planner_;
+  std::unique_ptr<PlanCache> cache_;
+  std::unique_ptr<CrowdThreadPool> pool_;
+  std::unique_ptr<Crowd> crowd_;
+  int32_t words_ = 1;
+  std::vector<uint16_t> b_class_;
+  std::vector<uint64_t> b_init_, b_goal_;
+  std::vector<ActionId> o_actions_;
+  std::vector<uint32_t> o_offset_;
+  std::vector<uint16_t> o_length_;
+  std::vector<CrowdStatus> o_status_;
+  std::vector<uint32_t> pending_;
+  int64_t planning_ns_ = 0;
+};
+
+}  // namespace
+
+std::string_view to_string(HospitalSelector s) {
+  switch (s) {
+    case HospitalSelector::kFsm:
+      return "fsm";
+    case HospitalSelector::kGoap:
+      return "goap";
+    case HospitalSelector::kUtility:
+      return "utility";
+    case HospitalSelector::kCrowd:
+      return "crowd";
+  }
+  return "?";
+}
+
+HospitalRun run_hospital(const HospitalConfig& cfg, HospitalSelector sel, int64_t npcs,
+                         uint64_t seed, bool timing) {
+  Hospital h(cfg, sel, npcs, seed, timing);
+  return h.run();
+}
+
+}  // namespace topoplan::sim

@@ -1,0 +1,62 @@
+// The hospital: every selector keeps the patients' needs mostly met, the crowd-planned GOAP
+// serves every request, runs are deterministic, and nothing allocates per tick (a run twice as
+// long allocates exactly as much).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "alloc_counter.h"
+#include "topoplan/sim/hospital.h"
+#include "topoplan/sim/scenario.h"
+
+namespace topoplan::sim {
+namespace {
+
+const HospitalConfig& hospital() {
+  static const SimScenario s = [] {
+    Result<SimScenario> r =
+        load_sim_scenario(std::string(TOPOPLAN_SOURCE_DIR) + "/domains/sim/hospital.toml");
+    EXPECT_TRUE(r.ok()) << (r ? "" : r.error().to_string());
+    return std::move(r.value());
+  }();
+  return s.hospital;
+}
+
+TEST(Hospital, EverySelectorCares) {
+  for (HospitalSelector k : {HospitalSelector::kFsm, HospitalSelector::kGoap,
+                             HospitalSelector::kUtility, HospitalSelector::kCrowd}) {
+    const HospitalRun r = run_hospital(hospital(), k, 64, 1, false);
+    EXPECT_EQ(r.decisions, 64 * static_cast<int64_t>(240 / 0.2)) << to_string(k);
+    EXPECT_GT(r.plans, 64) << to_string(k);
+    EXPECT_EQ(r.plan_failures, 0) << to_string(k);
+    EXPECT_LT(r.mean_unmet, 0.2) << to_string(k);
+  }
+}
+
+TEST(Hospital, CrowdAndAStarAgreeOnTheOutcome) {
+  // ℙ and A* find plans of the same length here (unit costs, a single goal), so the runs match.
+  const HospitalRun a = run_hospital(hospital(), HospitalSelector::kGoap, 320, 4, false);
+  const HospitalRun c = run_hospital(hospital(), HospitalSelector::kCrowd, 320, 4, false);
+  EXPECT_EQ(a.plans, c.plans);
+  EXPECT_EQ(a.actions_done, c.actions_done);
+  EXPECT_DOUBLE_EQ(a.mean_unmet, c.mean_unmet);
+}
+
+TEST(Hospital, NoAllocationPerTick) {
+  for (HospitalSelector k : {HospitalSelector::kFsm, HospitalSelector::kGoap,
+                             HospitalSelector::kUtility, HospitalSelector::kCrowd}) {
+    HospitalConfig c = hospital();
+    c.seconds = 60;
+    int64_t before = testing::allocation_count();
+    (void)run_hospital(c, k, 200, 2, false);
+    const int64_t short_run = testing::allocation_count() - before;
+    c.seconds = 120;
+    before = testing::allocation_count();
+    (void)run_hospital(c, k, 200, 2, false);
+    const int64_t long_run = testing::allocation_count() - before;
+    EXPECT_EQ(short_run, long_run) << to_string(k);
+  }
+}
+
+}  // namespace
+}  // namespace topoplan::sim
