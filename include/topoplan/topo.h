@@ -20,6 +20,9 @@
 //   * a returned plan is minimal in length among all plans, and uses each action at most once;
 //   * kUnsolvable only with a proof: a goal or requested value no walk can reach, or — for action
 //     sets in C0, C2S or C2* (seed 000 Theorems 1, 3, 4) — no plan using each action once;
+//   * undefined pre-conditions and partial goals (general path, docs/algorithm.md "Windows"):
+//     same guarantees, except that ℙ may give up (kGaveUp) on an instance that has a plan with
+//     each action once when several variables' window orders interact;
 //   * time O(|A| + |E_A|) per plan; the same plan for the same input.
 #pragma once
 
@@ -166,6 +169,7 @@ class TopoScratch {
     uint32_t force_late;  // == plan id: ... and s0's only child goes after it
     int32_t hint_head;    // windows worth trying first (hint_win_ / hint_next_)
     uint8_t released;     // the first epoch of s0 was closed with requests left
+    uint8_t can_back;     // after a failed attempt: a return to s0 with each action once may exist
     uint8_t held_e1;      // e1 is ready but held for requests of s0
   };
   std::vector<GActRec> gact_;
@@ -195,8 +199,9 @@ class TopoScratch {
 class TopoPlanner {
  public:
   // Builds the tables for the actions of `npc_class` (kAllActions: every action). Fails (the
-  // message names the actions) when an available action is not unary, has an undefined
-  // pre-condition, or two available actions set the same variable to the same value.
+  // message names the actions) when an available action is not unary, or two available actions
+  // set the same variable to the same value. Undefined pre-conditions are planned by the general
+  // path (docs/algorithm.md, "Windows").
   // Runs the class analysis (analysis.h) to know which failures are proofs.
   [[nodiscard]] static Result<TopoPlanner> create(const Domain& domain,
                                                   ClassId npc_class = kAllActions);

@@ -79,6 +79,7 @@ PlanStatus TopoPlanner::plan_general(TopoScratch& s, std::span<const ValueId> s0
       const TopoScratch::GVarRec& r = s.gvar_[x];
       const ActionId back = producer_[value_offset_[x] + s0[static_cast<size_t>(x)]];
       if (x == retry || r.reentry >= 0 || back < 0 || r.nact == 0) continue;
+      if (!r.can_back) continue;
       if (r.s0head >= 0) {
         proven = false;
       } else if (r.e1 >= 0) {
@@ -732,6 +733,26 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
     break;  // stuck
   }
   if (emitted != s.num_used_) {
+    // A return to s0[w] with each action once follows the producer chain above s0[w] to a root
+    // or to s0[w]; it is impossible if that chain meets a value nothing enters, w's goal value
+    // (the walk ends there), or a visited value that the walk leaves by another action.
+    auto can_return = [&](VarId w) {
+      const ValueId x0 = s0[static_cast<size_t>(w)];
+      ActionId a = producer_[off[w] + x0];
+      const int32_t limit = off[w + 1] - off[w];
+      for (int32_t steps = 0; a >= 0 && steps <= limit; ++steps) {
+        const ValueId y = act_pre_[a];
+        if (y == kUndefined || y == x0) return true;
+        const int32_t sl = off[w] + y;
+        if (slot_rec[sl].mark == gen && (y == goal[static_cast<size_t>(w)] ||
+                                         (slot_rec[sl].leave >= 0 && slot_rec[sl].leave != a)))
+          return false;
+        a = producer_[sl];
+      }
+      return false;
+    };
+    for (VarId w = 0; w < m; ++w)
+      gvar[w].can_back = static_cast<uint8_t>(gvar[w].reentry < 0 && can_return(w));
     // A variable w without a second visit of s0[w] stuck in its first window — a request for
     // s0[w], or the segment below s0[w], waits for one of w's later windows: retry with the
     // return to s0[w] (its producer chain) added; in the second case s0's child goes after it.
@@ -741,8 +762,7 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
     for (VarId w = 0; w < m; ++w) {
       const TopoScratch::GVarRec& r = gvar[w];
       // (A variable that never moves keeps s0[w]: its requests wait for something else.)
-      if (r.reentry >= 0 || r.nact == 0 || producer_[off[w] + s0[static_cast<size_t>(w)]] < 0)
-        continue;
+      if (r.reentry >= 0 || r.nact == 0 || !r.can_back) continue;
       bool waiting = false;
       for (int32_t d = r.s0head; d >= 0 && !waiting; d = s.disj_next_[d])
         waiting = act[s.disj_action_[d]].state != kDone;
@@ -760,9 +780,14 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
       *retry_var = retry;
       if (late) gvar[retry].force_late = s.gplan_;
     }
+    // Name a jump left waiting if there is one (its place would be needed twice), else any
+    // action left.
     ActionId stuck = -1;
-    for (int32_t i = 0; i < s.num_used_ && stuck < 0; ++i)
-      if (act[used[i]].state != kDone) stuck = used[i];
+    for (int32_t i = 0; i < s.num_used_; ++i) {
+      const ActionId a = used[i];
+      if (act[a].state == kDone) continue;
+      if (stuck < 0 || (act_pre_[a] == kUndefined && act_pre_[stuck] != kUndefined)) stuck = a;
+    }
     fail(s, TopoFailure::kOrderingCycle, stuck >= 0 ? act_var_[stuck] : -1, -1, stuck);
     return PlanStatus::kGaveUp;
   }
