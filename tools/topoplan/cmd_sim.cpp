@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "commands.h"
+#include "files.h"
+#include "numeric_option.h"
 #include "topoplan/sim/scenario.h"
 #include "topoplan/sim/stats.h"
 
@@ -134,14 +136,11 @@ void write_header(std::string& s, const std::string& scenario, std::string_view 
   s += "]}\n";
 }
 
-bool write_file(const std::string& path, const std::string& text, const char* what) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  if (!f) {
-    std::fprintf(stderr, "%s: cannot write the %s\n", path.c_str(), what);
-    return false;
-  }
-  return true;
+std::string g_input;  // the scenario file: outputs never overwrite it
+
+bool write_file(const std::string& path, const std::string& text, const char*) {
+  const std::string inputs[] = {g_input};
+  return write_output("sim", path, text, inputs);
 }
 
 int run_arena(const SimOptions& o, const SimScenario& sc) {
@@ -539,6 +538,7 @@ int run_hospital_scenario(const SimOptions& o, const SimScenario& sc) {
 }
 
 int run_sim_command(const SimOptions& o) {
+  g_input = o.path;
   Result<SimScenario> loaded = load_sim_scenario(o.path);
   if (!loaded) {
     std::fprintf(stderr, "%s\n", loaded.error().to_string().c_str());
@@ -560,15 +560,16 @@ void add_sim_command(CLI::App& app, int& exit_code) {
   cmd->add_option("FILE", opt->path, "Scenario file (domains/sim/*.toml)")->required();
   cmd->add_option("--selector", opt->selector, "Behaviour selector (default: every one)")
       ->check(CLI::IsMember({"fsm", "goap", "udgoap"}));
-  cmd->add_option("--episodes", opt->episodes, "Episodes per selector (arena default 300)")
-      ->check(CLI::Range(int64_t{1}, int64_t{1'000'000}));
-  cmd->add_option("--seed", opt->seed, "Random seed (same seed, same run)");
-  cmd->add_option("--threads", opt->threads, "Threads running episodes (results do not change)")
-      ->check(CLI::Range(1, 256));
+  add_number(*cmd, "--episodes", opt->episodes, int64_t{1}, int64_t{1'000'000},
+             "Episodes per selector (arena default 300)");
+  add_number(*cmd, "--seed", opt->seed, uint64_t{0}, UINT64_MAX,
+             "Random seed (same seed, same run)");
+  add_number(*cmd, "--threads", opt->threads, 1, 256,
+             "Threads running episodes / planning crowds (results do not change)");
   cmd->add_flag("--json", opt->json, "Print the results as JSON");
   cmd->add_option("--replay", opt->replay, "Write the first episode as a JSON Lines replay");
-  cmd->add_option("--replay-every", opt->replay_every, "Record one tick in K (default 1)")
-      ->check(CLI::Range(1, 1'000'000));
+  add_number(*cmd, "--replay-every", opt->replay_every, 1, 1'000'000,
+             "Record one tick in K (default 1)");
   cmd->add_flag("--trace", opt->trace, "Print the first episode's decisions");
   cmd->add_flag("--quiet", opt->quiet, "No progress on stderr");
   cmd->add_option("--histogram", opt->histogram, "Write an SVG histogram of the results");
