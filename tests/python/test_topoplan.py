@@ -295,3 +295,14 @@ def test_simulation_episodes_are_reproducible():
         tp.simulate(arena, "random")
     with pytest.raises(tp.InputError):
         tp.simulate(str(ROOT / "domains" / "sim" / "none.toml"))
+
+
+def test_sims_house():
+    house = str(ROOT / "domains" / "sim" / "sims-house.toml")
+    for selector in ("goap", "udgoap"):
+        r = tp.simulate(house, selector)
+        assert r["kind"] == "house" and r["ticks"] > 0 and r["steps"]
+        assert r == tp.simulate(house, selector)  # deterministic
+        assert r["final_drives"]
+    with pytest.raises(ValueError):
+        tp.simulate(house, "fsm")
