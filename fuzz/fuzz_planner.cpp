@@ -94,7 +94,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const int32_t g = in.below(d.domain_size(v) + 1);
     inst.goal.push_back(g == d.domain_size(v) ? kUndefined : g);
   }
-  if (classes > 0 && (in.next() & 1)) inst.npc_class = in.below(classes);
+  const auto made = static_cast<int32_t>(def.classes.size());
+  if (made > 0 && (in.next() & 1)) inst.npc_class = in.below(made);
   if (d.check_instance(inst)) std::abort();  // built in range: must be accepted
 
   PlannerOptions options;

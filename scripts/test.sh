@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: a warnings-as-errors build and its tests, then the
 # tests again under AddressSanitizer + UndefinedBehaviorSanitizer, the crowd tests under
-# ThreadSanitizer, then an install and a find_package(topoplan) consumer build, then the
+# ThreadSanitizer, each libFuzzer harness briefly, then an install and a find_package(topoplan)
+# consumer build, then the
 # WebAssembly build and its pages in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +26,9 @@ cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTOPOPLAN_W
   -DTOPOPLAN_TSAN=ON -DTOPOPLAN_BUILD_TOOLS=OFF -DTOPOPLAN_BUILD_BENCHMARKS=OFF
 cmake --build build/tsan -j"$jobs" --target test_crowd
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 build/tsan/tests/test_crowd
+
+# libFuzzer harnesses (clang, ASan + UBSan), 10 s each; scripts/fuzz.sh SECONDS runs them longer.
+FUZZ_NICE=0 scripts/fuzz.sh 10
 
 prefix=$(mktemp -d)
 cmake --install build/ci --prefix "$prefix" >/dev/null

@@ -368,7 +368,12 @@ Result<Task> NativeReader::read(std::string_view text) {
     return err_;
   if (!read_domain(root) || !read_variables(root) || !read_actions(root) || !read_classes(root))
     return err_;
+  // The parsed tables of variables, actions and classes are in def_ now: free them (the bulk
+  // of a large file's memory) before the domain is compiled next to def_.
+  root.erase("action");
+  root.erase("class");
   auto domain = Domain::compile(def_);
+  std::vector<ActionDef>().swap(def_.actions);  // compiled; instances need only the variables
   if (!domain) return Error{domain.error().message, file_, 0};
   Task task{std::move(domain).value(), {}};
   if (!read_instances(root, task.domain, task.instances)) return err_;

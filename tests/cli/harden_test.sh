@@ -82,6 +82,11 @@ expect "bench --max-point-seconds -1" 2 '--max-point-seconds: ' -- "$bin" bench 
 expect "agent --max-plan-length 0" 2 '--max-plan-length: must be an integer in \[1, 1000\]' -- "$bin" agent "$src/domains/udgoap/wizard.toml" --max-plan-length 0
 expect "goals --seed -3" 2 '--seed: ' -- "$bin" goals --seed -3
 expect "goals --threads 1e3" 2 '--threads: must be an integer in \[1, 256\]' -- "$bin" goals --threads 1e3
+expect "sim --episodes 0" 2 '^topoplan sim: --episodes: must be an integer in \[1, 1000000\]' -- "$bin" sim "$src/domains/sim/arena.toml" --episodes 0
+expect "sim --threads nan" 2 '--threads: ' -- "$bin" sim "$src/domains/sim/arena.toml" --threads nan
+if [[ -w /dev/full ]]; then
+  expect "sim --replay /dev/full exits 33" 33 'No space left on device' -- "$bin" sim "$src/domains/sim/arena.toml" --episodes 1 --selector fsm --quiet --replay /dev/full
+fi
 expect "--max-input-mib 0" 2 '--max-input-mib: must be an integer in \[1, 65536\]' -- "$bin" plan "$hb" --max-input-mib 0
 
 # --- false success: outputs
