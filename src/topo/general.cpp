@@ -67,7 +67,8 @@ PlanStatus TopoPlanner::plan_general(TopoScratch& s, std::span<const ValueId> s0
       }
       return st;
     }
-    if (retry < 0 || retries >= kMaxRetries) return st;
+    if (retry == -1 || retries >= kMaxRetries) return st;
+    if (retry <= -2) continue;  // a flip of s0's child after a forced return: same actions
     // The return to s0[retry] is needed by every plan with each action once only if nothing
     // else could have helped: no order choice was guessed, and no other variable x could come
     // back to s0[x] with each action once and gain from it — it has no requests for s0[x],
@@ -779,6 +780,18 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
     if (retry >= 0 && gvar[retry].force != s.gplan_) {
       *retry_var = retry;
       if (late) gvar[retry].force_late = s.gplan_;
+    } else if (retry < 0) {
+      // A forced return whose first epoch still holds s0's child and is stuck there: the same
+      // actions with that child after the return (a flip, no action added).
+      for (VarId w = 0; w < m && retry < 0; ++w) {
+        const TopoScratch::GVarRec& r = gvar[w];
+        if (r.force == s.gplan_ && r.force_late != s.gplan_ && r.e1 >= 0 && r.e2 < 0 &&
+            r.loop_child < 0 && r.cur == na + w && pending[na + w] > 0) {
+          retry = w;
+          gvar[w].force_late = s.gplan_;
+          *retry_var = -2 - w;
+        }
+      }
     }
     // Name a jump left waiting if there is one (its place would be needed twice), else any
     // action left.

@@ -856,9 +856,10 @@ std::string describe(const Domain& d, const TopoFailureInfo& f) {
       if (a >= 0 && d.is_unary(a) && d.effects(a)[0].pre == kUndefined) {
         const Effect& e = d.effects(a)[0];
         const std::string place = d.variable_name(e.var) + "=" + d.value_name(e.var, e.post);
-        return "topo: no order of the needed actions visits " + place + " only once: " + act +
-               " would be needed twice (ℙ found no plan with each action once; a search may find "
-               "one that repeats it). A second action reaching " +
+        return "topo: ℙ found no order of the needed actions that visits " + place +
+               " only once: a plan may need " + act +
+               " twice (ℙ plans each action once; a search may find a plan that repeats it). A "
+               "second action reaching " +
                place + ", or fewer needs served at " + place + ", would change it";
       }
       return "topo: the needed actions cannot be put in one order: " + act +
