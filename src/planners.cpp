@@ -2,6 +2,7 @@
 // PlanFn; add it here to make it reachable by name (CLI --planner, tests, benchmarks).
 #include <array>
 #include <chrono>
+#include <cstdio>
 #include <string>
 
 #include "topoplan/astar.h"
@@ -40,8 +41,7 @@ namespace {
 PlanResult plan_auto(const Domain& domain, const Instance& instance, const PlannerOptions& options);
 
 const std::array kPlanners = {
-    PlannerInfo{"auto",
-                "default: ℙ, then the exact search when ℙ gives up or refuses (always optimal)",
+    PlannerInfo{"auto", "default: ℙ, then GOAP A* within bounded limits (optimal when it answers)",
                 &plan_auto},
     PlannerInfo{"exact", "optimal uniform-cost search over packed states (the test oracle)",
                 &plan_exact},
@@ -60,19 +60,38 @@ const std::array kPlanners = {
 // ℙ answers in linear time when the domain is in its class. Every action it chooses is one that
 // every plan must contain (post-uniqueness), so its plans are minimal in length and, with
 // non-negative costs, in cost (tests/topo/cost_test.cpp checks this against the exact search).
-// Everything ℙ cannot decide goes to the exact search, so the default planner is always right;
-// stats.engine says who answered.
+// What ℙ cannot decide goes to GOAP A*: optimal for the objective (admissible heuristic), so the
+// answer stays optimal whenever auto answers, and bounded by options.auto_limits, so the default
+// planner never runs unbounded: past them it says kLimitReached, with ℙ's reason and how to go
+// further. The exact search runs only when asked by name. stats.engine is one word ("topo",
+// "astar"); stats.reason says why ℙ did not answer.
 PlanResult plan_auto(const Domain& domain, const Instance& instance,
                      const PlannerOptions& options) {
   const auto start = std::chrono::steady_clock::now();
-  std::string note;
+  std::string reason;
   {
     PlanResult r = plan_topo(domain, instance, options);
-    if (r.status == PlanStatus::kSolved || r.status == PlanStatus::kUnsolvable) return r;
-    note = "topo " + std::string(to_string(r.status)) + ": " + r.message;
+    if (r.status == PlanStatus::kSolved || r.status == PlanStatus::kUnsolvable) {
+      r.stats.engine = "topo";
+      return r;
+    }
+    reason = "topo " + std::string(to_string(r.status)) + ": " + r.message;
   }
-  PlanResult r = plan_exact(domain, instance, options);
-  r.stats.engine = note.empty() ? "exact" : "exact (" + note + ")";
+  PlannerOptions search = options;
+  search.limits = options.auto_limits;
+  PlanResult r = plan_astar(domain, instance, search);
+  r.stats.engine = "astar";
+  r.stats.reason = reason;
+  if (r.status == PlanStatus::kLimitReached) {
+    const SearchLimits& l = options.auto_limits;
+    char limits[160];
+    std::snprintf(limits, sizeof limits, "%lld expansions, %lld MiB, %g s",
+                  static_cast<long long>(l.max_expansions),
+                  static_cast<long long>(l.max_memory_bytes >> 20), l.max_seconds);
+    r.message = "no plan within the default planner's limits (" + std::string(limits) + "; " +
+                std::to_string(r.stats.expanded) + " A* expansions): " + reason +
+                "; raise --max-expansions, --max-memory or --time-limit, or ask --planner exact";
+  }
   r.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

@@ -30,6 +30,7 @@ struct PlanStats {
   int64_t expanded = 0;   // search nodes expanded (0 for non-search planners)
   int64_t generated = 0;  // search nodes generated
   double seconds = 0.0;   // wall-clock time of the call
+  std::string reason;     // the default planner: why the engine before this one did not answer
 };
 
 struct PlanResult {
@@ -52,8 +53,14 @@ struct SearchLimits {
 // actions); Fast Downward-style search minimises cost.
 enum class Objective : uint8_t { kCost, kLength };
 
+// The bounded limits of the default planner's search stage (`auto`: ℙ, then GOAP A*): no
+// instance of the GOAP level generator runs past them without kLimitReached (docs/goap.md,
+// "The default planner").
+inline constexpr SearchLimits kAutoSearchLimits{500'000, int64_t{256} << 20, 1.0};
+
 struct PlannerOptions {
-  SearchLimits limits;
+  SearchLimits limits;                           // search planners called by name
+  SearchLimits auto_limits = kAutoSearchLimits;  // `auto`'s A* stage; raise to search longer
   Objective objective = Objective::kCost;
 };
 

@@ -41,7 +41,42 @@ for planner in auto exact astar; do
   expect "validate hb ($planner)" 0 '^valid plan: 6 actions, cost 6' -- "$bin" validate "$hb" "$tmp/$planner.plan"
 done
 expect "plan to stdout" 0 '^\(PickUpBucket\)$' -- "$bin" plan "$hb"
-expect "stats name the engine" 0 'engine: ' -- "$bin" plan "$hb" --stats
+expect "stats name the engine" 0 'engine: topo,' -- "$bin" plan "$hb" --stats
+expect "exact stats name exact" 0 'engine: exact,' -- "$bin" plan "$hb" --planner exact --stats
+
+# auto = ℙ, then A* within bounded limits, then kLimitReached (never the exact search)
+cat >"$tmp/twin.toml" <<'EOF2'
+[domain]
+name = "twin"
+[[variable]]
+name = "a"
+values = ["0", "1", "2", "3"]
+[[variable]]
+name = "b"
+values = ["0", "1", "2", "3"]
+[[action]]
+name = "both-1"
+pre = { a = "0", b = "0" }
+post = { a = "1", b = "1" }
+[[action]]
+name = "both-2"
+pre = { a = "1", b = "1" }
+post = { a = "2", b = "2" }
+[[action]]
+name = "both-3"
+pre = { a = "2", b = "2" }
+post = { a = "3", b = "3" }
+[[instance]]
+name = "up"
+init = { a = "0", b = "0" }
+goal = { a = "3", b = "3" }
+EOF2
+expect "auto: A* answers what topo refuses" 0 'engine: astar,' -- "$bin" plan "$tmp/twin.toml" --stats
+expect "auto: the reason is its own field" 0 '^; reason: topo unsupported' -- "$bin" plan "$tmp/twin.toml" --stats
+expect "auto: A* plan is optimal" 0 '^; cost = 3 ' -- "$bin" plan "$tmp/twin.toml"
+expect "auto: limit reached exits 12" 12 "default planner's limits.*--planner exact" -- "$bin" plan "$tmp/twin.toml" --max-expansions 1
+expect "auto: --time-limit is accepted" 0 '^; cost = 3 ' -- "$bin" plan "$tmp/twin.toml" --time-limit 5
+expect "exact only when asked" 0 'engine: exact,' -- "$bin" plan "$tmp/twin.toml" --planner exact --stats
 
 # the paper's instances, chosen by --init/--goal
 expect "Prévost et al. 2023: haystack in hands needs 7" 0 '^; cost = 7 ' -- "$bin" plan "$hb" --init "haystack=inHands,bucket=none,water=inSource" --goal "haystack=inFeeder,bucket=none,water=inTrough"

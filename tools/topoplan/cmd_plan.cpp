@@ -1,4 +1,5 @@
-// topoplan plan TASK [--planner NAME] [-o FILE] [--stats]
+// topoplan plan TASK [--planner NAME] [-o FILE] [--stats] [--max-expansions N] [--max-memory MIB]
+// [--time-limit S]
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -21,6 +22,8 @@ struct PlanOptions {
   double max_seconds = 0.0;
   int64_t max_memory_mib = SearchLimits{}.max_memory_bytes >> 20;
   bool stats = false;
+  // Which limits the user gave: `auto` keeps its own bounded defaults for the others.
+  bool given_expansions = false, given_memory = false, given_seconds = false;
 };
 
 int run_plan(const PlanOptions& options) {
@@ -41,6 +44,10 @@ int run_plan(const PlanOptions& options) {
   popts.limits.max_expansions = options.max_expansions;
   popts.limits.max_seconds = options.max_seconds;
   popts.limits.max_memory_bytes = options.max_memory_mib << 20;
+  // `auto` searches within kAutoSearchLimits unless the user raises (or lowers) them.
+  if (options.given_expansions) popts.auto_limits.max_expansions = options.max_expansions;
+  if (options.given_memory) popts.auto_limits.max_memory_bytes = options.max_memory_mib << 20;
+  if (options.given_seconds) popts.auto_limits.max_seconds = options.max_seconds;
   popts.objective = options.objective == "length" ? Objective::kLength : Objective::kCost;
   PlanResult result = planner->plan(domain, loaded->instance, popts);
 
@@ -49,6 +56,8 @@ int run_plan(const PlanOptions& options) {
                  std::string(planner->name).c_str(), result.stats.engine.c_str(),
                  std::string(to_string(result.status)).c_str(), result.stats.seconds,
                  static_cast<long long>(result.stats.expanded));
+    if (!result.stats.reason.empty())
+      std::fprintf(stderr, "; reason: %s\n", result.stats.reason.c_str());
   }
   if (result.status != PlanStatus::kSolved) {
     std::fprintf(stderr, "topoplan plan: %s: %s\n", std::string(to_string(result.status)).c_str(),
@@ -82,13 +91,17 @@ void add_plan_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"cost", "length"}))
       ->capture_default_str();
   add_number(*cmd, "--max-expansions", options->max_expansions, int64_t{1}, INT64_MAX,
-             "node limit of search planners (then exit 12)")
+             "node limit of search planners (then exit 12); auto's default: " +
+                 std::to_string(kAutoSearchLimits.max_expansions))
       ->capture_default_str();
   add_number(*cmd, "--max-memory", options->max_memory_mib, int64_t{1}, int64_t{1} << 30,
-             "memory limit of search planners in MiB (then exit 12)")
+             "memory limit of search planners in MiB (then exit 12); auto's default: " +
+                 std::to_string(kAutoSearchLimits.max_memory_bytes >> 20))
       ->capture_default_str();
-  add_number(*cmd, "--max-seconds", options->max_seconds, 0.0, 1e9,
-             "time limit of search planners, 0 = none");
+  add_number(*cmd, "--time-limit,--max-seconds", options->max_seconds, 0.0, 1e9,
+             "time limit of search planners in seconds, 0 = none (then exit 12); auto's "
+             "default: " +
+                 std::to_string(kAutoSearchLimits.max_seconds).substr(0, 3));
   cmd->add_flag("--stats", options->stats, "print which engine answered and the time to stderr");
   std::string footer = "Planners:";
   for (const PlannerInfo& p : planners())
@@ -97,7 +110,12 @@ void add_plan_command(CLI::App& app, int& exit_code) {
       "\nExit codes: 0 plan found, 11 proven unsolvable, 12 no plan and no proof, "
       "33 input error, 2 usage error.";
   cmd->footer(footer);
-  cmd->callback([options, &exit_code] { exit_code = run_plan(*options); });
+  cmd->callback([options, cmd, &exit_code] {
+    options->given_expansions = cmd->count("--max-expansions") > 0;
+    options->given_memory = cmd->count("--max-memory") > 0;
+    options->given_seconds = cmd->count("--time-limit") > 0;
+    exit_code = run_plan(*options);
+  });
 }
 
 }  // namespace topoplan::cli
