@@ -78,6 +78,15 @@ expect "auto: limit reached exits 12" 12 "default planner's limits.*--planner ex
 expect "auto: --time-limit is accepted" 0 '^; cost = 3 ' -- "$bin" plan "$tmp/twin.toml" --time-limit 5
 expect "exact only when asked" 0 'engine: exact,' -- "$bin" plan "$tmp/twin.toml" --planner exact --stats
 
+# GOAP levels: check says per instance what ℙ gives; bench goap-levels validates every plan
+castle=$src/domains/goap/castle-guard.toml
+expect "check: per-instance section" 0 'raise-alarm \(guard\): goal of 2 fact\(s\), partial' -- "$bin" check "$castle"
+expect "check json: partial goals" 0 '"partial_goal": true' -- "$bin" check "$castle" --json
+expect "castle guard: 5-action plan" 0 '^; cost = 5 ' -- "$bin" plan "$castle" --instance raise-alarm
+expect "castle guard: recruit cannot sound the alarm" 11 'unsolvable' -- "$bin" plan "$castle" --instance recruit-sounds-alarm
+expect "bench goap-levels" 0 'answered by topo: .*invalid plans 0' -- "$bin" bench goap-levels --levels 5
+expect "bench goap-goto" 0 'GoTo chain' -- "$bin" bench goap-goto --quick --reps 1
+
 # the paper's instances, chosen by --init/--goal
 expect "Prévost et al. 2023: haystack in hands needs 7" 0 '^; cost = 7 ' -- "$bin" plan "$hb" --init "haystack=inHands,bucket=none,water=inSource" --goal "haystack=inFeeder,bucket=none,water=inTrough"
 expect "Prévost et al. 2022: one action" 0 '^; cost = 1 ' -- "$bin" plan "$hb" --init "haystack=inHands,bucket=none,water=inSource" --goal "haystack=inFeeder,bucket=none,water=inSource"

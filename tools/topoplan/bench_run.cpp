@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 
 #include "topoplan/analysis.h"
 #include "topoplan/astar.h"
+#include "topoplan/astar_back.h"
 #include "topoplan/backstrom.h"
 #include "topoplan/families.h"
 #include "topoplan/plan.h"
@@ -244,6 +246,156 @@ std::unique_ptr<BenchRunner> make_runner(const std::string& planner, const Task&
   return r;
 }
 
+namespace {
+
+// Latency percentiles (microseconds) of `ns`.
+void percentiles(std::vector<double>& ns, LatencyStats& row) {
+  row.measured = static_cast<int64_t>(ns.size());
+  if (ns.empty()) return;
+  std::sort(ns.begin(), ns.end());
+  auto at = [&](double q) {
+    const auto k = static_cast<size_t>(q * static_cast<double>(ns.size() - 1) + 0.5);
+    return ns[std::min(k, ns.size() - 1)] * 1e-3;
+  };
+  row.p50_us = at(0.50);
+  row.p99_us = at(0.99);
+  row.max_us = ns.back() * 1e-3;
+}
+
+void count(LatencyStats& row, PlanStatus st) {
+  switch (st) {
+    case PlanStatus::kSolved:
+      ++row.solved;
+      break;
+    case PlanStatus::kUnsolvable:
+      ++row.unsolvable;
+      break;
+    case PlanStatus::kLimitReached:
+      ++row.limit;
+      break;
+    case PlanStatus::kGaveUp:
+      ++row.gave_up;
+      break;
+    case PlanStatus::kUnsupported:
+      ++row.unsupported;
+      break;
+  }
+}
+
+// Times `call` alone: the median of up to three runs (one when a run takes over 10 ms).
+template <typename Call>
+double time_call(Call&& call, PlanStatus& status) {
+  double runs[3];
+  int n = 0;
+  for (; n < 3; ++n) {
+    const auto t0 = Clock::now();
+    status = call();
+    runs[n] = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+    if (runs[n] > 1e7) return runs[n];
+  }
+  std::sort(runs, runs + 3);
+  return runs[1];
+}
+
+}  // namespace
+
+void run_goap_levels(const BenchConfig& config, LevelsReport& report) {
+  report = LevelsReport{};
+  PlannerOptions search;  // the default planner's limits, for every search planner here
+  search.limits = kAutoSearchLimits;
+  search.objective = Objective::kCost;
+  enum { kTopo, kAStar, kBack, kAuto, kFallback, kRows };
+  const char* names[kRows] = {"topo", "astar", "astar-back", "auto", "astar"};
+  std::vector<std::vector<double>> ns(kRows);
+  report.rows.resize(kRows);
+  for (int r = 0; r < kRows; ++r) {
+    report.rows[static_cast<size_t>(r)].planner = names[r];
+    report.rows[static_cast<size_t>(r)].subset = r == kFallback ? "topo did not answer" : "all";
+  }
+  std::vector<ActionId> out, out_astar, topo_out;
+  for (int level = 0; level < config.levels; ++level) {
+    GoapLevelParams params =
+        goap_level_params(config.seed + static_cast<uint64_t>(level), config.max_locations);
+    const Task task = goap_level(params);
+    const Domain& d = task.domain;
+    ++report.levels;
+    const int64_t na = d.num_actions();
+    report.actions_min = report.levels == 1 ? na : std::min(report.actions_min, na);
+    report.actions_max = std::max(report.actions_max, na);
+    // ℙ per NPC class (hot API: built once, plans without allocating).
+    std::vector<std::optional<TopoPlanner>> topo(static_cast<size_t>(d.num_classes()) + 1);
+    std::vector<TopoScratch> scratch(topo.size());
+    for (ClassId c = kAllActions; c < d.num_classes(); ++c) {
+      auto p = TopoPlanner::create(d, c);
+      if (!p.ok()) continue;
+      topo[static_cast<size_t>(c + 1)] = std::move(p).value();
+      scratch[static_cast<size_t>(c + 1)] = topo[static_cast<size_t>(c + 1)]->make_scratch();
+    }
+    topo_out.assign(static_cast<size_t>(d.num_actions()) + 1, -1);
+    AStarPlanner astar(d);
+    BackAStarPlanner back(d);
+    auto validate = [&](const Instance& inst, std::span<const ActionId> plan) {
+      if (!validate_plan(d, inst, plan).valid) ++report.invalid;
+    };
+    for (const Instance& inst : task.instances) {
+      ++report.instances;
+      const auto k = static_cast<size_t>(inst.npc_class + 1);
+      int32_t len = 0;
+      auto run_topo = [&]() -> PlanStatus {
+        if (!topo[k]) return PlanStatus::kUnsupported;
+        return topo[k]->plan(scratch[k], inst.init, inst.goal, topo_out, &len);
+      };
+      PlanStatus st = PlanStatus::kGaveUp;
+      // ℙ alone.
+      const double t_topo = time_call(run_topo, st);
+      count(report.rows[kTopo], st);
+      if (st != PlanStatus::kUnsupported) ns[kTopo].push_back(t_topo);
+      const bool topo_answers = st == PlanStatus::kSolved || st == PlanStatus::kUnsolvable;
+      report.topo_answered += topo_answers;
+      if (st == PlanStatus::kSolved) validate(inst, {topo_out.data(), static_cast<size_t>(len)});
+      // A* alone (within the default planner's limits).
+      const double t_astar = time_call([&] { return astar.plan(inst, search, out_astar); }, st);
+      count(report.rows[kAStar], st);
+      ns[kAStar].push_back(t_astar);
+      const PlanStatus astar_status = st;
+      const int64_t astar_cost = astar.last_cost();
+      if (st == PlanStatus::kSolved) validate(inst, out_astar);
+      if (!topo_answers) {
+        count(report.rows[kFallback], st);
+        ns[kFallback].push_back(t_astar);
+      }
+      // astar-back.
+      const double t_back = time_call([&] { return back.plan(inst, search, out); }, st);
+      count(report.rows[kBack], st);
+      ns[kBack].push_back(t_back);
+      if (st == PlanStatus::kSolved) validate(inst, out);
+      // auto: ℙ, then A* (what plan_auto does, on the hot objects).
+      bool auto_by_topo = false;
+      const double t_auto = time_call(
+          [&] {
+            const PlanStatus t = run_topo();
+            auto_by_topo = t == PlanStatus::kSolved || t == PlanStatus::kUnsolvable;
+            return auto_by_topo ? t : astar.plan(inst, search, out);
+          },
+          st);
+      count(report.rows[kAuto], st);
+      ns[kAuto].push_back(t_auto);
+      report.auto_answered += st == PlanStatus::kSolved || st == PlanStatus::kUnsolvable;
+      report.auto_limit += st == PlanStatus::kLimitReached;
+      if (st == PlanStatus::kSolved) {
+        const std::span<const ActionId> plan =
+            auto_by_topo ? std::span<const ActionId>(topo_out.data(), static_cast<size_t>(len))
+                         : std::span<const ActionId>(out);
+        validate(inst, plan);
+        if (astar_status == PlanStatus::kSolved && plan_cost(d, plan) != astar_cost)
+          ++report.cost_mismatch;
+      }
+    }
+  }
+  for (int r = 0; r < kRows; ++r)
+    percentiles(ns[static_cast<size_t>(r)], report.rows[static_cast<size_t>(r)]);
+}
+
 bool run_bench(const std::string& family, const BenchConfig& config, BenchReport& report,
                std::string& error) {
   report = BenchReport{};
@@ -262,6 +414,12 @@ bool run_bench(const std::string& family, const BenchConfig& config, BenchReport
     xs = config.quick ? std::vector<int32_t>{10, 50, 100, 200}
                       : std::vector<int32_t>{10, 25, 50, 100, 200, 400, 800, 1600};
     report.planners = {"topo", "backstrom"};
+  } else if (family == "goap-goto") {
+    report.figure = "GoTo chain";
+    report.x_label = "n (places and tasks; |A| = 2n)";
+    xs = config.quick ? std::vector<int32_t>{10, 100, 1000}
+                      : std::vector<int32_t>{10, 50, 100, 500, 1000, 2000, 5000};
+    report.planners = {"topo"};
   } else if (game) {
     report.figure = "Figure 3";
     report.x_label = "NPCs";
@@ -274,7 +432,8 @@ bool run_bench(const std::string& family, const BenchConfig& config, BenchReport
                                           : std::vector<std::string>{"topo", "backstrom", "astar"};
   } else {
     error = "unknown family '" + family +
-            "' (multiprv-n-cycle, multiprv-2-cycle, oneprv-5, western, western-pus)";
+            "' (multiprv-n-cycle, multiprv-2-cycle, oneprv-5, western, western-pus, goap-levels, "
+            "goap-goto)";
     return false;
   }
   if (!config.planners.empty()) report.planners = config.planners;
@@ -326,6 +485,7 @@ bool run_bench(const std::string& family, const BenchConfig& config, BenchReport
   for (int32_t x : xs) {
     const Task task = family == "multiprv-n-cycle"   ? multiprv_n_cycle(10, x)
                       : family == "multiprv-2-cycle" ? multiprv_2_cycle(x)
+                      : family == "goap-goto"        ? goap_goto_chain(x)
                                                      : oneprv_5(x);
     BenchPoint pt;
     pt.x = x;

@@ -35,6 +35,9 @@ struct BenchConfig {
   int64_t max_expansions = 2'000'000;
   std::vector<std::string> planners;  // empty: the family's default set
   bool quick = false;                 // fewer, smaller sweep points
+  int levels = 500;                   // goap-levels: generated levels (4 instances each)
+  int max_locations = 50;             // goap-levels: largest level drawn
+  uint64_t seed = 1;                  // goap-levels: first level seed
 };
 
 struct BenchPoint {
@@ -57,6 +60,28 @@ struct BenchReport {
   std::vector<double> mix_ns_per_plan;  // per planner; < 0 when not measured
   std::string mix_description;
 };
+
+// `bench goap-levels`: per-instance latency of ℙ, A*, astar-back and auto on generated GOAP levels
+// (families.h goap_level), search planners within the default planner's limits
+// (kAutoSearchLimits), each call timed alone (median of up to 3 runs).
+struct LatencyStats {
+  std::string planner;
+  std::string subset;    // which instances ("all", or "topo gave up": the fallback's share)
+  int64_t measured = 0;  // calls timed
+  int64_t solved = 0, unsolvable = 0, limit = 0, gave_up = 0, unsupported = 0;
+  double p50_us = -1, p99_us = -1, max_us = -1;
+};
+struct LevelsReport {
+  int64_t levels = 0;
+  int64_t instances = 0;
+  int64_t actions_min = 0, actions_max = 0;  // |A| of the levels
+  int64_t topo_answered = 0;                 // ℙ solved or proved unsolvable
+  int64_t auto_answered = 0, auto_limit = 0;
+  int64_t invalid = 0;        // plans the validator rejected (must be 0)
+  int64_t cost_mismatch = 0;  // auto and A* both solved with different costs (must be 0)
+  std::vector<LatencyStats> rows;
+};
+void run_goap_levels(const BenchConfig& config, LevelsReport& report);
 
 // Runs the sweep of `family`; false with `error` set for an unknown family.
 bool run_bench(const std::string& family, const BenchConfig& config, BenchReport& report,

@@ -8,6 +8,8 @@
 #include "commands.h"
 #include "files.h"
 #include "numeric_option.h"
+#include "topoplan/families.h"
+#include "topoplan/plan.h"
 
 namespace topoplan::cli {
 namespace {
@@ -126,7 +128,74 @@ std::string to_csv(const BenchReport& r) {
   return s;
 }
 
+// `bench goap-levels`: a latency table per planner, not a sweep.
+int run_levels(const BenchOptions& o) {
+  LevelsReport r;
+  run_goap_levels(o.config, r);
+  const double share = r.instances == 0 ? 0
+                                        : 100.0 * static_cast<double>(r.topo_answered) /
+                                              static_cast<double>(r.instances);
+  if (o.json) {
+    nlohmann::json j;
+    j["family"] = "goap-levels";
+    j["levels"] = r.levels;
+    j["instances"] = r.instances;
+    j["max_locations"] = o.config.max_locations;
+    j["actions"] = {r.actions_min, r.actions_max};
+    j["limits"] = {{"max_expansions", kAutoSearchLimits.max_expansions},
+                   {"max_memory_mib", kAutoSearchLimits.max_memory_bytes >> 20},
+                   {"max_seconds", kAutoSearchLimits.max_seconds}};
+    j["topo_answered"] = r.topo_answered;
+    j["topo_share_percent"] = share;
+    j["auto_answered"] = r.auto_answered;
+    j["auto_limit_reached"] = r.auto_limit;
+    j["invalid_plans"] = r.invalid;
+    j["cost_mismatch"] = r.cost_mismatch;
+    nlohmann::json rows = nlohmann::json::array();
+    for (const LatencyStats& x : r.rows)
+      rows.push_back({{"planner", x.planner},
+                      {"instances", x.subset},
+                      {"measured", x.measured},
+                      {"solved", x.solved},
+                      {"unsolvable", x.unsolvable},
+                      {"limit", x.limit},
+                      {"gave_up", x.gave_up},
+                      {"unsupported", x.unsupported},
+                      {"p50_us", x.p50_us},
+                      {"p99_us", x.p99_us},
+                      {"max_us", x.max_us}});
+    j["latency"] = rows;
+    std::printf("%s\n", j.dump(2).c_str());
+  } else {
+    std::printf(
+        "GOAP levels: %lld levels, %lld instances, %lld-%lld actions, up to %d places; "
+        "search limits %lld expansions, %lld MiB, %g s\n",
+        static_cast<long long>(r.levels), static_cast<long long>(r.instances),
+        static_cast<long long>(r.actions_min), static_cast<long long>(r.actions_max),
+        o.config.max_locations, static_cast<long long>(kAutoSearchLimits.max_expansions),
+        static_cast<long long>(kAutoSearchLimits.max_memory_bytes >> 20),
+        kAutoSearchLimits.max_seconds);
+    std::printf("%-11s %-20s %9s %8s %8s %6s %8s %8s %11s %11s %11s\n", "planner", "instances",
+                "measured", "solved", "unsolv", "limit", "gave-up", "unsupp", "p50 us", "p99 us",
+                "max us");
+    for (const LatencyStats& x : r.rows)
+      std::printf("%-11s %-20s %9lld %8lld %8lld %6lld %8lld %8lld %11.2f %11.2f %11.2f\n",
+                  x.planner.c_str(), x.subset.c_str(), static_cast<long long>(x.measured),
+                  static_cast<long long>(x.solved), static_cast<long long>(x.unsolvable),
+                  static_cast<long long>(x.limit), static_cast<long long>(x.gave_up),
+                  static_cast<long long>(x.unsupported), x.p50_us, x.p99_us, x.max_us);
+    std::printf(
+        "answered by topo: %lld / %lld (%.2f%%); auto answered %lld, limit reached %lld; "
+        "invalid plans %lld; auto/A* cost mismatches %lld\n",
+        static_cast<long long>(r.topo_answered), static_cast<long long>(r.instances), share,
+        static_cast<long long>(r.auto_answered), static_cast<long long>(r.auto_limit),
+        static_cast<long long>(r.invalid), static_cast<long long>(r.cost_mismatch));
+  }
+  return r.invalid == 0 && r.cost_mismatch == 0 ? kExitOk : 1;
+}
+
 int run(const BenchOptions& o) {
+  if (o.family == "goap-levels") return run_levels(o);
   BenchReport report;
   std::string error;
   if (!run_bench(o.family, o.config, report, error)) {
@@ -150,7 +219,8 @@ void add_bench_command(CLI::App& app, int& exit_code) {
       "bench", "time the planners on a benchmark family (the papers' Figures 1-3)");
   cmd->add_option("FAMILY", options->family,
                   "multiprv-n-cycle (Fig. 1), multiprv-2-cycle, oneprv-5 (Fig. 2), western, "
-                  "western-pus (Fig. 3)")
+                  "western-pus (Fig. 3), goap-levels (latency of topo, astar, astar-back, auto), "
+                  "goap-goto (topo's linearity on GoTo actions)")
       ->required();
   cmd->add_flag("--json", options->json, "print one JSON object instead of a table");
   cmd->add_option("--csv", options->csv, "also write the sweep as CSV to FILE");
@@ -163,6 +233,12 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   add_number(*cmd, "--max-point-seconds", options->config.max_point_seconds, 0.0, 1e6,
              "drop a planner from larger points once one point costs this long");
   cmd->add_flag("--quick", options->config.quick, "fewer and smaller sweep points");
+  add_number(*cmd, "--levels", options->config.levels, 1, 10'000'000,
+             "goap-levels: levels generated (4 instances each)");
+  add_number(*cmd, "--max-locations", options->config.max_locations, 3, kMaxGoapLocations,
+             "goap-levels: largest level (places)");
+  add_number(*cmd, "--seed", options->config.seed, uint64_t{0}, UINT64_MAX,
+             "goap-levels: first level seed");
   cmd->callback([options, &exit_code] { exit_code = run(*options); });
 }
 

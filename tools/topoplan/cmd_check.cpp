@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "files.h"
 #include "topoplan/analysis.h"
+#include "topoplan/topo.h"
 
 namespace topoplan::cli {
 namespace {
@@ -255,6 +256,90 @@ std::string to_dot(const Domain& d, const ClassReport& r) {
   return s;
 }
 
+// ---------------------------------------------------------------- instances
+
+// What ℙ makes of one instance of the file, in the designer's terms: planned (length), proven
+// unsolvable, or not decided — with ℙ's own explanation (topo.h describe()) and, when ℙ refuses
+// the action set, what would change it.
+struct InstanceCheck {
+  std::string name;
+  std::string npc_class;
+  int32_t goal_facts = 0;
+  std::vector<std::string> free_variables;  // partial goal: variables the goal leaves free
+  PlanStatus topo = PlanStatus::kGaveUp;
+  int64_t length = 0;
+  std::string message;  // ℙ's explanation when it does not plan
+  std::string change;   // what would let ℙ decide it (empty when ℙ decides)
+};
+
+InstanceCheck check_instance(const Domain& d, const Instance& inst, size_t index) {
+  InstanceCheck c;
+  c.name = inst.name.empty() ? "#" + std::to_string(index + 1) : inst.name;
+  c.npc_class = inst.npc_class == kAllActions ? "all actions" : d.class_name(inst.npc_class);
+  for (VarId v = 0; v < d.num_variables(); ++v) {
+    if (inst.goal[static_cast<size_t>(v)] == kUndefined)
+      c.free_variables.push_back(d.variable_name(v));
+    else
+      ++c.goal_facts;
+  }
+  const PlanResult r = plan_topo(d, inst);
+  c.topo = r.status;
+  c.length = static_cast<int64_t>(r.actions.size());
+  if (r.status == PlanStatus::kSolved) return c;
+  c.message = r.message;
+  if (r.status == PlanStatus::kUnsupported) {
+    const ClassReport cr = analyze(d, inst.npc_class);
+    if (!cr.unary)
+      c.change = "ℙ plans only actions that change one variable; split " +
+                 d.action_name(cr.non_unary.front()) + " into one action per variable";
+    else if (!cr.post_unique)
+      c.change = "ℙ needs one action per value set; give " +
+                 d.variable_name(cr.post_conflicts.front().var) + "=" +
+                 d.value_name(cr.post_conflicts.front().var, cr.post_conflicts.front().post) +
+                 " a single producer in this NPC class (or split the class)";
+    else if (!cr.pre_defined)
+      c.change = "ℙ needs a pre-condition on each changed variable here; " +
+                 d.action_name(cr.undefined_pre.front()) +
+                 " has none (a GoTo from anywhere): the default planner answers with A*";
+  }
+  if (c.change.empty() && r.status != PlanStatus::kUnsolvable)
+    c.change = "the default planner (auto) answers it with A* within its limits";
+  return c;
+}
+
+void print_instances(const std::vector<InstanceCheck>& checks) {
+  if (checks.empty()) return;
+  std::printf("\ninstances (what ℙ gives)\n");
+  for (const InstanceCheck& c : checks) {
+    std::printf("  %s (%s): goal of %d fact(s)%s\n", c.name.c_str(), c.npc_class.c_str(),
+                c.goal_facts, c.free_variables.empty() ? ", total" : ", partial");
+    if (c.topo == PlanStatus::kSolved)
+      std::printf("    ℙ plans it: %lld actions, each once, minimal\n",
+                  static_cast<long long>(c.length));
+    else
+      std::printf("    ℙ %s: %s\n", std::string(to_string(c.topo)).c_str(), c.message.c_str());
+    if (!c.change.empty()) std::printf("    what would change it: %s\n", c.change.c_str());
+  }
+}
+
+json to_json(const std::vector<InstanceCheck>& checks) {
+  json a = json::array();
+  for (const InstanceCheck& c : checks) {
+    json j;
+    j["name"] = c.name;
+    j["class"] = c.npc_class;
+    j["goal_facts"] = c.goal_facts;
+    j["partial_goal"] = !c.free_variables.empty();
+    j["free_variables"] = c.free_variables;
+    j["topo"] = std::string(to_string(c.topo));
+    if (c.topo == PlanStatus::kSolved) j["length"] = c.length;
+    if (!c.message.empty()) j["why"] = c.message;
+    if (!c.change.empty()) j["what_would_change_it"] = c.change;
+    a.push_back(j);
+  }
+  return a;
+}
+
 // ---------------------------------------------------------------- command
 
 int run_check(const CheckOptions& o) {
@@ -276,6 +361,10 @@ int run_check(const CheckOptions& o) {
   if (scope == kAllActions)
     for (ClassId c = 0; c < d.num_classes(); ++c) per_class.push_back(analyze(d, c));
 
+  std::vector<InstanceCheck> checks;
+  for (size_t i = 0; i < task->instances.size(); ++i)
+    checks.push_back(check_instance(d, task->instances[i], i));
+
   if (!o.dot.empty()) {
     const std::string inputs[] = {o.path};
     if (!write_output("check", o.dot, to_dot(d, main_report), inputs)) return kExitInputError;
@@ -293,6 +382,7 @@ int run_check(const CheckOptions& o) {
       // Prévost et al. 2023 §1: post-unique within every NPC class.
       j["contextually_post_unique"] = contextual;
     }
+    j["instances"] = to_json(checks);
     std::printf("%s\n", j.dump(2).c_str());
     return kExitOk;
   }
@@ -312,6 +402,7 @@ int run_check(const CheckOptions& o) {
                   std::string(to_string(r.structural_class)).c_str());
     std::printf(" all=%s\n", std::string(to_string(main_report.structural_class)).c_str());
   }
+  print_instances(checks);
   return kExitOk;
 }
 
