@@ -181,10 +181,10 @@ TEST(TopoDifferential, PartialGoals) {
 }
 // SAS+ undefined pre-conditions (GoTo-style variables), total and partial goals.
 TEST(TopoDifferential, UndefinedPre) {
-  run(0.0, "topo vs exact, undefined pre-conditions, total goals", 0.5, 8000);
+  run(0.0, "topo vs exact, undefined pre-conditions, total goals", 0.5, 4000);
 }
 TEST(TopoDifferential, UndefinedPrePartialGoals) {
-  run(0.5, "topo vs exact, undefined pre-conditions, partial goals", 0.5, 8000);
+  run(0.5, "topo vs exact, undefined pre-conditions, partial goals", 0.5, 4000);
 }
 
 }  // namespace

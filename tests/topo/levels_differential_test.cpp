@@ -2,7 +2,7 @@
 // actions without a pre-condition on the location, patrol routes, doors, keys, items, needs;
 // goals of 1-3 facts, every other variable free) — the tasks issue 9 measures ℙ on.
 //
-// TOPOPLAN_LEVEL_INSTANCES sets the number of instances (default 1500), TOPOPLAN_LEVEL_SEED the
+// TOPOPLAN_LEVEL_INSTANCES sets the number of instances (default 1000), TOPOPLAN_LEVEL_SEED the
 // first level seed, TOPOPLAN_LEVEL_MAX_LOCATIONS the largest level (default 12; the exact search
 // is the slow side). Asserted: every plan ℙ returns is valid, uses each action once and is as
 // short as the exact optimum (or the optimum repeats an action and ℙ's plan is minimal among plans
@@ -30,7 +30,7 @@ int64_t env_int(const char* name, int64_t fallback) {
 }
 
 TEST(TopoDifferential, GoapLevels) {
-  const int64_t wanted = env_int("TOPOPLAN_LEVEL_INSTANCES", 1500);
+  const int64_t wanted = env_int("TOPOPLAN_LEVEL_INSTANCES", 1000);
   const uint64_t first_seed = static_cast<uint64_t>(env_int("TOPOPLAN_LEVEL_SEED", 1));
   const auto max_locations = static_cast<int32_t>(env_int("TOPOPLAN_LEVEL_MAX_LOCATIONS", 12));
   PlannerOptions exact_opts;
