@@ -1,13 +1,24 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS topoplan topoplan_io topoplan_udgoap topoplan_udgoap_io topoplan_sim topoplan_sim_io EXPORT topoplanTargets
+# Two export sets: topoplanTargets (no third-party dependency) and topoplanIoTargets (toml++),
+# so that find_package(topoplan) asks for toml++ only when the io component is wanted.
+install(TARGETS topoplan_runtime topoplan_tools topoplan topoplan_udgoap topoplan_sim EXPORT topoplanTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY include/topoplan DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT topoplanTargets NAMESPACE topoplan:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/topoplan)
+if(TOPOPLAN_WITH_IO)
+  install(TARGETS topoplan_io topoplan_udgoap_io topoplan_sim_io EXPORT topoplanIoTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+          INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT topoplanIoTargets NAMESPACE topoplan::
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/topoplan)
+endif()
 configure_package_config_file(cmake/topoplanConfig.cmake.in
                               ${CMAKE_CURRENT_BINARY_DIR}/topoplanConfig.cmake
                               INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/topoplan)

@@ -2,7 +2,7 @@
 # The whole test suite, as CI runs it: a warnings-as-errors build and its tests, then the
 # tests again under AddressSanitizer + UndefinedBehaviorSanitizer, the crowd tests under
 # ThreadSanitizer, each libFuzzer harness briefly, then an install and a find_package(topoplan)
-# consumer build, then the
+# consumer build, an add_subdirectory(topoplan) consumer build, then the
 # WebAssembly build and its pages in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,6 +37,11 @@ cmake --build build/consumer
 build/consumer/hello
 tests/readme/build_snippet.sh "$prefix" build/readme  # README.md's library example, verbatim
 rm -rf "$prefix"
+
+# topoplan as a subproject (add_subdirectory) of a game that ships the runtime only, without io.
+cmake -S examples/subproject -B build/subproject -G Ninja -DTOPOPLAN_WITH_IO=OFF
+cmake --build build/subproject -j"$jobs" --target hello
+build/subproject/hello
 
 # The Python package (docs/python.md): pip installs it from this checkout into a venv that sees
 # Debian's numpy, pybind11, pytest and hypothesis (no PyPI; setup.py builds only the extension

@@ -4,13 +4,20 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "topoplan/astar.h"
 #include "topoplan/astar_back.h"
-#include "topoplan/backstrom.h"
 #include "topoplan/plan.h"
-#include "topoplan/search.h"
 #include "topoplan/topo.h"
+
+namespace topoplan {
+struct PlannerInfo;
+}
+// Defined by topoplan::tools (src/tools/register.cpp), which keeps it in every program that links
+// the tools; null in a runtime-only program.
+extern "C" __attribute__((weak)) void topoplan_tools_planners(const topoplan::PlannerInfo** list,
+                                                              int32_t* count);
 
 namespace topoplan {
 
@@ -43,8 +50,6 @@ PlanResult plan_auto(const Domain& domain, const Instance& instance, const Plann
 const std::array kPlanners = {
     PlannerInfo{"auto", "default: ℙ, then GOAP A* within bounded limits (optimal when it answers)",
                 &plan_auto},
-    PlannerInfo{"exact", "optimal uniform-cost search over packed states (the test oracle)",
-                &plan_exact},
     PlannerInfo{"astar", "GOAP forward A* (packed states, admissible DTG heuristic; optimal)",
                 &plan_astar},
     PlannerInfo{"astar-back", "GOAP regressive A* over subgoals, as F.E.A.R. (optimal)",
@@ -53,9 +58,6 @@ const std::array kPlanners = {
                 "ℙ / TopoPlan: linear-time minimal plans for unary post-unique action sets (each "
                 "action once)",
                 &plan_topo},
-    PlannerInfo{"backstrom",
-                "Backstrom's O(m^2 n) SAS+-PUS planner (unary, post-unique, single-valued)",
-                &plan_backstrom},
 };
 // ℙ answers in linear time when the domain is in its class. Every action it chooses is one that
 // every plan must contain (post-uniqueness), so its plans are minimal in length and, with
@@ -96,16 +98,41 @@ PlanResult plan_auto(const Domain& domain, const Instance& instance,
   return r;
 }
 
+// The built-in planners, then those of topoplan::tools when it is linked, then those registered
+// (register_planner) in registration order.
+std::vector<PlannerInfo>& registry() {
+  static std::vector<PlannerInfo> all = [] {
+    std::vector<PlannerInfo> list(kPlanners.begin(), kPlanners.end());
+    if (topoplan_tools_planners != nullptr) {
+      const PlannerInfo* tools = nullptr;
+      int32_t count = 0;
+      topoplan_tools_planners(&tools, &count);
+      list.insert(list.end(), tools, tools + count);
+    }
+    return list;
+  }();
+  return all;
+}
+
 }  // namespace
 
 std::span<const PlannerInfo> planners() {
-  return kPlanners;
+  return registry();
 }
 
 const PlannerInfo* find_planner(std::string_view name) {
-  for (const PlannerInfo& p : kPlanners)
+  for (const PlannerInfo& p : registry())
     if (p.name == name) return &p;
   return nullptr;
+}
+
+void register_planner(const PlannerInfo& info) {
+  for (PlannerInfo& p : registry())
+    if (p.name == info.name) {
+      p = info;
+      return;
+    }
+  registry().push_back(info);
 }
 
 }  // namespace topoplan

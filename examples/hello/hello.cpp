@@ -33,7 +33,9 @@ int main() {
   morning.init = {0, 0, 0};  // empty hands, water in the source
   morning.goal = {2, 0, 2};  // feeder and trough filled, bucket put down
 
-  const PlannerInfo* planner = find_planner("auto");  // ℙ, or exact search when ℙ gives up
+  // ℙ, then an optimal search when ℙ gives up (the exact search when topoplan::tools registered
+  // it, else A*).
+  const PlannerInfo* planner = find_planner("auto");
   PlanResult result = planner->plan(*domain, morning, PlannerOptions{});
   if (result.status != PlanStatus::kSolved) {
     std::fprintf(stderr, "no plan: %s\n", result.message.c_str());

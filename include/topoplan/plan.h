@@ -72,10 +72,15 @@ struct PlannerInfo {
   PlanFn plan;
 };
 
-// Every planner linked into the library, in a stable order.
+// Every planner of the registry: the runtime's ("auto", "astar", "astar-back", "topo"), then
+// those registered, in registration order. The span is invalidated by register_planner().
 [[nodiscard]] std::span<const PlannerInfo> planners();
 // The planner called `name`, or nullptr.
 [[nodiscard]] const PlannerInfo* find_planner(std::string_view name);
+// Adds a planner to the registry, or replaces the one of the same name. For libraries built on
+// the runtime (topoplan::tools registers "exact" and "backstrom", topoplan/tools.h) and for
+// programs that bring their own. Not thread-safe: register before planning starts.
+void register_planner(const PlannerInfo& info);
 
 // Sum of the costs of `actions`.
 [[nodiscard]] int64_t plan_cost(const Domain& domain, std::span<const ActionId> actions);

@@ -6,12 +6,14 @@
 #include "../support/horse_breeder.h"
 #include "topoplan/families.h"
 #include "topoplan/search.h"
+#include "topoplan/tools.h"
 #include "topoplan/validate.h"
 
 namespace topoplan {
 namespace {
 
-TEST(Backstrom, IsRegistered) {
+TEST(Backstrom, IsRegisteredByTheTools) {
+  register_tools_planners();
   const PlannerInfo* p = find_planner("backstrom");
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(p->plan, &plan_backstrom);

@@ -12,28 +12,20 @@
 #include <vector>
 
 #include "topoplan/domain.h"
+#include "topoplan/random.h"
 
 namespace topoplan::testing {
 
-// SplitMix64: small, fast, portable.
-class Rng {
+// The project's SplitMix64 (topoplan/random.h) with the draws the generators use.
+class Rng : public SplitMix64 {
  public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  using SplitMix64::SplitMix64;
   // Uniform in [lo, hi] (inclusive).
   int32_t uniform(int32_t lo, int32_t hi) {
     return lo + static_cast<int32_t>(next() % static_cast<uint64_t>(hi - lo + 1));
   }
   // True with probability p.
-  bool chance(double p) { return static_cast<double>(next() >> 11) * 0x1.0p-53 < p; }
-
- private:
-  uint64_t state_;
+  bool chance(double p) { return unit() < p; }
 };
 
 struct RandomDomainOptions {

@@ -1,0 +1,34 @@
+// The planners of topoplan::tools in the runtime's registry (topoplan/tools.h).
+//
+// The runtime's registry asks for topoplan_tools_planners() through a weak reference, and
+// topoplan::tools adds "-u topoplan_tools_planners" to the link line of every program that links
+// it (src/CMakeLists.txt). So a program that links the tools finds "exact" and "backstrom" by
+// name without a call, and a runtime-only program links none of their code.
+#include <cstdint>
+
+#include "topoplan/backstrom.h"
+#include "topoplan/plan.h"
+#include "topoplan/search.h"
+#include "topoplan/tools.h"
+
+namespace topoplan {
+namespace {
+
+constexpr PlannerInfo kToolPlanners[] = {
+    {"exact", "optimal uniform-cost search over packed states (the test oracle)", &plan_exact},
+    {"backstrom", "Backstrom's O(m^2 n) SAS+-PUS planner (unary, post-unique, single-valued)",
+     &plan_backstrom},
+};
+
+}  // namespace
+
+void register_tools_planners() {
+  for (const PlannerInfo& p : kToolPlanners) register_planner(p);
+}
+
+}  // namespace topoplan
+
+extern "C" void topoplan_tools_planners(const topoplan::PlannerInfo** list, int32_t* count) {
+  *list = topoplan::kToolPlanners;
+  *count = static_cast<int32_t>(std::size(topoplan::kToolPlanners));
+}
