@@ -11,6 +11,7 @@
 #include "topoplan/crowd.h"
 #include "topoplan/families.h"
 #include "topoplan/topo.h"
+#include "topoplan/town.h"
 #include "topoplan/validate.h"
 
 namespace topoplan {
@@ -37,22 +38,6 @@ struct Results {
     return {actions.begin() + offset[i], actions.begin() + offset[i] + length[i]};
   }
 };
-
-// Applies `steps` random applicable actions of class `c` to `state`.
-void random_walk(const Domain& d, std::vector<ValueId>& state, Rng& rng, int32_t steps,
-                 ClassId c = kAllActions) {
-  const std::span<const uint8_t> mask = d.action_mask(c);
-  std::vector<ActionId> options;
-  for (int32_t k = 0; k < steps; ++k) {
-    options.clear();
-    for (ActionId a = 0; a < d.num_actions(); ++a)
-      if (mask[static_cast<size_t>(a)] && applicable(d, a, state)) options.push_back(a);
-    if (options.empty()) return;
-    const ActionId a =
-        options[static_cast<size_t>(rng.uniform(0, static_cast<int32_t>(options.size()) - 1))];
-    for (const Effect& e : d.effects(a)) state[static_cast<size_t>(e.var)] = e.post;
-  }
-}
 
 // NPCs of every class from `seeds` (start states), with goals reached by walks (solvable),
 // random (mostly unsolvable) or partly free, and a few bad class ids.

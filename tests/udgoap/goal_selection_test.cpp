@@ -8,6 +8,7 @@
 
 #include "topoplan/crowd.h"
 #include "topoplan/families.h"
+#include "topoplan/random.h"
 #include "topoplan/topo.h"
 #include "topoplan/udgoap/goal_selection.h"
 #include "topoplan/validate.h"
@@ -155,14 +156,8 @@ struct CrowdInput {
 };
 
 CrowdInput random_crowd(const Domain& domain, const GoalSelector& s, int64_t n, uint64_t seed) {
-  uint64_t x = seed;
-  const auto next = [&x] {
-    x += 0x9E3779B97F4A7C15ull;
-    uint64_t z = x;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  };
+  SplitMix64 rng(seed);
+  const auto next = [&rng] { return rng.next(); };
   CrowdInput in;
   const int32_t f = s.num_facts();
   in.npc_class.resize(static_cast<size_t>(n));

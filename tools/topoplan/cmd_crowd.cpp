@@ -1,6 +1,7 @@
-// topoplan crowd: the crowd benchmark. A Western town of N NPCs (docs/crowds.md describes the
-// mix), planned cold (no cache, every NPC through ℙ), warm (plan cache, steady state with churn)
-// and a frame at a time (1.67 ms budget). Medians over repetitions; --json prints one object.
+// topoplan crowd: the crowd benchmark. A town of N NPCs (topoplan/town.h: a built-in town by
+// name, or any domain file whose instances serve as routines; docs/crowds.md), planned cold (no
+// cache, every NPC through ℙ), warm (plan cache, steady state with churn) and a frame at a time
+// (1.67 ms budget). Medians over repetitions; --json prints one object.
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,8 +11,8 @@
 #include <cstring>
 #include <ctime>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #if __has_include(<valgrind/callgrind.h>)
@@ -22,14 +23,14 @@
 #include "commands.h"
 #include "numeric_option.h"
 #include "topoplan/crowd.h"
-#include "topoplan/families.h"
+#include "topoplan/town.h"
 #include "topoplan/validate.h"
 
 namespace topoplan::cli {
 namespace {
 
 struct CrowdOptions {
-  std::string domain = "western";
+  std::string domain = "western";  // a built-in town or a domain file
   int64_t npcs = 100'000;
   int32_t threads = 1;
   int32_t frames = 10;
@@ -41,22 +42,6 @@ struct CrowdOptions {
   bool json = false;
   bool no_baseline = false;
   uint64_t seed = 1;
-};
-
-class Rng {  // SplitMix64
- public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  int32_t below(int32_t n) { return static_cast<int32_t>(next() % static_cast<uint64_t>(n)); }
-  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-
- private:
-  uint64_t state_;
 };
 
 double now_s() {
@@ -172,131 +157,10 @@ class Progress {
   bool tty_;
 };
 
-void random_walk(const Domain& d, std::vector<ValueId>& state, Rng& rng, int32_t steps, ClassId c) {
-  const std::span<const uint8_t> mask = d.action_mask(c);
-  std::vector<ActionId> options;
-  for (int32_t k = 0; k < steps; ++k) {
-    options.clear();
-    for (ActionId a = 0; a < d.num_actions(); ++a)
-      if (mask[static_cast<size_t>(a)] && applicable(d, a, state)) options.push_back(a);
-    if (options.empty()) return;
-    const ActionId a =
-        options[static_cast<size_t>(rng.below(static_cast<int32_t>(options.size())))];
-    for (const Effect& e : d.effects(a)) state[static_cast<size_t>(e.var)] = e.post;
-  }
-}
-
-// Share of the town per class (Western names); other classes get weight 1.
-double class_weight(const std::string& name) {
-  static const std::pair<const char*, double> kWeights[] = {
-      {"Rancher", 30},   {"HorseBreeder", 15}, {"Cook", 15},  {"Shopkeeper", 15},
-      {"Bartender", 10}, {"Blacksmith", 10},   {"Sheriff", 5}};
-  for (const auto& [n, w] : kWeights)
-    if (name == n) return w;
-  return 1;
-}
-
-// The town: per-class pools of (s0, goal) on the class's variables, a pool of "rest of the town"
-// backgrounds, and per NPC the packed input composed from one of each.
-struct Town {
-  const CrowdPlanner* planner = nullptr;
-  int32_t words = 0;
-  std::vector<double> class_cdf;
-  std::vector<std::vector<uint64_t>> sit_init, sit_goal;  // per class: pool * words
-  std::vector<uint64_t> background;                       // pool * words
-  std::vector<std::vector<uint64_t>> class_mask;          // per class: key mask per word
-  std::vector<uint16_t> npc_class;
-  std::vector<uint64_t> init, goal;
-
-  void assign(int64_t i, Rng& rng) {
-    const double u = rng.unit();
-    const auto c = static_cast<int32_t>(std::lower_bound(class_cdf.begin(), class_cdf.end(), u) -
-                                        class_cdf.begin());
-    const int32_t cls = std::min<int32_t>(c, static_cast<int32_t>(class_cdf.size()) - 1);
-    const auto pool = static_cast<int32_t>(sit_init[static_cast<size_t>(cls)].size() / words);
-    const int32_t s = rng.below(pool);
-    const int32_t b = rng.below(static_cast<int32_t>(background.size() / words));
-    npc_class[static_cast<size_t>(i)] = static_cast<uint16_t>(cls);
-    for (int32_t k = 0; k < words; ++k) {
-      const uint64_t m = class_mask[static_cast<size_t>(cls)][static_cast<size_t>(k)];
-      const uint64_t bg = background[static_cast<size_t>(b * words + k)] & ~m;
-      init[static_cast<size_t>(i * words + k)] =
-          bg | sit_init[static_cast<size_t>(cls)][static_cast<size_t>(s * words + k)];
-      goal[static_cast<size_t>(i * words + k)] =
-          bg | sit_goal[static_cast<size_t>(cls)][static_cast<size_t>(s * words + k)];
-    }
-  }
-};
-
-Town build_town(const Task& task, const CrowdPlanner& planner, const CrowdOptions& o, Rng& rng) {
-  const Domain& d = task.domain;
-  const CrowdLayout& layout = planner.layout();
-  Town t;
-  t.planner = &planner;
-  t.words = layout.words();
-  const auto words = static_cast<size_t>(t.words);
-  const int32_t classes = planner.num_classes();
-  double total = 0;
-  for (int32_t c = 0; c < classes; ++c) {
-    total += class_weight(d.num_classes() ? d.class_name(c) : "");
-    t.class_cdf.push_back(total);
-  }
-  for (double& x : t.class_cdf) x /= total;
-  const std::vector<ValueId> dawn(static_cast<size_t>(d.num_variables()), 0);
-  std::vector<uint64_t> packed(words);
-  for (int32_t c = 0; c < classes; ++c) {
-    std::vector<uint64_t> mask(words, 0);
-    for (VarId v : planner.class_variables(c)) {
-      const CrowdLayout::Field& f = layout.field(v);
-      mask[static_cast<size_t>(f.word)] |= f.mask << f.shift;
-    }
-    const ClassId dc = d.num_classes() ? c : kAllActions;
-    std::vector<const Instance*> routines;
-    for (const Instance& inst : task.instances)
-      if (inst.npc_class == dc) routines.push_back(&inst);
-    std::vector<uint64_t> si, sg;
-    for (int32_t k = 0; k < o.situations_per_class; ++k) {
-      // A routine, some steps into it; the routine's goal, or (15 %) an errand nearby.
-      std::vector<ValueId> s0 =
-          routines.empty()
-              ? dawn
-              : routines[static_cast<size_t>(rng.below(static_cast<int32_t>(routines.size())))]
-                    ->init;
-      std::vector<ValueId> g =
-          routines.empty()
-              ? dawn
-              : routines[static_cast<size_t>(rng.below(static_cast<int32_t>(routines.size())))]
-                    ->goal;
-      random_walk(d, s0, rng, rng.below(7), dc);
-      if (routines.empty() || rng.unit() < 0.15) {
-        g = s0;
-        random_walk(d, g, rng, 1 + rng.below(8), dc);
-      }
-      layout.pack_state(s0, packed.data());
-      for (size_t w = 0; w < words; ++w) si.push_back(packed[w] & mask[w]);
-      layout.pack_goal(g, packed.data());
-      for (size_t w = 0; w < words; ++w) sg.push_back(packed[w] & mask[w]);
-    }
-    t.sit_init.push_back(std::move(si));
-    t.sit_goal.push_back(std::move(sg));
-    t.class_mask.push_back(std::move(mask));
-  }
-  for (int32_t k = 0; k < 256; ++k) {  // the rest of the town, somewhere in its day
-    std::vector<ValueId> s = dawn;
-    random_walk(d, s, rng, rng.below(40), kAllActions);
-    layout.pack_state(s, packed.data());
-    t.background.insert(t.background.end(), packed.begin(), packed.end());
-  }
-  t.npc_class.resize(static_cast<size_t>(o.npcs));
-  t.init.resize(static_cast<size_t>(o.npcs) * words);
-  t.goal.resize(static_cast<size_t>(o.npcs) * words);
-  for (int64_t i = 0; i < o.npcs; ++i) t.assign(i, rng);
-  return t;
-}
-
-// Rough single-thread memory bandwidth: memcpy between two 256 MB buffers (read + write).
-double memcpy_gbps() {
-  const size_t bytes = size_t{256} << 20;
+// Rough single-thread memory bandwidth: memcpy between two buffers of `bytes` (read + write).
+// Sized like the batch's input and output (at least 4 MB), so the probe costs no more memory
+// than the batch and measures the level of the memory hierarchy the batch streams from.
+double memcpy_gbps(size_t bytes) {
   std::vector<char> a(bytes, 1), b(bytes, 2);
   double best = 1e30;
   for (int r = 0; r < 4; ++r) {
@@ -319,15 +183,15 @@ struct Measured {
   double solved_fraction = 0, mean_length = 0;
 };
 
-Measured measure(const CrowdPlanner& planner, Town& town, const CrowdOptions& o, int32_t threads,
-                 Progress& progress, bool frames) {
+Measured measure(const CrowdPlanner& planner, CrowdTown& town, const CrowdOptions& o,
+                 int32_t threads, Progress& progress, bool frames) {
   const auto n = static_cast<size_t>(o.npcs);
   std::vector<ActionId> actions(n * 12);
   std::vector<uint32_t> offset(n);
   std::vector<uint16_t> length(n);
   std::vector<CrowdStatus> status(n);
   const CrowdOutput out{actions, offset, length, status};
-  const CrowdBatch batch{town.npc_class, town.init, town.goal};
+  const CrowdBatch batch = town.batch();
   CrowdThreadPool pool(threads);
   Measured m;
 
@@ -370,14 +234,14 @@ Measured measure(const CrowdPlanner& planner, Town& town, const CrowdOptions& o,
   warm_def.worker_memo_entries = o.memo_entries;
   Crowd warm = Crowd::create(planner, warm_def).value();
   (void)warm.plan(batch, out);  // fill the cache
-  Rng rng(o.seed * 31 + 7);
+  SplitMix64 rng(o.seed * 31 + 7);
   const auto churned = static_cast<int64_t>(o.churn * static_cast<double>(n));
   t.clear();
   std::vector<double> frame_npcs, frame_npcs_cold;
   const PlanCacheStats before = cache.stats();
   for (int32_t f = 0; f < o.frames; ++f) {
     for (int64_t k = 0; k < churned; ++k)
-      town.assign(rng.below(static_cast<int32_t>(std::min<int64_t>(o.npcs, INT32_MAX))), rng);
+      town.reassign(rng.below(static_cast<int32_t>(std::min<int64_t>(o.npcs, INT32_MAX))), rng);
     timed.reset();
     const double c0 = cpu_s();
     const double t0 = now_s();
@@ -409,48 +273,49 @@ Measured measure(const CrowdPlanner& planner, Town& town, const CrowdOptions& o,
 }
 
 int run_crowd(const CrowdOptions& o) {
+  // A built-in town by name, else a domain file (its instances are the routines).
   Task task;
-  if (o.domain == "western") {
-    task = western();
-  } else if (o.domain == "western-pus") {
-    task = western_pus();
-  } else {
-    std::fprintf(stderr, "topoplan crowd: unknown domain '%s' (western, western-pus)\n",
-                 o.domain.c_str());
+  if (Result<Task> builtin = town_task(o.domain); builtin.ok()) {
+    task = std::move(builtin).value();
+  } else if (o.domain.find('.') == std::string::npos && o.domain.find('/') == std::string::npos) {
+    std::fprintf(stderr, "topoplan crowd: %s, or a domain file\n", builtin.error().message.c_str());
     return kExitUsage;
+  } else {
+    std::optional<Task> loaded = load_task_only(o.domain);
+    if (!loaded) return kExitInputError;
+    task = std::move(*loaded);
   }
   Result<CrowdPlanner> planner = CrowdPlanner::create(task.domain);
   if (!planner.ok()) {
     std::fprintf(stderr, "topoplan crowd: %s\n", planner.error().message.c_str());
     return kExitInputError;
   }
-  Rng rng(o.seed);
-  Town town = build_town(task, *planner, o, rng);
-  std::unordered_set<std::string> distinct;
-  {
-    std::string key;
-    for (size_t c = 0; c < town.sit_init.size(); ++c)
-      for (size_t s = 0; s < town.sit_init[c].size(); s += static_cast<size_t>(town.words)) {
-        key.assign(reinterpret_cast<const char*>(&c), sizeof c);
-        key.append(reinterpret_cast<const char*>(&town.sit_init[c][s]),
-                   8 * static_cast<size_t>(town.words));
-        key.append(reinterpret_cast<const char*>(&town.sit_goal[c][s]),
-                   8 * static_cast<size_t>(town.words));
-        distinct.insert(key);
-      }
+  TownDef town_def;
+  town_def.npcs = o.npcs;
+  town_def.situations_per_class = o.situations_per_class;
+  town_def.seed = o.seed;
+  Result<CrowdTown> created = CrowdTown::create(task, *planner, town_def);
+  if (!created.ok()) {
+    std::fprintf(stderr, "topoplan crowd: %s\n", created.error().message.c_str());
+    return kExitUsage;
   }
+  CrowdTown& town = created.value();
+  const int64_t distinct = town.distinct_situations();
   const bool baseline = o.threads > 1 && !o.no_baseline;
   const double load_before = load_average();
   Progress progress(static_cast<int64_t>(o.reps + o.frames) * (baseline ? 2 : 1));
   const Measured m = measure(*planner, town, o, o.threads, progress, true);
   Measured one;
   if (baseline) one = measure(*planner, town, o, 1, progress, false);
-  const double bw = memcpy_gbps();
+  const double out_bytes = 8.0 + 4.0 * m.mean_length;  // offset, length, status + the plan
+  const double batch_bytes =
+      static_cast<double>(o.npcs) * (planner->layout().bytes_per_npc() + out_bytes);
+  const double bw =
+      memcpy_gbps(std::max<size_t>(size_t{4} << 20, static_cast<size_t>(batch_bytes)));
 
   const auto n = static_cast<double>(o.npcs);
   const double cold_ns = m.cold_s * 1e9 * o.threads / n;
   const double warm_ns = m.warm_s * 1e9 * o.threads / n;
-  const double out_bytes = 8.0 + 4.0 * m.mean_length;  // offset, length, status + the plan
   nlohmann::json j;
   j["domain"] = o.domain;
   j["npcs"] = o.npcs;
@@ -460,7 +325,7 @@ int run_crowd(const CrowdOptions& o) {
   j["reps"] = o.reps;
   j["churn_per_frame"] = o.churn;
   j["classes"] = planner->num_classes();
-  j["distinct_situations"] = distinct.size();
+  j["distinct_situations"] = distinct;
   j["solved_fraction"] = m.solved_fraction;
   j["mean_plan_length"] = m.mean_length;
   j["npcs_per_second"] = n / m.warm_s;
@@ -496,11 +361,11 @@ int run_crowd(const CrowdOptions& o) {
     std::printf("%s\n", j.dump().c_str());
   } else {
     std::printf(
-        "crowd %s: %lld NPC%s, %d thread%s (%u hardware), %zu distinct situations, "
+        "crowd %s: %lld NPC%s, %d thread%s (%u hardware), %lld distinct situations, "
         "%.0f%% solved, mean plan %.1f actions\n",
         o.domain.c_str(), static_cast<long long>(o.npcs), o.npcs == 1 ? "" : "s", o.threads,
-        o.threads == 1 ? "" : "s", std::thread::hardware_concurrency(), distinct.size(),
-        100 * m.solved_fraction, m.mean_length);
+        o.threads == 1 ? "" : "s", std::thread::hardware_concurrency(),
+        static_cast<long long>(distinct), 100 * m.solved_fraction, m.mean_length);
     std::printf("  cold  %8.1f ns/NPC/core  (%.3g NPCs/s; CPU time %.1f ns/NPC)\n", cold_ns,
                 n / m.cold_s, m.cold_cpu_s * 1e9 / n);
     std::printf("  warm CPU time %.1f ns/NPC; load average %.2f\n", m.warm_cpu_s * 1e9 / n,
@@ -526,7 +391,10 @@ void add_crowd_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<CrowdOptions>();
   CLI::App* cmd =
       app.add_subcommand("crowd", "Benchmark plans for a town of NPCs (docs/crowds.md)");
-  cmd->add_option("--domain", options->domain, "western or western-pus")->capture_default_str();
+  cmd->add_option("--domain", options->domain,
+                  "a built-in town (western, western-pus, goap-level) or a domain file (.toml, "
+                  ".sas) whose instances serve as routines")
+      ->capture_default_str();
   add_number(*cmd, "--npcs", options->npcs, int64_t{1}, int64_t{10'000'000}, "NPCs in the town")
       ->capture_default_str();
   add_number(*cmd, "--threads", options->threads, 1, 256, "worker threads (built-in pool)")

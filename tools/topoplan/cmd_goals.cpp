@@ -21,6 +21,7 @@
 #include "numeric_option.h"
 #include "topoplan/crowd.h"
 #include "topoplan/families.h"
+#include "topoplan/random.h"
 #include "topoplan/udgoap/goal_selection.h"
 
 namespace topoplan::cli {
@@ -58,14 +59,8 @@ int run_goals(const GoalsOptions& o) {
   const int32_t words = selector.layout().words();
 
   // Input (structure of arrays), seeded.
-  uint64_t x = o.seed;
-  const auto next = [&x] {
-    x += 0x9E3779B97F4A7C15ull;
-    uint64_t z = x;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  };
+  SplitMix64 rng(o.seed);
+  const auto next = [&rng] { return rng.next(); };
   std::vector<uint16_t> npc_class(static_cast<size_t>(n));
   std::vector<float> facts(static_cast<size_t>(n) * static_cast<size_t>(f), 0.0f);
   for (int64_t i = 0; i < n; ++i) {
