@@ -136,6 +136,13 @@ expect "check dot" 0 '' -- "$bin" check "$hb" --dot "$tmp/hb.dot"
 expect "check dot is graphviz" 0 'digraph' -- cat "$tmp/hb.dot"
 expect "check unknown class exits 33" 33 '' -- "$bin" check "$hb" --class nope
 
+# crowd: built-in towns by name, any domain file, errors
+crowd_small=(--npcs 200 --frames 1 --reps 1)
+expect "crowd on a domain file" 0 '^crowd .*horse-breeder.toml: 200 NPCs' -- "$bin" crowd --domain "$hb" "${crowd_small[@]}"
+expect "crowd goap-level town" 0 '^crowd goap-level: 200 NPCs' -- "$bin" crowd --domain goap-level "${crowd_small[@]}"
+expect "crowd unknown town exits 2" 2 'unknown town .atlantis.' -- "$bin" crowd --domain atlantis "${crowd_small[@]}"
+expect "crowd missing file exits 33" 33 'cannot open' -- "$bin" crowd --domain "$tmp/none.toml" "${crowd_small[@]}"
+
 # show
 expect "show lists actions" 0 'PickUpBucket' -- "$bin" show "$hb"
 
