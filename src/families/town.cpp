@@ -6,7 +6,7 @@
 #include <set>
 
 #include "topoplan/families.h"
-#include "topoplan/state.h"
+#include "topoplan/validate.h"
 
 namespace topoplan {
 
