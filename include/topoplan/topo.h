@@ -19,7 +19,8 @@
 //     reported as kGaveUp with TopoFailure::kSelfCheck, never as a plan);
 //   * a returned plan is minimal in length among all plans, and uses each action at most once;
 //   * kUnsolvable only with a proof: a goal or requested value no walk can reach, or — for action
-//     sets in C0, C2S or C2* (seed 000 Theorems 1, 3, 4) — no plan using each action once;
+//     sets in C0, C2S or C2* (Prévost et al. 2023, Theorems 1, 3, 4; docs/references.md) — no plan
+//     using each action once;
 //   * undefined pre-conditions and partial goals (general path, docs/algorithm.md "Windows"):
 //     same guarantees, except that ℙ may give up (kGaveUp) on an instance that has a plan with
 //     each action once when several variables' window orders interact;

@@ -163,7 +163,9 @@ typedef struct topoplan_plan_options {
   int32_t objective;        /* TOPOPLAN_OBJECTIVE_* */
   int32_t reserved;         /* 0 */
 } topoplan_plan_options;
-/* The library's defaults (those of the C++ PlannerOptions). Any thread. */
+/* The library's defaults (those of the C++ PlannerOptions). Any thread. For the planner "auto",
+ * the limits given bound its A* stage; pass NULL options to keep auto's own bounded defaults
+ * (500,000 expansions, 256 MiB, 1 s: docs/planners.md). */
 TOPOPLAN_API void topoplan_plan_options_init(topoplan_plan_options* options);
 
 #define TOPOPLAN_ENGINE_NAME_SIZE 32

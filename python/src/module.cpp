@@ -661,13 +661,16 @@ PYBIND11_MODULE(_topoplan, m) {
         if (p == nullptr) throw py::value_error("no planner called '" + planner + "'");
         if (objective != "cost" && objective != "length")
           throw py::value_error("objective: cost or length");
-        if (max_expansions < 0 || max_memory_bytes < 0 || !(max_seconds >= 0.0))
-          throw py::value_error("limits must be non-negative");
+        if (max_expansions < -1 || max_memory_bytes < -1 || !(max_seconds >= -1.0))
+          throw py::value_error("limits must be non-negative (or None for the default)");
         const Instance inst = resolve_instance(t, which);
         PlannerOptions o;
-        o.limits.max_expansions = max_expansions;
-        o.limits.max_memory_bytes = max_memory_bytes;
-        o.limits.max_seconds = max_seconds;
+        // A limit left at -1 keeps the planner's default; for "auto" the limits bound its A*
+        // stage (auto_limits), whose defaults are tighter than the plain search planners'.
+        SearchLimits& l = planner == "auto" ? o.auto_limits : o.limits;
+        if (max_expansions >= 0) l.max_expansions = max_expansions;
+        if (max_memory_bytes >= 0) l.max_memory_bytes = max_memory_bytes;
+        if (max_seconds >= 0.0) l.max_seconds = max_seconds;
         o.objective = objective == "length" ? Objective::kLength : Objective::kCost;
         PlanResult r;
         {

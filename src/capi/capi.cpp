@@ -435,6 +435,7 @@ topoplan_status topoplan_plan(const topoplan_task* task, const char* planner,
       po.limits.max_expansions = options->max_expansions;
       po.limits.max_memory_bytes = options->max_memory_bytes;
       po.limits.max_seconds = options->max_seconds;
+      if (name == "auto") po.auto_limits = po.limits;  // the limits bound auto's A* stage
       po.objective =
           options->objective == TOPOPLAN_OBJECTIVE_LENGTH ? Objective::kLength : Objective::kCost;
     }

@@ -56,7 +56,7 @@ PlanResult plan_topo(const Domain& domain, const Instance& instance, const Plann
     if (result.status == PlanStatus::kUnsolvable &&
         (scratch.failure() == TopoFailure::kNeedsRepeat ||
          scratch.failure() == TopoFailure::kOrderingCycle))
-      result.message += " — unsolvable by seed 000's theorem for class " +
+      result.message += " — unsolvable by Prévost et al. (2023)'s theorem for class " +
                         std::string(to_string(planner->structural_class()));
   }
   return finish();

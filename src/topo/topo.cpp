@@ -44,8 +44,9 @@ Error error_of(std::string message) {
   return Error{std::move(message), {}, 0};
 }
 
-// Classes whose theorem (seed 000) we rely on to turn "no plan with each action once" into
-// "no plan". Not C2*: its Theorem 4 is false (docs/algorithm.md, departure 5).
+// Classes whose theorem (Prévost et al. 2023, IJCAI, Theorems 1 and 3; docs/references.md) we rely
+// on to turn "no plan with each action once" into "no plan". Not C2*: its Theorem 4 is false
+// (docs/algorithm.md, departure 5).
 bool in_proven_class(StructuralClass c) {
   return c == StructuralClass::kC0 || c == StructuralClass::kC2S;
 }
@@ -324,7 +325,8 @@ View<Member, Rec> view(Rec* p) {
   }
 }
 
-// Prefixes the walk of v with the cycle through s0 (σ2 of seed 000): s0 → c1 → ... → s0.
+// Prefixes the walk of v with the cycle through s0 (σ2 of Prévost et al. 2023, §3): s0 → c1 → ... →
+// s0.
 [[gnu::always_inline]] inline bool TopoPlanner::make_long(TopoScratch& s, VarId v,
                                                           ValueId s0) const {
   const int32_t base = value_offset_[v];

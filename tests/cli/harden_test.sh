@@ -72,7 +72,7 @@ expect "crowd 1 NPC, 1 thread: singular" 0 '1 NPC, 1 thread \(' -- "$bin" crowd 
 expect "crowd smallest valid options run" 0 'crowd western: 200 NPCs' -- "$bin" crowd "${small[@]}" --situations 1 --churn 1 --cache-entries 1 --memo-entries 0
 
 # --- other commands' numeric options go through the same checker
-expect "plan --max-seconds nan" 2 "^topoplan plan: --max-seconds: must be a number in \[0, 1e\+09\], got 'nan'" -- "$bin" plan "$hb" --max-seconds nan
+expect "plan --max-seconds nan" 2 "^topoplan plan: --time-limit: must be a number in \[0, 1e\+09\], got 'nan'" -- "$bin" plan "$hb" --max-seconds nan
 expect "plan --max-expansions 0" 2 '--max-expansions: must be an integer in \[1, ' -- "$bin" plan "$hb" --max-expansions 0
 expect "plan --max-expansions overflow" 2 '--max-expansions: ' -- "$bin" plan "$hb" --max-expansions 99999999999999999999999
 expect "plan --max-memory 0: no 300-digit range" 2 '^topoplan plan: --max-memory: must be an integer in \[1, 1073741824\], got .0. \(--help for usage\)$' -- "$bin" plan "$hb" --max-memory 0

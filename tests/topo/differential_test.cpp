@@ -89,8 +89,9 @@ void run(double free_goal_probability, const char* title, double undefined_pre_p
     ASSERT_TRUE(planner.ok()) << planner.error().to_string();
     TopoScratch scratch = planner->make_scratch();
     const auto cls = static_cast<int>(planner->structural_class());
-    // C0 and C2S: seed 000's theorems hold, ℙ decides every instance. C2*: Theorem 4 does not
-    // (docs/algorithm.md), so there ℙ only promises what it promises outside the classes.
+    // C0 and C2S: the theorems of Prévost et al. (2023) hold, ℙ decides every instance. C2*:
+    // Theorem 4 does not (docs/algorithm.md), so there ℙ only promises what it promises outside the
+    // classes.
     const bool decides = (planner->structural_class() == StructuralClass::kC0 ||
                           planner->structural_class() == StructuralClass::kC2S) &&
                          undefined_pre_probability == 0;

@@ -52,7 +52,7 @@ TEST(TopoGolden, HorseBreeder000FromEmptyHands) {
   const Domain d = compile(horse_breeder_000_def());
   const PlanResult r = run_checked(d, make_instance({0, 0, 0}, {2, 0, 2}));
   ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
-  // Seed 000 §3: Δ = ⟨a5, a6, a7, a4, a2, a3⟩.
+  // Prévost et al. (2023) §3: Δ = ⟨a5, a6, a7, a4, a2, a3⟩.
   EXPECT_EQ(names(d, r.actions),
             (std::vector<std::string>{"PickUpBucket", "FillBucketWithWater", "FillHorseTrough",
                                       "DropBucket", "TakeHaystack", "FillHorseFeeder"}));
@@ -76,7 +76,8 @@ TEST(TopoGolden, HorseBreeder000HaystackInFeederIsUnsolvable) {
   EXPECT_NE(r.message.find("haystack=none"), std::string::npos) << r.message;
 }
 
-// Seed 001 §2.3: from ⟨1,0,0⟩ the first action to leave s0[v0] depends on the goal.
+// Prévost et al. (2022, CNIA) §2.3: from ⟨1,0,0⟩ the first action to leave s0[v0] depends on the
+// goal.
 TEST(TopoGolden, Seed001Section23) {
   const Domain d = compile(horse_breeder_000_def());
   PlanResult r = run_checked(d, make_instance({1, 0, 0}, {2, 0, 0}));
@@ -93,7 +94,8 @@ TEST(TopoGolden, HorseBreeder003Table) {
   PlanResult r = run_checked(d, make_instance({0, 0, 0}, {2, 0, 2}));
   ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
   EXPECT_EQ(r.actions.size(), 6u);
-  // Seed 003 §3: s0[v0] = 1 and v0 = 0 requested: both entries of Next in use.
+  // Prévost et al., SAS as Topological Sorting, §3: s0[v0] = 1 and v0 = 0 requested: both entries
+  // of Next in use.
   r = run_checked(d, make_instance({1, 0, 0}, {2, 0, 2}));
   ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
   EXPECT_EQ(r.actions.size(), 7u);
@@ -115,7 +117,7 @@ TEST(TopoGolden, HorseBreederEveryTotalInstance) {
   }
 }
 
-// Seed 001 §3: every variable but v0 walks its whole cycle once.
+// Prévost et al. (2022, CNIA) §3: every variable but v0 walks its whole cycle once.
 TEST(TopoGolden, MultiPrvCycle) {
   for (const auto& [m, n] : {std::pair{2, 2}, {4, 3}, {4, 4}, {5, 5}}) {
     const Domain d = compile(testing::multiprv_cycle_def(m, n));
@@ -175,9 +177,9 @@ TEST(TopoBudget, PickDeferredBudgetSpent) {
   }
 }
 
-// Counterexample to seed 000's Theorem 4 (docs/algorithm.md): a C2* domain with a solvable
-// instance whose only plans repeat an action. b needs v1 = 1 and v2 = 1; c needs v1 = 0 and
-// destroys v2 = 1, so b runs before c and v1 goes 0 → 1 → 0 → 1. ℙ must not say "unsolvable".
+// Counterexample to Prévost et al. (2023)'s Theorem 4 (docs/algorithm.md): a C2* domain with a
+// solvable instance whose only plans repeat an action. b needs v1 = 1 and v2 = 1; c needs v1 = 0
+// and destroys v2 = 1, so b runs before c and v1 goes 0 → 1 → 0 → 1. ℙ must not say "unsolvable".
 DomainDef c2star_counterexample_def() {
   DomainDef d;
   d.name = "c2star-counterexample";
