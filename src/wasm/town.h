@@ -10,24 +10,11 @@
 
 #include "topoplan/crowd.h"
 #include "topoplan/domain.h"
+#include "topoplan/random.h"
 
 namespace topoplan::wasm {
 
-class Rng {  // SplitMix64, as the CLI's
- public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  int32_t below(int32_t n) { return static_cast<int32_t>(next() % static_cast<uint64_t>(n)); }
-  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-
- private:
-  uint64_t state_;
-};
+using Rng = SplitMix64;  // the project's one seeded generator (topoplan/random.h)
 
 // Per-class pools of (s0, goal) on the class's variables, a pool of "rest of the town"
 // backgrounds, and per NPC the packed input composed from one of each.
