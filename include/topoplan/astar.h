@@ -32,7 +32,7 @@
 
 namespace topoplan {
 
-class StateTable;  // src/search/state_table.h
+class BestFirstSearch;  // src/search/best_first.h
 
 class AStarPlanner {
  public:
@@ -66,17 +66,7 @@ class AStarPlanner {
     uint64_t mask;   // conditions: bits read; effects: bits written
     uint64_t value;  // conditions: required bits; effects: new bits
   };
-  struct Node {
-    int64_t g;
-    int64_t h;
-    int32_t parent;
-    ActionId action;
-  };
-  struct HeapEntry {
-    int64_t f;
-    int64_t g;
-    int32_t node;
-  };
+  struct SearchPolicy;  // the forward search's states for BestFirstSearch (astar.cpp)
 
   struct PostEdge {  // an action reaching (var, post) from `pre`
     ActionId action;
@@ -111,9 +101,7 @@ class AStarPlanner {
   std::vector<ActionId> actions_;
 
   // Search arrays, reused across calls.
-  std::vector<Node> nodes_;
-  std::unique_ptr<StateTable> seen_;  // packed states of the nodes, hashed (node id = state id)
-  std::vector<HeapEntry> heap_;
+  std::unique_ptr<BestFirstSearch> search_;
   std::vector<uint64_t> goal_mask_, goal_value_, scratch_;
   std::vector<VarId> goal_vars_;
 

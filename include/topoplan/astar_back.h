@@ -38,7 +38,7 @@
 
 namespace topoplan {
 
-class StateTable;  // src/search/state_table.h
+class BestFirstSearch;  // src/search/best_first.h
 
 class BackAStarPlanner {
  public:
@@ -74,17 +74,7 @@ class BackAStarPlanner {
     uint64_t effect;   // fields of effect variables
     uint64_t next;     // regressed values: pre + 1 (0 when pre = u), x + 1 (prevails)
   };
-  struct Node {
-    int64_t g;
-    int64_t h;
-    int32_t parent;
-    ActionId action;
-  };
-  struct HeapEntry {
-    int64_t f;
-    int64_t g;
-    int32_t node;
-  };
+  struct SearchPolicy;  // the regression's subgoals for BestFirstSearch (astar_back.cpp)
   struct DtgEdge {
     ActionId action;
     ValueId pre;  // kUndefined: from every value
@@ -116,9 +106,7 @@ class BackAStarPlanner {
   std::vector<uint8_t> done_;
   std::vector<ActionId> actions_;
 
-  std::vector<Node> nodes_;
-  std::unique_ptr<StateTable> seen_;  // packed states of the nodes, hashed (node id = state id)
-  std::vector<HeapEntry> heap_;
+  std::unique_ptr<BestFirstSearch> search_;
   std::vector<uint64_t> init_, scratch_;
 
   int64_t last_cost_ = 0;

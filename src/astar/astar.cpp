@@ -2,24 +2,18 @@
 #include "topoplan/astar.h"
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
 
 #include "astar/cold_plan.h"
-#include "search/state_table.h"
+#include "astar/planner_common.h"
 
 namespace topoplan {
 
 namespace {
 
-constexpr int64_t kInf = std::numeric_limits<int64_t>::max() / 4;
+constexpr int64_t kInf = kInfiniteCost;
 // Full per-class distance tables are kept when they hold at most this many entries.
 constexpr int64_t kMaxTableEntries = int64_t{1} << 20;
-
-bool heap_less(int64_t fa, int64_t ga, int64_t fb, int64_t gb) {
-  // Min-heap on f; among equal f, prefer the deeper node (larger g).
-  return fa != fb ? fa < fb : ga > gb;
-}
 
 }  // namespace
 
@@ -95,8 +89,12 @@ AStarPlanner::AStarPlanner(const Domain& domain) : domain_(&domain), packer_(dom
   goal_mask_.assign(static_cast<size_t>(words_), 0);
   goal_value_.assign(static_cast<size_t>(words_), 0);
   scratch_.assign(static_cast<size_t>(words_), 0);
-  seen_ = std::make_unique<StateTable>(words_);
+  search_ = std::make_unique<BestFirstSearch>(words_);
 }
+
+AStarPlanner::~AStarPlanner() = default;
+AStarPlanner::AStarPlanner(AStarPlanner&&) noexcept = default;
+AStarPlanner& AStarPlanner::operator=(AStarPlanner&&) noexcept = default;
 
 // Backward Dijkstra in v's transition graph: out[x] = cheapest way from x to `target` using
 // only the actions in `mask` (prevails ignored). O(n^2 + edges): domains are small.
@@ -181,18 +179,56 @@ int64_t AStarPlanner::heuristic(const uint64_t* s) const {
   return h;
 }
 
+// The forward search's states: packed world states, successors by the precompiled word masks.
+struct AStarPlanner::SearchPolicy {
+  static constexpr TieBreak kTieBreak = TieBreak::kDeeperFirst;
+  static constexpr bool kRootIsInitialState = true;
+
+  const AStarPlanner& planner;
+  bool length;  // Objective::kLength: every step costs 1
+
+  bool is_goal(const uint64_t* s) const {
+    for (size_t w = 0; w < planner.goal_mask_.size(); ++w)
+      if ((s[w] & planner.goal_mask_[w]) != planner.goal_value_[w]) return false;
+    return true;
+  }
+  int64_t heuristic(const uint64_t* s) const { return planner.heuristic(s); }
+
+  template <typename Emit>
+  bool expand(const uint64_t* s, uint64_t* child, Emit& emit) const {
+    const AStarPlanner& p = planner;
+    for (ActionId a : p.actions_) {
+      bool applicable = true;
+      for (int32_t i = p.cond_offset_[static_cast<size_t>(a)];
+           i < p.cond_offset_[static_cast<size_t>(a) + 1]; ++i) {
+        const Cond& c = p.conds_[static_cast<size_t>(i)];
+        if ((s[c.word] & c.mask) != c.value) {
+          applicable = false;
+          break;
+        }
+      }
+      if (!applicable) continue;
+      std::copy(s, s + p.words_, child);
+      for (int32_t i = p.eff_offset_[static_cast<size_t>(a)];
+           i < p.eff_offset_[static_cast<size_t>(a) + 1]; ++i) {
+        const Cond& e = p.effs_[static_cast<size_t>(i)];
+        child[e.word] = (child[e.word] & ~e.mask) | e.value;
+      }
+      if (!emit(a, length ? 1 : p.domain_->cost(a))) return false;
+    }
+    return true;
+  }
+};
+
 PlanStatus AStarPlanner::plan(std::span<const ValueId> init, std::span<const ValueId> goal,
                               ClassId npc_class, const PlannerOptions& options,
                               std::vector<ActionId>& out) {
-  using Clock = std::chrono::steady_clock;
-  const auto start = Clock::now();
   const Domain& d = *domain_;
   const auto W = static_cast<size_t>(words_);
   out.clear();
   last_cost_ = 0;
   expanded_ = 0;
   generated_ = 0;
-  const bool length = options.objective == Objective::kLength;
 
   // Goal: per-word masks for the test, the goal variables for the heuristic.
   goal_vars_.clear();
@@ -211,117 +247,13 @@ PlanStatus AStarPlanner::plan(std::span<const ValueId> init, std::span<const Val
   prepare_heuristic(npc_class, options.objective);
 
   // The class's actions.
-  actions_.clear();
-  if (npc_class == kAllActions) {
-    for (ActionId a = 0; a < d.num_actions(); ++a) actions_.push_back(a);
-  } else {
-    for (ActionId a : d.class_actions(npc_class)) actions_.push_back(a);
-  }
-
-  // Reset the arena and table (capacity is kept).
-  seen_->clear();
-  heap_.clear();
-
-  const size_t per_node =
-      W * sizeof(uint64_t) + sizeof(Node) + 2 * sizeof(int32_t) + sizeof(HeapEntry);
-  const int64_t max_nodes =
-      std::max<int64_t>(1, options.limits.max_memory_bytes / static_cast<int64_t>(per_node));
-
-  auto is_goal = [&](const uint64_t* s) {
-    for (size_t w = 0; w < W; ++w)
-      if ((s[w] & goal_mask_[w]) != goal_value_[w]) return false;
-    return true;
-  };
-  // Inserts the state in scratch_ (or finds it). Returns the node index and whether it is new.
-  auto intern = [&](bool& inserted) -> int32_t {
-    const auto [idx, is_new] = seen_->insert(scratch_.data());
-    inserted = is_new;
-    const auto needed = static_cast<size_t>(idx) + 1;
-    if (nodes_.size() < needed) nodes_.resize(std::max(needed, nodes_.size() * 2));
-    return idx;
-  };
-  auto push = [&](int64_t f, int64_t g, int32_t node) {
-    heap_.push_back(HeapEntry{f, g, node});
-    std::push_heap(heap_.begin(), heap_.end(), [](const HeapEntry& a, const HeapEntry& b) {
-      return heap_less(b.f, b.g, a.f, a.g);
-    });
-  };
+  detail::available_actions(d, npc_class, actions_);
 
   packer_.pack(init, scratch_.data());
-  bool inserted = false;
-  const int32_t root = intern(inserted);
-  const int64_t h0 = heuristic(scratch_.data());
-  if (h0 >= kInf) return PlanStatus::kUnsolvable;  // a goal value is unreachable on its own
-  nodes_[static_cast<size_t>(root)] = Node{0, h0, -1, -1};
-  push(h0, 0, root);
-  const double max_seconds = options.limits.max_seconds;
-
-  while (!heap_.empty()) {
-    std::pop_heap(heap_.begin(), heap_.end(), [](const HeapEntry& a, const HeapEntry& b) {
-      return heap_less(b.f, b.g, a.f, a.g);
-    });
-    const HeapEntry top = heap_.back();
-    heap_.pop_back();
-    Node node = nodes_[static_cast<size_t>(top.node)];
-    if (top.g != node.g) continue;  // stale entry
-    const uint64_t* s = seen_->state(top.node);
-    if (is_goal(s)) {
-      last_cost_ = node.g;
-      for (int32_t i = top.node; nodes_[static_cast<size_t>(i)].parent >= 0;
-           i = nodes_[static_cast<size_t>(i)].parent)
-        out.push_back(nodes_[static_cast<size_t>(i)].action);
-      std::reverse(out.begin(), out.end());
-      return PlanStatus::kSolved;
-    }
-    if (expanded_ >= options.limits.max_expansions) return PlanStatus::kLimitReached;
-    if (max_seconds > 0 && (expanded_ & 1023) == 0 &&
-        std::chrono::duration<double>(Clock::now() - start).count() > max_seconds)
-      return PlanStatus::kLimitReached;
-    ++expanded_;
-    for (ActionId a : actions_) {
-      // Applicable?
-      bool ok = true;
-      s = seen_->state(top.node);  // the pool may have moved
-      for (int32_t i = cond_offset_[static_cast<size_t>(a)];
-           i < cond_offset_[static_cast<size_t>(a) + 1]; ++i) {
-        const Cond& c = conds_[static_cast<size_t>(i)];
-        if ((s[c.word] & c.mask) != c.value) {
-          ok = false;
-          break;
-        }
-      }
-      if (!ok) continue;
-      std::copy(s, s + W, scratch_.begin());
-      for (int32_t i = eff_offset_[static_cast<size_t>(a)];
-           i < eff_offset_[static_cast<size_t>(a) + 1]; ++i) {
-        const Cond& e = effs_[static_cast<size_t>(i)];
-        scratch_[static_cast<size_t>(e.word)] =
-            (scratch_[static_cast<size_t>(e.word)] & ~e.mask) | e.value;
-      }
-      ++generated_;
-      const int64_t g = node.g + (length ? 1 : d.cost(a));
-      if (static_cast<int64_t>(seen_->size()) >= max_nodes) return PlanStatus::kLimitReached;
-      const int32_t child = intern(inserted);
-      Node& cn = nodes_[static_cast<size_t>(child)];
-      if (inserted) {
-        const int64_t h = heuristic(scratch_.data());
-        cn = Node{g, h, top.node, a};
-        if (h >= kInf) continue;  // dead end: kept in the table, never expanded
-        push(g + h, g, child);
-      } else if (g < cn.g && cn.h < kInf) {
-        cn.g = g;
-        cn.parent = top.node;
-        cn.action = a;
-        push(g + cn.h, g, child);
-      }
-    }
-  }
-  return PlanStatus::kUnsolvable;
+  const SearchPolicy policy{*this, options.objective == Objective::kLength};
+  return detail::run_search(*search_, policy, scratch_.data(), options.limits, out,
+                            {last_cost_, expanded_, generated_});
 }
-
-AStarPlanner::~AStarPlanner() = default;
-AStarPlanner::AStarPlanner(AStarPlanner&&) noexcept = default;
-AStarPlanner& AStarPlanner::operator=(AStarPlanner&&) noexcept = default;
 
 PlanResult plan_astar(const Domain& domain, const Instance& instance,
                       const PlannerOptions& options) {

@@ -25,27 +25,18 @@
 
 #include <algorithm>
 #include <bit>
-#include <chrono>
 #include <limits>
 #include <string>
 
 #include "astar/cold_plan.h"
-#include "search/state_table.h"
+#include "astar/planner_common.h"
 
 namespace topoplan {
 
 namespace {
 
-constexpr int64_t kInf = std::numeric_limits<int64_t>::max() / 4;
+constexpr int64_t kInf = kInfiniteCost;
 constexpr int64_t kMaxTableEntries = int64_t{1} << 20;
-
-bool heap_less(int64_t fa, int64_t ga, int64_t fb, int64_t gb) {
-  return fa != fb ? fa < fb : ga > gb;  // min f; deeper first among equal f
-}
-
-bool heap_cmp(const auto& a, const auto& b) {
-  return heap_less(b.f, b.g, a.f, a.g);
-}
 
 // Top bit of each field of x set iff the field is non-zero. `lo` holds the bits below each
 // field's top bit, `hi` the top bits. SWAR: adding `lo` to the low bits carries into the top
@@ -129,8 +120,12 @@ BackAStarPlanner::BackAStarPlanner(const Domain& domain) : domain_(&domain) {
   hfield_.assign(static_cast<size_t>(field_offset_.back()), 0);
   init_.assign(W, 0);
   scratch_.assign(W, 0);
-  seen_ = std::make_unique<StateTable>(words_);
+  search_ = std::make_unique<BestFirstSearch>(words_);
 }
+
+BackAStarPlanner::~BackAStarPlanner() = default;
+BackAStarPlanner::BackAStarPlanner(BackAStarPlanner&&) noexcept = default;
+BackAStarPlanner& BackAStarPlanner::operator=(BackAStarPlanner&&) noexcept = default;
 
 // Forward Dijkstra in v's transition graph: out[y] = cheapest way from `source` to y with the
 // actions in `mask` (prevails ignored). O(n^2 + edges): domains are small.
@@ -202,27 +197,69 @@ int64_t BackAStarPlanner::heuristic(const uint64_t* g) const {
   return h;
 }
 
+// The regression's states: packed subgoals, predecessors by the precompiled SWAR word ops.
+struct BackAStarPlanner::SearchPolicy {
+  static constexpr TieBreak kTieBreak = TieBreak::kDeeperFirst;
+  static constexpr bool kRootIsInitialState = false;  // the root is the goal
+
+  const BackAStarPlanner& planner;
+  bool length;  // Objective::kLength: every step costs 1
+
+  // s0 satisfies g: every non-zero field of g equals s0's.
+  bool is_goal(const uint64_t* g) const {
+    const BackAStarPlanner& p = planner;
+    for (size_t w = 0; w < p.init_.size(); ++w)
+      if ((nonzero(g[w], p.low_[w], p.high_[w]) &
+           nonzero(g[w] ^ p.init_[w], p.low_[w], p.high_[w])) != 0)
+        return false;
+    return true;
+  }
+  int64_t heuristic(const uint64_t* g) const { return planner.heuristic(g); }
+
+  template <typename Emit>
+  bool expand(const uint64_t* g, uint64_t* child, Emit& emit) const {
+    const BackAStarPlanner& p = planner;
+    for (ActionId a : p.actions_) {
+      const int32_t first = p.op_offset_[static_cast<size_t>(a)];
+      const int32_t last = p.op_offset_[static_cast<size_t>(a) + 1];
+      bool relevant = false, consistent = true;
+      for (int32_t i = first; i < last; ++i) {
+        const Op& op = p.ops_[static_cast<size_t>(i)];
+        const uint64_t lo = p.low_[static_cast<size_t>(op.word)];
+        const uint64_t hi = p.high_[static_cast<size_t>(op.word)];
+        // A defined field that differs from the needed value: an effect would destroy an open
+        // fact, or a prevail would ask for a second value.
+        if ((nonzero(g[op.word] & op.touched, lo, hi) &
+             nonzero((g[op.word] ^ op.need) & op.touched, lo, hi)) != 0) {
+          consistent = false;
+          break;
+        }
+        relevant |= (g[op.word] & op.effect) != 0;  // a defined effect field equals post + 1
+      }
+      if (!consistent || !relevant) continue;
+      std::copy(g, g + p.words_, child);
+      for (int32_t i = first; i < last; ++i) {
+        const Op& op = p.ops_[static_cast<size_t>(i)];
+        child[op.word] = (child[op.word] & ~op.touched) | op.next;
+      }
+      if (!emit(a, length ? 1 : p.domain_->cost(a))) return false;
+    }
+    return true;
+  }
+};
+
 PlanStatus BackAStarPlanner::plan(std::span<const ValueId> init, std::span<const ValueId> goal,
                                   ClassId npc_class, const PlannerOptions& options,
                                   std::vector<ActionId>& out) {
-  using Clock = std::chrono::steady_clock;
-  const auto start = Clock::now();
   const Domain& d = *domain_;
-  const auto W = static_cast<size_t>(words_);
   const int32_t m = d.num_variables();
   out.clear();
   last_cost_ = 0;
   expanded_ = 0;
   generated_ = 0;
-  const bool length = options.objective == Objective::kLength;
 
   prepare_heuristic(init, npc_class, options.objective);
-  actions_.clear();
-  if (npc_class == kAllActions) {
-    for (ActionId a = 0; a < d.num_actions(); ++a) actions_.push_back(a);
-  } else {
-    for (ActionId a : d.class_actions(npc_class)) actions_.push_back(a);
-  }
+  detail::available_actions(d, npc_class, actions_);
   std::fill(init_.begin(), init_.end(), 0);
   std::fill(scratch_.begin(), scratch_.end(), 0);
   for (VarId v = 0; v < m; ++v) {
@@ -234,109 +271,11 @@ PlanStatus BackAStarPlanner::plan(std::span<const ValueId> init, std::span<const
           (static_cast<uint64_t>(goal[static_cast<size_t>(v)]) + 1) << s.shift;
   }
 
-  seen_->clear();
-  heap_.clear();
-  const size_t per_node =
-      W * sizeof(uint64_t) + sizeof(Node) + 2 * sizeof(int32_t) + sizeof(HeapEntry);
-  const int64_t max_nodes =
-      std::max<int64_t>(1, options.limits.max_memory_bytes / static_cast<int64_t>(per_node));
-
-  // s0 satisfies g: every non-zero field of g equals s0's.
-  auto satisfied = [&](const uint64_t* g) {
-    for (size_t w = 0; w < W; ++w)
-      if ((nonzero(g[w], low_[w], high_[w]) & nonzero(g[w] ^ init_[w], low_[w], high_[w])) != 0)
-        return false;
-    return true;
-  };
-  auto intern = [&](bool& inserted) -> int32_t {
-    const auto [idx, is_new] = seen_->insert(scratch_.data());
-    inserted = is_new;
-    const auto needed = static_cast<size_t>(idx) + 1;
-    if (nodes_.size() < needed) nodes_.resize(std::max(needed, nodes_.size() * 2));
-    return idx;
-  };
-  auto push = [&](int64_t f, int64_t g, int32_t node) {
-    heap_.push_back(HeapEntry{f, g, node});
-    std::push_heap(heap_.begin(), heap_.end(), heap_cmp<HeapEntry, HeapEntry>);
-  };
-
-  bool inserted = false;
-  const int32_t root = intern(inserted);
-  const int64_t h0 = heuristic(scratch_.data());
-  if (h0 >= kInf) return PlanStatus::kUnsolvable;  // a goal value unreachable from s0 on its own
-  nodes_[static_cast<size_t>(root)] = Node{0, h0, -1, -1};
-  push(h0, 0, root);
-  const double max_seconds = options.limits.max_seconds;
-
-  while (!heap_.empty()) {
-    std::pop_heap(heap_.begin(), heap_.end(), heap_cmp<HeapEntry, HeapEntry>);
-    const HeapEntry top = heap_.back();
-    heap_.pop_back();
-    const Node node = nodes_[static_cast<size_t>(top.node)];
-    if (top.g != node.g) continue;  // stale entry
-    const uint64_t* g = seen_->state(top.node);
-    if (satisfied(g)) {
-      // The chain from this subgoal up to the goal is the plan in execution order.
-      last_cost_ = node.g;
-      for (int32_t i = top.node; nodes_[static_cast<size_t>(i)].parent >= 0;
-           i = nodes_[static_cast<size_t>(i)].parent)
-        out.push_back(nodes_[static_cast<size_t>(i)].action);
-      return PlanStatus::kSolved;
-    }
-    if (expanded_ >= options.limits.max_expansions) return PlanStatus::kLimitReached;
-    if (max_seconds > 0 && (expanded_ & 1023) == 0 &&
-        std::chrono::duration<double>(Clock::now() - start).count() > max_seconds)
-      return PlanStatus::kLimitReached;
-    ++expanded_;
-    for (ActionId a : actions_) {
-      g = seen_->state(top.node);  // the pool may have moved
-      const int32_t first = op_offset_[static_cast<size_t>(a)];
-      const int32_t last = op_offset_[static_cast<size_t>(a) + 1];
-      bool relevant = false, consistent = true;
-      for (int32_t i = first; i < last; ++i) {
-        const Op& op = ops_[static_cast<size_t>(i)];
-        const uint64_t lo = low_[static_cast<size_t>(op.word)];
-        const uint64_t hi = high_[static_cast<size_t>(op.word)];
-        // A defined field that differs from the needed value: an effect would destroy an open
-        // fact, or a prevail would ask for a second value.
-        if ((nonzero(g[op.word] & op.touched, lo, hi) &
-             nonzero((g[op.word] ^ op.need) & op.touched, lo, hi)) != 0) {
-          consistent = false;
-          break;
-        }
-        relevant |= (g[op.word] & op.effect) != 0;  // a defined effect field equals post + 1
-      }
-      if (!consistent || !relevant) continue;
-      std::copy(g, g + W, scratch_.begin());
-      for (int32_t i = first; i < last; ++i) {
-        const Op& op = ops_[static_cast<size_t>(i)];
-        uint64_t& word = scratch_[static_cast<size_t>(op.word)];
-        word = (word & ~op.touched) | op.next;
-      }
-      ++generated_;
-      const int64_t cost = node.g + (length ? 1 : d.cost(a));
-      if (static_cast<int64_t>(seen_->size()) >= max_nodes) return PlanStatus::kLimitReached;
-      const int32_t child = intern(inserted);
-      Node& cn = nodes_[static_cast<size_t>(child)];
-      if (inserted) {
-        const int64_t h = heuristic(scratch_.data());
-        cn = Node{cost, h, top.node, a};
-        if (h >= kInf) continue;  // dead end: kept in the table, never expanded
-        push(cost + h, cost, child);
-      } else if (cost < cn.g && cn.h < kInf) {
-        cn.g = cost;
-        cn.parent = top.node;
-        cn.action = a;
-        push(cost + cn.h, cost, child);
-      }
-    }
-  }
-  return PlanStatus::kUnsolvable;  // every subgoal regressable from the goal was expanded
+  // The chain from the subgoal s0 satisfies up to the goal is the plan in execution order.
+  const SearchPolicy policy{*this, options.objective == Objective::kLength};
+  return detail::run_search(*search_, policy, scratch_.data(), options.limits, out,
+                            {last_cost_, expanded_, generated_});
 }
-
-BackAStarPlanner::~BackAStarPlanner() = default;
-BackAStarPlanner::BackAStarPlanner(BackAStarPlanner&&) noexcept = default;
-BackAStarPlanner& BackAStarPlanner::operator=(BackAStarPlanner&&) noexcept = default;
 
 PlanResult plan_astar_back(const Domain& domain, const Instance& instance,
                            const PlannerOptions& options) {

@@ -1,29 +1,21 @@
 // Uniform-cost search over bit-packed states: the oracle.
 //
-// Kept deliberately simple so that it is obviously right: Dijkstra with a binary heap and lazy
-// deletion, a goal test at expansion (so the first goal expanded is optimal), successors by a
-// scan over the available actions. States live in one contiguous word pool; a linear-probing
-// hash table maps packed states to ids. Memory is accounted for as it grows and a limit stops
-// the search with kLimitReached — never with a wrong "unsolvable".
+// Kept deliberately simple so that it is obviously right: Dijkstra (the shared best-first loop,
+// src/search/best_first.h, with h = 0 and first-in-first-out ties), a goal test at expansion (so
+// the first goal expanded is optimal), successors by a scan over the available actions and a
+// per-variable read of the packed state. A limit stops the search with kLimitReached — never
+// with a wrong "unsolvable".
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <queue>
 
-#include "search/state_table.h"
+#include "search/best_first.h"
 #include "topoplan/search.h"
 #include "topoplan/state.h"
 #include "topoplan/validate.h"
 
 namespace topoplan {
 namespace {
-
-struct OpenEntry {
-  int64_t g;
-  int64_t order;  // insertion order: FIFO among equal g, for determinism
-  int32_t state;
-  bool operator>(const OpenEntry& o) const { return g != o.g ? g > o.g : order > o.order; }
-};
 
 // Flat conditions and effects of the available actions, in action-id order.
 struct Operators {
@@ -50,6 +42,48 @@ struct Operators {
   }
 };
 
+// The oracle's states: packed world states, successors by a scan over every available action.
+struct ExactPolicy {
+  static constexpr TieBreak kTieBreak = TieBreak::kFirstInFirstOut;
+  static constexpr bool kRootIsInitialState = true;
+
+  const StatePacker& packer;
+  const Operators& ops;
+  std::span<const ValueId> goal;
+
+  bool is_goal(const uint64_t* state) const {
+    for (VarId v = 0; v < packer.num_variables(); ++v)
+      if (goal[static_cast<size_t>(v)] != kUndefined &&
+          packer.get(state, v) != goal[static_cast<size_t>(v)])
+        return false;
+    return true;
+  }
+  static int64_t heuristic(const uint64_t* /*state*/) { return 0; }  // uniform-cost search
+
+  template <typename Emit>
+  bool expand(const uint64_t* state, uint64_t* child, Emit& emit) const {
+    const auto words = static_cast<size_t>(packer.num_words());
+    for (size_t o = 0; o < ops.ids.size(); ++o) {
+      bool ok = true;
+      for (int32_t c = ops.cond_offset[o]; c < ops.cond_offset[o + 1]; ++c) {
+        const Fact& f = ops.conds[static_cast<size_t>(c)];
+        if (packer.get(state, f.var) != f.value) {
+          ok = false;
+          break;
+        }
+      }
+      if (!ok) continue;
+      std::copy(state, state + words, child);
+      for (int32_t e = ops.eff_offset[o]; e < ops.eff_offset[o + 1]; ++e) {
+        const Fact& f = ops.effs[static_cast<size_t>(e)];
+        packer.set(child, f.var, f.value);
+      }
+      if (!emit(ops.ids[o], ops.step_cost[o])) return false;
+    }
+    return true;
+  }
+};
+
 }  // namespace
 
 PlanResult plan_exact(const Domain& domain, const Instance& instance,
@@ -69,104 +103,34 @@ PlanResult plan_exact(const Domain& domain, const Instance& instance,
 
   const StatePacker packer(domain);
   const Operators ops(domain, domain.action_mask(instance.npc_class), options.objective);
-  StateTable table(packer.num_words());
-
-  struct Node {
-    int64_t g;
-    int32_t parent;
-    int32_t op;  // index into ops.ids; -1 for the root
-    bool closed;
-  };
-  std::vector<Node> nodes;
-  std::priority_queue<OpenEntry, std::vector<OpenEntry>, std::greater<>> open;
-  int64_t order = 0;
-
-  const auto words = static_cast<size_t>(packer.num_words());
-  std::vector<uint64_t> buffer(words);
-  packer.pack(instance.init, buffer.data());
-  table.insert(buffer.data());
-  nodes.push_back(Node{0, -1, -1, false});
-  open.push(OpenEntry{0, order++, 0});
-
-  const std::span<const ValueId> goal(instance.goal);
+  std::vector<uint64_t> root(static_cast<size_t>(packer.num_words()));
+  packer.pack(instance.init, root.data());
+  BestFirstSearch search(packer.num_words());
   const SearchLimits& limits = options.limits;
-  auto memory_used = [&] {
-    return static_cast<int64_t>(table.memory_bytes() + nodes.capacity() * sizeof(Node) +
-                                open.size() * sizeof(OpenEntry));
-  };
-
-  while (!open.empty()) {
-    const OpenEntry top = open.top();
-    open.pop();
-    Node& node = nodes[static_cast<size_t>(top.state)];
-    if (node.closed || top.g > node.g) continue;  // stale entry
-    node.closed = true;
-    const uint64_t* state = table.state(top.state);
-
-    bool is_goal = true;
-    for (VarId v = 0; v < domain.num_variables(); ++v)
-      if (goal[static_cast<size_t>(v)] != kUndefined &&
-          packer.get(state, v) != goal[static_cast<size_t>(v)]) {
-        is_goal = false;
-        break;
-      }
-    if (is_goal) {
-      for (int32_t s = top.state; nodes[static_cast<size_t>(s)].parent >= 0;
-           s = nodes[static_cast<size_t>(s)].parent)
-        result.actions.push_back(ops.ids[static_cast<size_t>(nodes[static_cast<size_t>(s)].op)]);
-      std::reverse(result.actions.begin(), result.actions.end());
+  const SearchStop stop =
+      search.run(ExactPolicy{packer, ops, instance.goal}, root.data(), limits, result.actions);
+  result.stats.expanded = search.expanded();
+  result.stats.generated = search.generated();
+  switch (stop) {
+    case SearchStop::kGoal:
       result.cost = plan_cost(domain, result.actions);
       return finish(PlanStatus::kSolved, {});
-    }
-
-    if (result.stats.expanded >= limits.max_expansions)
+    case SearchStop::kExpansionLimit:
       return finish(PlanStatus::kLimitReached, "node limit reached (" +
                                                    std::to_string(limits.max_expansions) +
                                                    " expansions); raise --max-expansions");
-    ++result.stats.expanded;
-    if (limits.max_seconds > 0 && (result.stats.expanded & 1023) == 0 &&
-        std::chrono::duration<double>(Clock::now() - start).count() > limits.max_seconds)
+    case SearchStop::kTimeLimit:
       return finish(PlanStatus::kLimitReached, "time limit reached");
-
-    std::memcpy(buffer.data(), state, words * sizeof(uint64_t));
-    for (size_t o = 0; o < ops.ids.size(); ++o) {
-      bool ok = true;
-      for (int32_t c = ops.cond_offset[o]; c < ops.cond_offset[o + 1]; ++c) {
-        const Fact& f = ops.conds[static_cast<size_t>(c)];
-        if (packer.get(buffer.data(), f.var) != f.value) {
-          ok = false;
-          break;
-        }
-      }
-      if (!ok) continue;
-      // Apply into a copy of the parent (the parent's storage may move on insert).
-      std::vector<uint64_t>& child = table.scratch();
-      std::memcpy(child.data(), buffer.data(), words * sizeof(uint64_t));
-      for (int32_t e = ops.eff_offset[o]; e < ops.eff_offset[o + 1]; ++e) {
-        const Fact& f = ops.effs[static_cast<size_t>(e)];
-        packer.set(child.data(), f.var, f.value);
-      }
-      ++result.stats.generated;
-      const int64_t g = top.g + ops.step_cost[o];
-      const auto [id, inserted] = table.insert(child.data());
-      if (inserted) {
-        nodes.push_back(Node{g, top.state, static_cast<int32_t>(o), false});
-        open.push(OpenEntry{g, order++, id});
-      } else {
-        Node& other = nodes[static_cast<size_t>(id)];
-        if (!other.closed && g < other.g) {
-          other = Node{g, top.state, static_cast<int32_t>(o), false};
-          open.push(OpenEntry{g, order++, id});
-        }
-      }
-    }
-    if (memory_used() > limits.max_memory_bytes)
+    case SearchStop::kMemoryLimit:
       return finish(PlanStatus::kLimitReached,
                     "memory limit reached (" + std::to_string(limits.max_memory_bytes) +
-                        " bytes) after " + std::to_string(table.size()) + " states");
+                        " bytes) after " + std::to_string(search.states()) + " states");
+    case SearchStop::kExhausted:
+    case SearchStop::kDeadRoot:
+      break;
   }
   return finish(PlanStatus::kUnsolvable,
-                "no plan: all " + std::to_string(table.size()) + " reachable states explored");
+                "no plan: all " + std::to_string(search.states()) + " reachable states explored");
 }
 
 }  // namespace topoplan

@@ -2,8 +2,8 @@
 // States are stored back to back in one word pool; a linear-probing table of ids indexes them.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -12,15 +12,14 @@ namespace topoplan {
 class StateTable {
  public:
   explicit StateTable(int32_t words_per_state)
-      : words_(static_cast<size_t>(words_per_state)), slots_(1024, -1), scratch_(words_) {}
+      : words_(static_cast<size_t>(words_per_state)), slots_(1024, -1) {}
 
   // Inserts a copy of `state` if absent. Returns its id and whether it was new.
   std::pair<int32_t, bool> insert(const uint64_t* state) {
     if ((size_ + 1) * 4 > slots_.size() * 3) grow();
     size_t i = hash(state) & (slots_.size() - 1);
     while (slots_[i] >= 0) {
-      if (std::memcmp(this->state(slots_[i]), state, words_ * sizeof(uint64_t)) == 0)
-        return {slots_[i], false};
+      if (equal(this->state(slots_[i]), state)) return {slots_[i], false};
       i = (i + 1) & (slots_.size() - 1);
     }
     const auto id = static_cast<int32_t>(size_);
@@ -34,8 +33,7 @@ class StateTable {
   [[nodiscard]] int32_t find(const uint64_t* state) const {
     size_t i = hash(state) & (slots_.size() - 1);
     while (slots_[i] >= 0) {
-      if (std::memcmp(this->state(slots_[i]), state, words_ * sizeof(uint64_t)) == 0)
-        return slots_[i];
+      if (equal(this->state(slots_[i]), state)) return slots_[i];
       i = (i + 1) & (slots_.size() - 1);
     }
     return -1;
@@ -48,9 +46,6 @@ class StateTable {
   [[nodiscard]] size_t memory_bytes() const {
     return pool_.capacity() * sizeof(uint64_t) + slots_.capacity() * sizeof(int32_t);
   }
-  // A state-sized buffer the caller may write a successor into before insert().
-  std::vector<uint64_t>& scratch() { return scratch_; }
-
   void clear() {
     pool_.clear();
     std::fill(slots_.begin(), slots_.end(), -1);
@@ -58,6 +53,12 @@ class StateTable {
   }
 
  private:
+  // A word loop rather than memcmp: states are one to a few words, below a library call's cost.
+  [[nodiscard]] bool equal(const uint64_t* a, const uint64_t* b) const {
+    for (size_t w = 0; w < words_; ++w)
+      if (a[w] != b[w]) return false;
+    return true;
+  }
   [[nodiscard]] uint64_t hash(const uint64_t* state) const {
     uint64_t h = 0x9E3779B97F4A7C15ull ^ words_;
     for (size_t w = 0; w < words_; ++w) {
@@ -83,7 +84,6 @@ class StateTable {
   std::vector<uint64_t> pool_;
   std::vector<int32_t> slots_;
   size_t size_ = 0;
-  std::vector<uint64_t> scratch_;
 };
 
 }  // namespace topoplan
