@@ -1,16 +1,25 @@
-// The native domain format (TOML, parsed by toml++): reader and writer. Reference:
-// docs/formats.md.
+// The native domain format (TOML, parsed by toml++): the reader (writer: native_writer.cpp).
+// Reference: docs/formats.md.
 //
 // Design: everything is named, nothing is positional. The reader resolves every name itself
 // (variables, values, actions, classes) so each error carries the line of the offending key or
 // value; Domain::compile then re-validates the model rules as the single source of truth.
 // Unknown keys are errors: a typo ("previal") must not silently drop a condition. TOML tables
 // do not keep key order, so effects, pre-conditions and prevails are stored in variable order.
+//
+// Memory: toml++'s tree of a whole file takes about 14 times the file. The reader therefore
+// splits the text at its top-level headers (toml_split.h) and parses it about a MiB at a time,
+// in the order the model needs (domain, variables, actions, classes, then instances), dropping
+// each piece's tree once its tables are in the DomainDef. A document the splitter does not model
+// (root keys, quoted header keys, a sub-table of another array) is parsed whole, as before.
 #include <algorithm>
+#include <array>
 #include <unordered_map>
+#include <utility>
 
 #include "text.h"
 #include "toml_reader.h"
+#include "toml_split.h"
 #include "topoplan/io.h"
 
 namespace topoplan {
@@ -25,10 +34,60 @@ struct Named {
   int line = 0;
 };
 
+// The kinds of top-level tables, in the order the reader needs them.
+enum class Part { kDomain, kVariable, kAction, kClass, kInstance };
+constexpr std::array<std::string_view, 5> kPartKey = {"domain", "variable", "action", "class",
+                                                      "instance"};
+
+// A run of consecutive sections of one kind, parsed as one document.
+struct Chunk {
+  Part part = Part::kDomain;
+  size_t begin = 0;
+  size_t end = 0;
+  int line = 1;
+};
+
+// Groups the sections of `text` into chunks of about `chunk_bytes`; nullopt when the document
+// must be parsed whole (see the file comment).
+std::optional<std::vector<Chunk>> plan_chunks(std::string_view text, size_t chunk_bytes) {
+  auto sections = io_detail::split_toml_sections(text);
+  if (!sections) return std::nullopt;
+  // Before the first header: only blanks, comments and a byte-order mark.
+  const io_detail::TomlSection& head = sections->front();
+  for (size_t i = head.begin; i < head.end; ++i) {
+    const char c = text[i];
+    if (c == '#') {
+      while (i < head.end && text[i] != '\n') ++i;
+    } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r' &&
+               !(i < 3 && text.substr(0, 3) == "\xEF\xBB\xBF")) {
+      return std::nullopt;
+    }
+  }
+  std::vector<Chunk> chunks;
+  bool domain = false;
+  for (size_t k = 1; k < sections->size(); ++k) {
+    const io_detail::TomlSection& s = (*sections)[k];
+    auto it = std::find(kPartKey.begin(), kPartKey.end(), s.key);
+    if (it == kPartKey.end()) return std::nullopt;
+    const auto part = static_cast<Part>(it - kPartKey.begin());
+    if (s.array != (part != Part::kDomain)) return std::nullopt;
+    if (part == Part::kDomain && std::exchange(domain, true)) return std::nullopt;
+    if (!chunks.empty() && chunks.back().part == part &&
+        chunks.back().end - chunks.back().begin < chunk_bytes) {
+      chunks.back().end = s.end;
+    } else {
+      chunks.push_back(Chunk{part, s.begin, s.end, s.line});
+    }
+  }
+  return chunks;
+}
+
 class NativeReader : toml_detail::TomlReader {
  public:
   explicit NativeReader(const std::string& file) : TomlReader(file, io_detail::quote) {}
-  Result<Task> read(std::string_view text);
+  // `chunks` null: the whole text as one document. `fallback` is set when a chunk turns out not
+  // to be self-contained; the caller then reads the text whole with a fresh reader.
+  Result<Task> read(std::string_view text, const std::vector<Chunk>* chunks, bool& fallback);
 
  private:
   // A string-valued key; `line` gets the line of its value (of the table when absent).
@@ -108,12 +167,20 @@ class NativeReader : toml_detail::TomlReader {
     return true;
   }
 
+  using Step = bool (NativeReader::*)(const toml::table&);
+  // Runs `step` on the tables of one kind: on the whole document, or chunk by chunk.
+  bool each(Part part, Step step);
+
   bool read_domain(const toml::table& root);
   bool read_variables(const toml::table& root);
   bool read_actions(const toml::table& root);
   bool read_classes(const toml::table& root);
-  bool read_instances(const toml::table& root, const Domain& domain,
-                      std::vector<Instance>& instances);
+  bool read_instances(const toml::table& root);
+
+  std::string_view text_;
+  const std::vector<Chunk>* chunks_ = nullptr;
+  toml::table whole_;  // the whole document when it is not read in chunks
+  bool fallback_ = false;
 
   DomainDef def_;
   std::unordered_map<std::string, Named> var_index_;
@@ -121,8 +188,34 @@ class NativeReader : toml_detail::TomlReader {
   std::vector<std::unordered_map<std::string, ValueId>> value_index_;
   std::unordered_map<std::string, Named> action_index_;
   std::unordered_map<std::string, Named> class_index_;
-  std::vector<int32_t> mark_;  // scratch: per-variable or per-action stamps
+  std::vector<int32_t> mark_;                   // scratch: per-variable or per-action stamps
+  std::vector<std::string_view> action_names_;  // for messages, when there are few
+  std::vector<std::string_view> class_names_;   // idem
+  std::unordered_map<std::string, Named> instance_index_;
+  const Domain* domain_ = nullptr;  // compiled, for the instances
+  std::vector<Instance> instances_;
 };
+
+bool NativeReader::each(Part part, Step step) {
+  if (!chunks_) return (this->*step)(whole_);
+  const std::string_view key = kPartKey[static_cast<size_t>(part)];
+  for (const Chunk& c : *chunks_) {
+    if (c.part != part) continue;
+    toml::table root;
+    line_offset_ = c.line - 1;
+    if (!parse(text_.substr(c.begin, c.end - c.begin), root)) return false;
+    for (auto&& [k, node] : root) {
+      (void)node;
+      if (k.str() != key) {  // the splitter misjudged the document: read it whole
+        fallback_ = true;
+        return false;
+      }
+    }
+    if (!(this->*step)(root)) return false;
+  }
+  line_offset_ = 0;
+  return true;
+}
 
 bool NativeReader::read_domain(const toml::table& root) {
   const toml::node* n = root.get("domain");
@@ -139,13 +232,10 @@ bool NativeReader::read_domain(const toml::table& root) {
 bool NativeReader::read_variables(const toml::table& root) {
   std::vector<const toml::table*> items;
   if (!array_of_tables(root, "variable", items)) return false;
-  if (items.empty())
-    return fail(1, "the domain has no variables (add at least one [[variable]] table)");
-  if (items.size() > static_cast<size_t>(kMaxVariables))
-    return fail(line_of(*items[static_cast<size_t>(kMaxVariables)]),
-                "too many variables (limit " + std::to_string(kMaxVariables) + ")");
   for (const toml::table* t : items) {
     const int tline = line_of(*t);
+    if (def_.variables.size() >= static_cast<size_t>(kMaxVariables))
+      return fail(tline, "too many variables (limit " + std::to_string(kMaxVariables) + ")");
     if (!check_keys(*t, {"name", "values"}, "[[variable]]")) return false;
     VariableDef var;
     int line = 0;
@@ -178,18 +268,15 @@ bool NativeReader::read_variables(const toml::table& root) {
     value_index_.push_back(std::move(values));
     def_.variables.push_back(std::move(var));
   }
-  for (const VariableDef& v : def_.variables) var_names_.push_back(v.name);
   return true;
 }
 
 bool NativeReader::read_actions(const toml::table& root) {
   std::vector<const toml::table*> items;
   if (!array_of_tables(root, "action", items)) return false;
-  if (items.size() > static_cast<size_t>(kMaxActions))
-    return fail(line_of(*items[static_cast<size_t>(kMaxActions)]),
-                "too many actions (limit " + std::to_string(kMaxActions) + ")");
-  mark_.assign(def_.variables.size(), 0);
   for (const toml::table* t : items) {
+    if (def_.actions.size() >= static_cast<size_t>(kMaxActions))
+      return fail(line_of(*t), "too many actions (limit " + std::to_string(kMaxActions) + ")");
     if (!check_keys(*t, {"name", "cost", "pre", "post", "prevail"}, "[[action]]")) return false;
     ActionDef act;
     int line = 0;
@@ -255,10 +342,6 @@ bool NativeReader::read_actions(const toml::table& root) {
 bool NativeReader::read_classes(const toml::table& root) {
   std::vector<const toml::table*> items;
   if (!array_of_tables(root, "class", items)) return false;
-  mark_.assign(def_.actions.size(), 0);
-  std::vector<std::string_view> action_names;
-  if (def_.actions.size() <= 10)
-    for (const ActionDef& a : def_.actions) action_names.push_back(a.name);
   for (const toml::table* t : items) {
     if (!check_keys(*t, {"name", "actions"}, "[[class]]")) return false;
     NpcClassDef cls;
@@ -284,7 +367,7 @@ bool NativeReader::read_classes(const toml::table& root) {
       auto a = action_index_.find(name);
       if (a == action_index_.end())
         return fail(line_of(el), who + ": unknown action " + quote(name) +
-                                     io_detail::list_if_short(action_names));
+                                     io_detail::list_if_short(action_names_));
       int32_t& mark = mark_[static_cast<size_t>(a->second.id)];
       if (mark == stamp)
         return fail(line_of(el), who + ": action " + quote(name) + " is listed twice");
@@ -296,14 +379,9 @@ bool NativeReader::read_classes(const toml::table& root) {
   return true;
 }
 
-bool NativeReader::read_instances(const toml::table& root, const Domain& domain,
-                                  std::vector<Instance>& instances) {
+bool NativeReader::read_instances(const toml::table& root) {
   std::vector<const toml::table*> items;
   if (!array_of_tables(root, "instance", items)) return false;
-  std::unordered_map<std::string, Named> names;
-  std::vector<std::string_view> class_names;
-  if (def_.classes.size() <= 10)
-    for (const NpcClassDef& c : def_.classes) class_names.push_back(c.name);
   for (const toml::table* t : items) {
     if (!check_keys(*t, {"name", "class", "init", "goal"}, "[[instance]]")) return false;
     Instance inst;
@@ -311,7 +389,7 @@ bool NativeReader::read_instances(const toml::table& root, const Domain& domain,
     if (!get_string(*t, "name", "[[instance]]", false, inst.name, line)) return false;
     if (t->get("name")) {
       if (!check_name(inst.name, "instance name", line)) return false;
-      if (!unique(names, inst.name, {0, line}, "instance")) return false;
+      if (!unique(instance_index_, inst.name, {0, line}, "instance")) return false;
     }
     const std::string who = inst.name.empty()
                                 ? "the instance at line " + std::to_string(line_of(*t))
@@ -323,7 +401,7 @@ bool NativeReader::read_instances(const toml::table& root, const Domain& domain,
       if (c == class_index_.end())
         return fail(line, who + ": unknown class " + quote(cls) +
                               (def_.classes.empty() ? std::string(" (the domain has no classes)")
-                                                    : io_detail::list_if_short(class_names)));
+                                                    : io_detail::list_if_short(class_names_)));
       inst.npc_class = c->second.id;
     }
     bool ok = true;
@@ -355,183 +433,74 @@ bool NativeReader::read_instances(const toml::table& root, const Domain& domain,
       return fail(line_of(*goal), "'goal' of " + who + " is empty (give at least one variable)");
     inst.goal.assign(def_.variables.size(), kUndefined);
     for (const Fact& f : facts) inst.goal[static_cast<size_t>(f.var)] = f.value;
-    if (auto bad = domain.check_instance(inst)) return fail(line_of(*t), bad->message);
-    instances.push_back(std::move(inst));
+    if (auto bad = domain_->check_instance(inst)) return fail(line_of(*t), bad->message);
+    instances_.push_back(std::move(inst));
   }
   return true;
 }
 
-Result<Task> NativeReader::read(std::string_view text) {
-  toml::table root;
-  if (!parse(text, root) ||
-      !check_keys(root, {"domain", "variable", "action", "class", "instance"}, "the file"))
+Result<Task> NativeReader::read(std::string_view text, const std::vector<Chunk>* chunks,
+                                bool& fallback) {
+  text_ = text;
+  chunks_ = chunks;
+  auto failed = [&]() -> Result<Task> {
+    fallback = fallback_;
     return err_;
-  if (!read_domain(root) || !read_variables(root) || !read_actions(root) || !read_classes(root))
-    return err_;
-  // The parsed tables of variables, actions and classes are in def_ now: free them (the bulk
-  // of a large file's memory) before the domain is compiled next to def_.
-  root.erase("action");
-  root.erase("class");
+  };
+  if (!chunks_ &&
+      (!parse(text, whole_) ||
+       !check_keys(whole_, {"domain", "variable", "action", "class", "instance"}, "the file")))
+    return failed();
+  if (!each(Part::kDomain, &NativeReader::read_domain) ||
+      !each(Part::kVariable, &NativeReader::read_variables))
+    return failed();
+  if (def_.variables.empty()) {
+    fail(1, "the domain has no variables (add at least one [[variable]] table)");
+    return failed();
+  }
+  for (const VariableDef& v : def_.variables) var_names_.push_back(v.name);
+  mark_.assign(def_.variables.size(), 0);
+  if (!each(Part::kAction, &NativeReader::read_actions)) return failed();
+  mark_.assign(def_.actions.size(), 0);
+  if (def_.actions.size() <= 10)
+    for (const ActionDef& a : def_.actions) action_names_.push_back(a.name);
+  if (!each(Part::kClass, &NativeReader::read_classes)) return failed();
+  // The tables of variables, actions and classes are in def_ now: free what only they needed
+  // (the bulk of a large file's memory) before the domain is compiled next to def_.
+  whole_.erase("action");
+  whole_.erase("class");
+  std::unordered_map<std::string, Named>().swap(action_index_);
+  action_names_.clear();
   auto domain = Domain::compile(def_);
   std::vector<ActionDef>().swap(def_.actions);  // compiled; instances need only the variables
   if (!domain) return Error{domain.error().message, file_, 0};
   Task task{std::move(domain).value(), {}};
-  if (!read_instances(root, task.domain, task.instances)) return err_;
+  domain_ = &task.domain;
+  if (def_.classes.size() <= 10)
+    for (const NpcClassDef& c : def_.classes) class_names_.push_back(c.name);
+  if (!each(Part::kInstance, &NativeReader::read_instances)) return failed();
+  task.instances = std::move(instances_);
   return task;
-}
-
-// ---- writer ----
-
-void append_string(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  out += '"';
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (io_detail::is_control(u)) {
-          out += "\\u00";
-          out += kHex[u >> 4];
-          out += kHex[u & 15];
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-}
-
-void append_key(std::string& out, std::string_view key) {
-  const bool bare = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-           c == '-';
-  });
-  if (bare)
-    out += key;
-  else
-    append_string(out, key);
-}
-
-template <typename Facts>
-void append_facts(std::string& out, const Domain& d, const Facts& facts) {
-  out += "{ ";
-  bool first = true;
-  for (const auto& [var, value] : facts) {
-    if (!first) out += ", ";
-    first = false;
-    append_key(out, d.variable_name(var));
-    out += " = ";
-    append_string(out, d.value_name(var, value));
-  }
-  out += first ? "}" : " }";
-}
-
-void append_state(std::string& out, const Domain& d, const std::vector<ValueId>& state) {
-  std::vector<std::pair<VarId, ValueId>> facts;
-  for (size_t v = 0; v < state.size() && v < static_cast<size_t>(d.num_variables()); ++v)
-    if (state[v] != kUndefined) facts.emplace_back(static_cast<VarId>(v), state[v]);
-  append_facts(out, d, facts);
 }
 
 }  // namespace
 
-Result<Task> parse_native(std::string_view text, const std::string& filename) {
-  NativeReader reader(filename);
-  return reader.read(text);
+Result<Task> io_detail::parse_native_chunked(std::string_view text, const std::string& filename,
+                                             size_t chunk_bytes, bool* whole) {
+  bool fallback = false;
+  if (whole) *whole = false;
+  if (chunk_bytes > 0) {
+    if (auto chunks = plan_chunks(text, chunk_bytes)) {
+      Result<Task> task = NativeReader(filename).read(text, &*chunks, fallback);
+      if (!fallback) return task;
+    }
+  }
+  if (whole) *whole = true;
+  return NativeReader(filename).read(text, nullptr, fallback);
 }
 
-std::string write_native(const Task& task) {
-  const Domain& d = task.domain;
-  std::string out = "# topoplan domain (native format, see docs/formats.md)\n\n[domain]\n";
-  if (!d.name().empty()) {
-    out += "name = ";
-    append_string(out, d.name());
-    out += "\n";
-  }
-  for (VarId v = 0; v < d.num_variables(); ++v) {
-    out += "\n[[variable]]\nname = ";
-    append_string(out, d.variable_name(v));
-    out += "\nvalues = [";
-    for (ValueId x = 0; x < d.domain_size(v); ++x) {
-      if (x) out += ", ";
-      append_string(out, d.value_name(v, x));
-    }
-    out += "]\n";
-  }
-  for (ActionId a = 0; a < d.num_actions(); ++a) {
-    out += "\n[[action]]\nname = ";
-    append_string(out, d.action_name(a));
-    out += "\n";
-    if (d.cost(a) != 1) out += "cost = " + std::to_string(d.cost(a)) + "\n";
-    std::vector<std::pair<VarId, ValueId>> pre, post, prv;
-    for (const Effect& e : d.effects(a)) {
-      if (e.pre != kUndefined) pre.emplace_back(e.var, e.pre);
-      post.emplace_back(e.var, e.post);
-    }
-    for (const Fact& f : d.prevail(a)) prv.emplace_back(f.var, f.value);
-    std::sort(pre.begin(), pre.end());
-    std::sort(post.begin(), post.end());
-    std::sort(prv.begin(), prv.end());
-    if (!pre.empty()) {
-      out += "pre = ";
-      append_facts(out, d, pre);
-      out += "\n";
-    }
-    out += "post = ";
-    append_facts(out, d, post);
-    out += "\n";
-    if (!prv.empty()) {
-      out += "prevail = ";
-      append_facts(out, d, prv);
-      out += "\n";
-    }
-  }
-  for (ClassId c = 0; c < d.num_classes(); ++c) {
-    out += "\n[[class]]\nname = ";
-    append_string(out, d.class_name(c));
-    out += "\nactions = [";
-    bool first = true;
-    for (ActionId a : d.class_actions(c)) {
-      out += first ? "\n  " : ",\n  ";
-      first = false;
-      append_string(out, d.action_name(a));
-    }
-    out += first ? "]\n" : ",\n]\n";
-  }
-  for (const Instance& inst : task.instances) {
-    out += "\n[[instance]]\n";
-    if (!inst.name.empty()) {
-      out += "name = ";
-      append_string(out, inst.name);
-      out += "\n";
-    }
-    if (inst.npc_class >= 0 && inst.npc_class < d.num_classes()) {
-      out += "class = ";
-      append_string(out, d.class_name(inst.npc_class));
-      out += "\n";
-    }
-    out += "init = ";
-    append_state(out, d, inst.init);
-    out += "\ngoal = ";
-    append_state(out, d, inst.goal);
-    out += "\n";
-  }
-  return out;
+Result<Task> parse_native(std::string_view text, const std::string& filename) {
+  return io_detail::parse_native_chunked(text, filename, io_detail::kNativeChunkBytes);
 }
 
 }  // namespace topoplan

@@ -66,8 +66,14 @@ class TomlReader {
 
   std::string quote(std::string_view s) const { return quote_(s); }
 
+  // Lines in the file of a node of the document being read: a reader that parses the file a
+  // piece at a time sets line_offset_ to the number of lines before the piece.
+  int line_of(const toml::source_region& r) const { return toml_detail::line_of(r) + line_offset_; }
+  int line_of(const toml::node& n) const { return line_of(n.source()); }
+
   std::string file_;
   Error err_;
+  int line_offset_ = 0;
 
  private:
   QuoteFn quote_;
