@@ -35,6 +35,7 @@
 
 #include "topoplan/domain.h"
 #include "topoplan/plan.h"
+#include "topoplan/state.h"
 
 namespace topoplan {
 
@@ -62,11 +63,6 @@ class BackAStarPlanner {
   [[nodiscard]] int64_t generated() const { return generated_; }
 
  private:
-  struct Slot {  // a variable's field in the packed subgoal
-    int32_t word;
-    int32_t shift;
-    uint64_t mask;  // unshifted
-  };
   struct Op {  // one word of an action's regression
     int32_t word;
     uint64_t touched;  // fields of effect and prevail variables
@@ -92,7 +88,7 @@ class BackAStarPlanner {
 
   const Domain* domain_;
   int32_t words_ = 0;
-  std::vector<Slot> slots_;
+  BitFields fields_;                  // per variable: 0 = free, value + 1 = required
   std::vector<uint64_t> low_, high_;  // per word: the bits below each field's top bit; top bits
   std::vector<int32_t> op_offset_;    // CSR per action into ops_
   std::vector<Op> ops_;

@@ -41,6 +41,7 @@
 
 #include "topoplan/domain.h"
 #include "topoplan/result.h"
+#include "topoplan/state.h"
 #include "topoplan/topo.h"
 
 namespace topoplan {
@@ -65,7 +66,7 @@ class CrowdLayout {
 
   // 64-bit words per packed state, and per packed goal (the same layout).
   [[nodiscard]] int32_t words() const { return words_; }
-  [[nodiscard]] int32_t num_variables() const { return static_cast<int32_t>(fields_.size()); }
+  [[nodiscard]] int32_t num_variables() const { return fields_.num_fields(); }
   // Bytes of batch input per NPC: class id + state + goal.
   [[nodiscard]] int32_t bytes_per_npc() const {
     return static_cast<int32_t>(sizeof(uint16_t)) + 16 * words_;
@@ -78,15 +79,11 @@ class CrowdLayout {
   void unpack_state(const uint64_t* packed, std::span<ValueId> state) const;
   void unpack_goal(const uint64_t* packed, std::span<ValueId> goal) const;
 
-  struct Field {
-    int32_t word = 0;
-    int32_t shift = 0;
-    uint64_t mask = 0;  // unshifted; all ones = free (goals)
-  };
-  [[nodiscard]] const Field& field(VarId v) const { return fields_[static_cast<size_t>(v)]; }
+  using Field = BitFields::Field;  // mask: unshifted; all ones = free (goals)
+  [[nodiscard]] const Field& field(VarId v) const { return fields_.field(v); }
 
  private:
-  std::vector<Field> fields_;
+  BitFields fields_;  // |D_v| + 1 codes per variable
   int32_t words_ = 0;
 };
 

@@ -24,7 +24,6 @@
 #include "topoplan/astar_back.h"
 
 #include <algorithm>
-#include <bit>
 #include <limits>
 #include <string>
 
@@ -51,22 +50,13 @@ BackAStarPlanner::BackAStarPlanner(const Domain& domain) : domain_(&domain) {
   const int32_t m = domain.num_variables();
   const int32_t na = domain.num_actions();
   // Fields of bit_width(n) bits hold 0 (free) .. n (value n - 1); none straddles a word.
-  int32_t word = 0, used = 0;
-  for (VarId v = 0; v < m; ++v) {
-    const int32_t bits =
-        static_cast<int32_t>(std::bit_width(static_cast<uint32_t>(domain.domain_size(v))));
-    if (used + bits > 64) {
-      ++word;
-      used = 0;
-    }
-    slots_.push_back(Slot{word, used, (uint64_t{1} << bits) - 1});
-    used += bits;
-  }
-  words_ = m == 0 ? 1 : word + 1;
+  fields_ = BitFields(domain, 1);
+  words_ = std::max(1, fields_.num_words());
   const auto W = static_cast<size_t>(words_);
   low_.assign(W, 0);
   high_.assign(W, 0);
-  for (const Slot& s : slots_) {
+  for (VarId v = 0; v < m; ++v) {
+    const BitFields::Field& s = fields_.field(v);
     const uint64_t top = (s.mask >> 1) + 1;  // the field's top bit, unshifted
     high_[static_cast<size_t>(s.word)] |= top << s.shift;
     low_[static_cast<size_t>(s.word)] |= (top - 1) << s.shift;
@@ -78,7 +68,7 @@ BackAStarPlanner::BackAStarPlanner(const Domain& domain) : domain_(&domain) {
   for (ActionId a = 0; a < na; ++a) {
     for (size_t w = 0; w < W; ++w) per_word[w] = Op{static_cast<int32_t>(w), 0, 0, 0, 0};
     auto put = [&](VarId v, uint64_t need, uint64_t next, bool effect) {
-      const Slot& s = slots_[static_cast<size_t>(v)];
+      const BitFields::Field& s = fields_.field(v);
       Op& op = per_word[static_cast<size_t>(s.word)];
       op.touched |= s.mask << s.shift;
       op.need |= need << s.shift;
@@ -188,8 +178,7 @@ int64_t BackAStarPlanner::heuristic(const uint64_t* g) const {
   int64_t h = 0;
   const bool sum = domain_->all_unary();
   for (VarId v = 0; v < m; ++v) {
-    const Slot& s = slots_[static_cast<size_t>(v)];
-    const auto f = static_cast<int32_t>((g[s.word] >> s.shift) & s.mask);
+    const auto f = static_cast<int32_t>(fields_.get(g, v));
     const int64_t x = hfield_[static_cast<size_t>(field_offset_[static_cast<size_t>(v)] + f)];
     if (x >= kInf) return kInf;
     h = sum ? h + x : std::max(h, x);
@@ -263,12 +252,9 @@ PlanStatus BackAStarPlanner::plan(std::span<const ValueId> init, std::span<const
   std::fill(init_.begin(), init_.end(), 0);
   std::fill(scratch_.begin(), scratch_.end(), 0);
   for (VarId v = 0; v < m; ++v) {
-    const Slot& s = slots_[static_cast<size_t>(v)];
-    init_[static_cast<size_t>(s.word)] |= (static_cast<uint64_t>(init[static_cast<size_t>(v)]) + 1)
-                                          << s.shift;
+    fields_.set(init_.data(), v, static_cast<uint64_t>(init[static_cast<size_t>(v)]) + 1);
     if (goal[static_cast<size_t>(v)] != kUndefined)
-      scratch_[static_cast<size_t>(s.word)] |=
-          (static_cast<uint64_t>(goal[static_cast<size_t>(v)]) + 1) << s.shift;
+      fields_.set(scratch_.data(), v, static_cast<uint64_t>(goal[static_cast<size_t>(v)]) + 1);
   }
 
   // The chain from the subgoal s0 satisfies up to the goal is the plan in execution order.

@@ -9,8 +9,7 @@
 namespace topoplan::detail {
 
 // The actions `npc_class` may use (kAllActions: every action), in action-id order.
-inline void available_actions(const Domain& domain, ClassId npc_class,
-                              std::vector<ActionId>& out) {
+inline void available_actions(const Domain& domain, ClassId npc_class, std::vector<ActionId>& out) {
   out.clear();
   if (npc_class == kAllActions) {
     for (ActionId a = 0; a < domain.num_actions(); ++a) out.push_back(a);

@@ -65,8 +65,8 @@ inline PlanStatus search_status(SearchStop stop) {
 
 // Order among heap entries of equal f.
 enum class TieBreak : uint8_t {
-  kDeeperFirst,       // larger g first (A*: goes for the goal among equal f)
-  kFirstInFirstOut,   // pushed first, popped first (Dijkstra: deterministic level order)
+  kDeeperFirst,      // larger g first (A*: goes for the goal among equal f)
+  kFirstInFirstOut,  // pushed first, popped first (Dijkstra: deterministic level order)
 };
 
 class BestFirstSearch {
