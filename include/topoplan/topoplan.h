@@ -144,6 +144,50 @@ typedef struct topoplan_problem {
 TOPOPLAN_API topoplan_status topoplan_task_instance(const topoplan_task* task, int32_t index,
                                                     topoplan_problem* out);
 
+/* States by name, as the CLI's --init / --goal: "var=value, var=value" (value names may hold
+ * commas). parse: the variables named get their value, the others TOPOPLAN_UNDEFINED; an unknown
+ * variable or value, or a variable named twice, is TOPOPLAN_INPUT_ERROR with why in `error`.
+ * format: "⟨var=value, ...⟩" without the undefined entries, into `buffer` (*size: bytes needed
+ * including the NUL; TOPOPLAN_BUFFER_TOO_SMALL when `capacity` is smaller). Any thread. */
+TOPOPLAN_API topoplan_status topoplan_task_parse_state(const topoplan_task* task, const char* text,
+                                                       int32_t* state, int32_t num_variables,
+                                                       char* error, size_t error_size);
+TOPOPLAN_API topoplan_status topoplan_task_format_state(const topoplan_task* task,
+                                                        const int32_t* state, int32_t num_variables,
+                                                        char* buffer, size_t capacity,
+                                                        size_t* size);
+
+/* The structure of actions and classes (for drawing a domain, e.g. docs/web.md). Any thread.
+ * Out-of-range ids give -1 / TOPOPLAN_INVALID_ARGUMENT. */
+typedef struct topoplan_effect {
+  int32_t var;
+  int32_t pre; /* TOPOPLAN_UNDEFINED: any value */
+  int32_t post;
+} topoplan_effect;
+typedef struct topoplan_fact {
+  int32_t var;
+  int32_t value;
+} topoplan_fact;
+TOPOPLAN_API int32_t topoplan_task_action_num_effects(const topoplan_task* task, int32_t action);
+TOPOPLAN_API topoplan_status topoplan_task_action_effect(const topoplan_task* task, int32_t action,
+                                                         int32_t index, topoplan_effect* out);
+TOPOPLAN_API int32_t topoplan_task_action_num_prevail(const topoplan_task* task, int32_t action);
+TOPOPLAN_API topoplan_status topoplan_task_action_prevail(const topoplan_task* task, int32_t action,
+                                                          int32_t index, topoplan_fact* out);
+/* The actions of an NPC class, ascending. */
+TOPOPLAN_API int32_t topoplan_task_class_num_actions(const topoplan_task* task, int32_t npc_class);
+TOPOPLAN_API int32_t topoplan_task_class_action(const topoplan_task* task, int32_t npc_class,
+                                                int32_t index);
+
+/* Built-in tasks: the towns of `topoplan crowd --domain` ("western", "western-pus",
+ * "goap-level": a GOAP level of 12 places with NPC classes and partial goals; docs/crowds.md).
+ * Static names; NULL when out of range. Any thread. */
+TOPOPLAN_API int32_t topoplan_num_builtin_tasks(void);
+TOPOPLAN_API const char* topoplan_builtin_task_name(int32_t index);
+/* Builds the built-in task `name`; TOPOPLAN_NOT_FOUND (the known names in `error`) otherwise. */
+TOPOPLAN_API topoplan_status topoplan_task_builtin(const char* name, topoplan_task** out,
+                                                   char* error, size_t error_size);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Planning by planner name (cold path: the planner allocates its own working memory). Names:
  * "auto" (default), "topo" (ℙ), "exact", "astar", "astar-back", "backstrom" — see
@@ -224,6 +268,67 @@ typedef struct topoplan_class_report {
 TOPOPLAN_API topoplan_status topoplan_check(const topoplan_task* task, int32_t npc_class,
                                             topoplan_class_report* report, char* why_not,
                                             size_t why_not_size);
+
+/* The whole analysis kept in a handle: the report, the reasons in words, the action graph
+ * G = (A, E_pre ∪ E_prv) and every domain-action graph G(v) with its cycles (Prévost et al. 2023,
+ * Defs. 1-7; docs/classes.md). Arrays and strings returned point into the handle and stay valid
+ * until it is freed. Any thread (the handle is immutable). */
+typedef struct topoplan_analysis topoplan_analysis;
+TOPOPLAN_API topoplan_status topoplan_analysis_create(const topoplan_task* task, int32_t npc_class,
+                                                      topoplan_analysis** out);
+TOPOPLAN_API void topoplan_analysis_free(topoplan_analysis* analysis);
+TOPOPLAN_API topoplan_status topoplan_analysis_report(const topoplan_analysis* analysis,
+                                                      topoplan_class_report* report);
+/* Why the next smaller class does not hold ("" for C0). */
+TOPOPLAN_API const char* topoplan_analysis_why_not(const topoplan_analysis* analysis);
+/* The analysis in words, one line per reason, with names (those of `topoplan check`): every
+ * offender of (U), (P), (S), undefined pre-conditions, why the smaller class fails, then every
+ * other violation. -1 / NULL when out of range. */
+TOPOPLAN_API int32_t topoplan_analysis_num_lines(const topoplan_analysis* analysis);
+TOPOPLAN_API const char* topoplan_analysis_line(const topoplan_analysis* analysis, int32_t index);
+
+#define TOPOPLAN_ACTION_ANALYSED 0x1    /* in the class analysed */
+#define TOPOPLAN_ACTION_REQUESTABLE 0x2 /* in Req: its post satisfies another's prevail */
+#define TOPOPLAN_ACTION_ON_CYCLE 0x4    /* on a cycle of some G(v) */
+/* TOPOPLAN_ACTION_* bits of an action of the domain; -1 when out of range. */
+TOPOPLAN_API int32_t topoplan_analysis_action_flags(const topoplan_analysis* analysis,
+                                                    int32_t action);
+
+#define TOPOPLAN_EDGES_PRE 0 /* E_pre: post(a) = pre(b) */
+#define TOPOPLAN_EDGES_PRV 1 /* E_prv: post(a) = prv(b)[v] */
+/* The edges of the action graph of that kind: *pairs receives 2 * count action ids (from, to,
+ * from, to, ...), sorted. Returns count; -1 for a bad handle or kind. */
+TOPOPLAN_API int32_t topoplan_analysis_edges(const topoplan_analysis* analysis, int32_t kind,
+                                             const int32_t** pairs);
+
+/* G(v): the analysed actions with an effect on v, its E_pre edges (pairs as above), Req(v), the
+ * values of v no analysed action produces, its weakly connected components and its cycles. */
+typedef struct topoplan_variable_graph {
+  int32_t var;
+  int32_t components;
+  int32_t num_actions;
+  int32_t num_edges;
+  int32_t num_requestable;
+  int32_t num_ghost_values;
+  int32_t num_cycles;
+  int32_t reserved;
+  const int32_t* actions;
+  const int32_t* edges; /* 2 * num_edges */
+  const int32_t* requestable;
+  const int32_t* ghost_values;
+} topoplan_variable_graph;
+TOPOPLAN_API topoplan_status topoplan_analysis_variable(const topoplan_analysis* analysis,
+                                                        int32_t var, topoplan_variable_graph* out);
+typedef struct topoplan_cycle {
+  int32_t simple; /* 1: a simple cycle in order; 0: a strongly connected tangle */
+  int32_t num_actions;
+  int32_t num_requestable;
+  int32_t reserved;
+  const int32_t* actions;
+  const int32_t* requestable;
+} topoplan_cycle;
+TOPOPLAN_API topoplan_status topoplan_analysis_cycle(const topoplan_analysis* analysis, int32_t var,
+                                                     int32_t index, topoplan_cycle* out);
 
 /* ------------------------------------------------------------------------------------------ */
 /* ℙ (TopoPlan) on the hot path: a planner per NPC class, a scratch per thread; no allocation
@@ -403,6 +508,35 @@ TOPOPLAN_API topoplan_status topoplan_crowd_plan_frame(topoplan_crowd* crowd,
                                                        int64_t* cursor, double budget_seconds,
                                                        topoplan_crowd_stats* stats);
 
+/* Towns: seeded populations of NPCs for a crowd (docs/crowds.md, "The benchmark town"), built
+ * from a task's NPC classes and instances (its routines) — the towns of `topoplan crowd`. */
+typedef struct topoplan_town topoplan_town;
+typedef struct topoplan_town_def {
+  int64_t npcs;
+  int32_t situations_per_class; /* distinct (s0, goal) drawn per class (default 64) */
+  int32_t backgrounds;          /* states of the rest of the town (default 256) */
+  double errand_fraction;       /* goals a few random steps from s0 (default 0.15) */
+  uint64_t seed;                /* default 1 */
+} topoplan_town_def;
+/* Defaults: 100,000 NPCs, 64 situations per class, 256 backgrounds, 15 % errands, seed 1. */
+TOPOPLAN_API void topoplan_town_def_init(topoplan_town_def* def);
+/* Builds the town for `planner`'s task (classes weighted as in `topoplan crowd`). Any thread;
+ * the planner (and its task) must outlive the town. */
+TOPOPLAN_API topoplan_status topoplan_town_create(const topoplan_crowd_planner* planner,
+                                                  const topoplan_town_def* def, topoplan_town** out,
+                                                  char* error, size_t error_size);
+TOPOPLAN_API void topoplan_town_free(topoplan_town* town);
+TOPOPLAN_API int64_t topoplan_town_npcs(const topoplan_town* town);
+/* Distinct (class, situation) pairs drawn. */
+TOPOPLAN_API int64_t topoplan_town_distinct_situations(const topoplan_town* town);
+/* The town as a crowd batch: the arrays point into the town and stay valid until it is freed
+ * (topoplan_town_churn rewrites them in place). */
+TOPOPLAN_API topoplan_status topoplan_town_batch(const topoplan_town* town,
+                                                 topoplan_crowd_batch* out);
+/* Gives `count` NPCs drawn at random (the town's own seeded generator) a new class, situation
+ * and background: the churn between frames. Not concurrent with a batch reading the town. */
+TOPOPLAN_API topoplan_status topoplan_town_churn(topoplan_town* town, int64_t count);
+
 /* ------------------------------------------------------------------------------------------ */
 /* UDGOAP (docs/udgoap.md): a drive-based agent chooses its goals and plans by utility. */
 typedef struct topoplan_udgoap_world topoplan_udgoap_world;
@@ -468,6 +602,63 @@ TOPOPLAN_API topoplan_status topoplan_udgoap_plan(const topoplan_udgoap_world* w
                                                   topoplan_udgoap_step* steps, int32_t capacity,
                                                   int32_t* length, double* utility, char* error,
                                                   size_t error_size);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Simulation (docs/sim.md): the scenarios of `topoplan sim` (the wizard arena, the Sims house),
+ * run episode by episode, with the replay file of `topoplan sim --replay`. */
+typedef struct topoplan_sim topoplan_sim;
+
+/* Parses a scenario from text (`size` bytes); `filename` (may be NULL) names it in messages and
+ * `dir` (may be NULL: ".") resolves the relative paths it holds (the UDGOAP template). Bad input
+ * is TOPOPLAN_INPUT_ERROR with "file:line: message". Any thread. */
+TOPOPLAN_API topoplan_status topoplan_sim_parse(const char* text, size_t size, const char* filename,
+                                                const char* dir, topoplan_sim** out, char* error,
+                                                size_t error_size);
+TOPOPLAN_API topoplan_status topoplan_sim_load(const char* path, topoplan_sim** out, char* error,
+                                               size_t error_size);
+TOPOPLAN_API void topoplan_sim_free(topoplan_sim* sim);
+/* "arena", "house" or "hospital"; the scenario's name. */
+TOPOPLAN_API const char* topoplan_sim_kind(const topoplan_sim* sim);
+TOPOPLAN_API const char* topoplan_sim_name(const topoplan_sim* sim);
+/* The behaviour selectors this scenario can run ("fsm", "goap", "udgoap"; the first is the
+ * default). A hospital has none here (it is a crowd experiment without a replay). */
+TOPOPLAN_API int32_t topoplan_sim_num_selectors(const topoplan_sim* sim);
+TOPOPLAN_API const char* topoplan_sim_selector_name(const topoplan_sim* sim, int32_t index);
+
+typedef struct topoplan_sim_options {
+  const char* selector; /* NULL: the scenario's first selector */
+  uint64_t seed;        /* as `topoplan sim --seed` (default 1) */
+  int32_t replay_every; /* keep one tick in K in the replay (default 1; 0: no replay) */
+  int32_t reserved;     /* 0 */
+  double max_seconds;   /* > 0: cut the episode there (simulated seconds) if the file's is later */
+} topoplan_sim_options;
+TOPOPLAN_API void topoplan_sim_options_init(topoplan_sim_options* options);
+
+typedef struct topoplan_sim_result {
+  int64_t ticks;
+  double seconds;   /* simulated: the wizard's lifespan, the house's time */
+  int32_t censored; /* 1: cut at max_seconds (arena), or the goal not reached (house) */
+  int32_t reserved;
+  int64_t kills;     /* arena */
+  int64_t decisions; /* the agent loop's counters (the wizard, the Sim) */
+  int64_t plans;
+  int64_t plan_failures;
+  int64_t steps_done;
+} topoplan_sim_result;
+
+/* Runs one episode — episode 0 of `seed`, the one `topoplan sim --replay` writes — to its end,
+ * keeping its replay in the handle. `options` and `result` may be NULL. TOPOPLAN_NOT_FOUND for
+ * a selector the scenario cannot run, TOPOPLAN_UNSUPPORTED for a hospital. One thread per
+ * handle. */
+TOPOPLAN_API topoplan_status topoplan_sim_run(topoplan_sim* sim,
+                                              const topoplan_sim_options* options,
+                                              topoplan_sim_result* result, char* error,
+                                              size_t error_size);
+/* The last run's replay (JSON Lines, docs/sim.md; the bytes `topoplan sim --replay` writes for
+ * the same scenario, selector, seed and --replay-every) into `buffer`; *size receives the bytes
+ * needed including the final NUL; TOPOPLAN_BUFFER_TOO_SMALL when `capacity` is smaller. */
+TOPOPLAN_API topoplan_status topoplan_sim_replay(const topoplan_sim* sim, char* buffer,
+                                                 size_t capacity, size_t* size);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1,0 +1,271 @@
+// The C API: crowds (docs/crowds.md) — the crowd planner, the plan cache, batches.
+#include "internal.h"
+
+#include <climits>
+#include <span>
+
+using namespace topoplan;        // NOLINT(google-build-using-namespace)
+using namespace topoplan::capi;  // NOLINT(google-build-using-namespace)
+
+struct topoplan_plan_cache {
+  const topoplan_crowd_planner* owner;
+  std::unique_ptr<topoplan::PlanCache> cache;
+};
+struct topoplan_crowd {
+  const topoplan_crowd_planner* owner;
+  std::unique_ptr<topoplan::CrowdThreadPool> pool;  // the built-in pool (def.threads > 1)
+  std::unique_ptr<topoplan::Crowd> crowd;
+};
+
+// The definitions below take C linkage from their declarations in topoplan.h.
+
+// ------------------------------------------------------------------------------------------------
+// Crowds
+
+static_assert(TOPOPLAN_CROWD_SOLVED == kCrowdSolved &&
+              TOPOPLAN_CROWD_UNSOLVABLE == kCrowdUnsolvable &&
+              TOPOPLAN_CROWD_NO_PLAN == kCrowdNoPlan &&
+              TOPOPLAN_CROWD_BUFFER_TOO_SMALL == kCrowdBufferTooSmall &&
+              TOPOPLAN_CROWD_BAD_INPUT == kCrowdBadInput &&
+              TOPOPLAN_CROWD_CACHE_HIT == kCrowdCacheHit);
+static_assert(sizeof(ActionId) == sizeof(int32_t) && sizeof(CrowdStatus) == sizeof(uint16_t));
+
+topoplan_status topoplan_crowd_planner_create(const topoplan_task* task,
+                                              topoplan_crowd_planner** out, char* error,
+                                              size_t error_size) {
+  return guarded(error, error_size, [&]() -> topoplan_status {
+    if (out == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "out is NULL", error, error_size);
+    *out = nullptr;
+    if (task == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "task is NULL", error, error_size);
+    Result<CrowdPlanner> p = CrowdPlanner::create(task->task.domain);
+    if (!p) return fail(TOPOPLAN_UNSUPPORTED, p.error().to_string(), error, error_size);
+    *out = new topoplan_crowd_planner{task, std::move(p).value()};
+    return ok(error, error_size);
+  });
+}
+
+void topoplan_crowd_planner_free(topoplan_crowd_planner* planner) {
+  delete planner;
+}
+
+int32_t topoplan_crowd_planner_words(const topoplan_crowd_planner* planner) {
+  return planner == nullptr ? -1 : planner->planner.layout().words();
+}
+
+int32_t topoplan_crowd_planner_num_classes(const topoplan_crowd_planner* planner) {
+  return planner == nullptr ? -1 : planner->planner.num_classes();
+}
+
+int32_t topoplan_crowd_planner_max_plan_length(const topoplan_crowd_planner* planner) {
+  return planner == nullptr ? -1 : planner->planner.max_plan_length();
+}
+
+namespace {
+// Values in range; `partial`: kUndefined allowed.
+bool state_ok(const Domain& d, const int32_t* s, int32_t n, bool partial) {
+  if (s == nullptr || n != d.num_variables()) return false;
+  for (VarId v = 0; v < n; ++v)
+    if (!((s[v] >= 0 && s[v] < d.domain_size(v)) || (partial && s[v] == kUndefined))) return false;
+  return true;
+}
+}  // namespace
+
+topoplan_status topoplan_crowd_pack_state(const topoplan_crowd_planner* planner,
+                                          const int32_t* state, int32_t num_variables,
+                                          uint64_t* packed) {
+  if (planner == nullptr || packed == nullptr ||
+      !state_ok(planner->planner.domain(), state, num_variables, false))
+    return TOPOPLAN_INVALID_ARGUMENT;
+  planner->planner.layout().pack_state(
+      std::span<const ValueId>(state, static_cast<size_t>(num_variables)), packed);
+  return TOPOPLAN_OK;
+}
+
+topoplan_status topoplan_crowd_pack_goal(const topoplan_crowd_planner* planner, const int32_t* goal,
+                                         int32_t num_variables, uint64_t* packed) {
+  if (planner == nullptr || packed == nullptr ||
+      !state_ok(planner->planner.domain(), goal, num_variables, true))
+    return TOPOPLAN_INVALID_ARGUMENT;
+  planner->planner.layout().pack_goal(
+      std::span<const ValueId>(goal, static_cast<size_t>(num_variables)), packed);
+  return TOPOPLAN_OK;
+}
+
+topoplan_status topoplan_crowd_unpack_state(const topoplan_crowd_planner* planner,
+                                            const uint64_t* packed, int32_t* state,
+                                            int32_t num_variables) {
+  if (planner == nullptr || packed == nullptr || state == nullptr ||
+      num_variables != planner->planner.domain().num_variables())
+    return TOPOPLAN_INVALID_ARGUMENT;
+  planner->planner.layout().unpack_state(
+      packed, std::span<ValueId>(state, static_cast<size_t>(num_variables)));
+  return TOPOPLAN_OK;
+}
+
+topoplan_status topoplan_crowd_unpack_goal(const topoplan_crowd_planner* planner,
+                                           const uint64_t* packed, int32_t* goal,
+                                           int32_t num_variables) {
+  if (planner == nullptr || packed == nullptr || goal == nullptr ||
+      num_variables != planner->planner.domain().num_variables())
+    return TOPOPLAN_INVALID_ARGUMENT;
+  planner->planner.layout().unpack_goal(
+      packed, std::span<ValueId>(goal, static_cast<size_t>(num_variables)));
+  return TOPOPLAN_OK;
+}
+
+topoplan_status topoplan_plan_cache_create(const topoplan_crowd_planner* planner, int32_t capacity,
+                                           int32_t max_plan_length, topoplan_plan_cache** out,
+                                           char* error, size_t error_size) {
+  return guarded(error, error_size, [&]() -> topoplan_status {
+    if (out == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "out is NULL", error, error_size);
+    *out = nullptr;
+    if (planner == nullptr)
+      return fail(TOPOPLAN_INVALID_ARGUMENT, "planner is NULL", error, error_size);
+    if (capacity < 1 || capacity > (1 << 28) || max_plan_length < 0 || max_plan_length > 255)
+      return fail(TOPOPLAN_INVALID_ARGUMENT,
+                  "capacity must be in [1, 2^28] and max_plan_length in [0, 255]", error,
+                  error_size);
+    PlanCacheDef def;
+    def.capacity = capacity;
+    def.max_plan_length = max_plan_length;
+    *out = new topoplan_plan_cache{planner, std::make_unique<PlanCache>(planner->planner, def)};
+    return ok(error, error_size);
+  });
+}
+
+void topoplan_plan_cache_free(topoplan_plan_cache* cache) {
+  delete cache;
+}
+
+void topoplan_plan_cache_invalidate(topoplan_plan_cache* cache) {
+  if (cache != nullptr) cache->cache->invalidate();
+}
+
+topoplan_status topoplan_plan_cache_stats_get(const topoplan_plan_cache* cache,
+                                              topoplan_plan_cache_stats* stats) {
+  if (cache == nullptr || stats == nullptr) return TOPOPLAN_INVALID_ARGUMENT;
+  const PlanCacheStats s = cache->cache->stats();
+  *stats = topoplan_plan_cache_stats{s.hits,          s.misses,   s.inserts, s.evictions,
+                                     s.invalidations, s.capacity, s.bytes};
+  return TOPOPLAN_OK;
+}
+
+void topoplan_crowd_def_init(topoplan_crowd_def* def) {
+  if (def == nullptr) return;
+  const CrowdDef d;
+  *def = topoplan_crowd_def{};
+  def->worker_count = d.worker_count;
+  def->threads = 1;
+  def->npcs_per_block = d.npcs_per_block;
+  def->worker_memo_entries = d.worker_memo_entries;
+}
+
+topoplan_status topoplan_crowd_create(const topoplan_crowd_planner* planner,
+                                      const topoplan_crowd_def* def, topoplan_crowd** out,
+                                      char* error, size_t error_size) {
+  return guarded(error, error_size, [&]() -> topoplan_status {
+    if (out == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "out is NULL", error, error_size);
+    *out = nullptr;
+    if (planner == nullptr || def == nullptr)
+      return fail(TOPOPLAN_INVALID_ARGUMENT, "planner or def is NULL", error, error_size);
+    if ((def->enqueue_task == nullptr) != (def->finish_task == nullptr))
+      return fail(TOPOPLAN_INVALID_ARGUMENT, "enqueue_task and finish_task go together", error,
+                  error_size);
+    if (def->threads < 1 || def->threads > 1024 || def->worker_count < 1 ||
+        def->worker_count > 1024 || def->npcs_per_block < 1 || def->worker_memo_entries < 0)
+      return fail(TOPOPLAN_INVALID_ARGUMENT,
+                  "threads and worker_count must be in [1, 1024], npcs_per_block >= 1, "
+                  "worker_memo_entries >= 0",
+                  error, error_size);
+    if (def->cache != nullptr && def->cache->owner != planner)
+      return fail(TOPOPLAN_INVALID_ARGUMENT, "the cache was made for another crowd planner", error,
+                  error_size);
+    auto crowd = std::make_unique<topoplan_crowd>();
+    crowd->owner = planner;
+    CrowdDef d;
+    d.worker_count = def->worker_count;
+    d.npcs_per_block = def->npcs_per_block;
+    d.worker_memo_entries = def->worker_memo_entries;
+    d.cache = def->cache == nullptr ? nullptr : def->cache->cache.get();
+    if (def->enqueue_task != nullptr) {
+      // The C and C++ callback types have the same signature (C language linkage aside).
+      d.enqueue_task = reinterpret_cast<CrowdEnqueueFn*>(def->enqueue_task);
+      d.finish_task = reinterpret_cast<CrowdFinishFn*>(def->finish_task);
+      d.user_task_context = def->user_task_context;
+    } else if (def->threads > 1) {
+      crowd->pool = std::make_unique<CrowdThreadPool>(def->threads);
+      crowd->pool->install(d);
+    }
+    Result<Crowd> c = Crowd::create(planner->planner, d);
+    if (!c) return fail(TOPOPLAN_INVALID_ARGUMENT, c.error().to_string(), error, error_size);
+    crowd->crowd = std::make_unique<Crowd>(std::move(c).value());
+    *out = crowd.release();
+    return ok(error, error_size);
+  });
+}
+
+void topoplan_crowd_free(topoplan_crowd* crowd) {
+  delete crowd;
+}
+
+namespace {
+// Checks the batch and output against the crowd's layout; fills the C++ views.
+bool crowd_views(const topoplan_crowd* crowd, const topoplan_crowd_batch* batch,
+                 const topoplan_crowd_output* output, CrowdBatch& b, CrowdOutput& o) {
+  if (crowd == nullptr || batch == nullptr || output == nullptr) return false;
+  const int64_t n = batch->count;
+  if (n < 0 || n > INT32_MAX) return false;
+  if (n > 0 &&
+      (batch->npc_class == nullptr || batch->init == nullptr || batch->goal == nullptr ||
+       output->offset == nullptr || output->length == nullptr || output->status == nullptr))
+    return false;
+  if (output->capacity < 0 || output->capacity > int64_t{0xFFFFFFFF} ||
+      (output->actions == nullptr && output->capacity > 0))
+    return false;
+  const auto count = static_cast<size_t>(n);
+  const auto words =
+      static_cast<size_t>(crowd->owner->planner.layout().words()) * static_cast<size_t>(n);
+  b.npc_class = {batch->npc_class, count};
+  b.init = {batch->init, words};
+  b.goal = {batch->goal, words};
+  o.actions = {output->actions, static_cast<size_t>(output->capacity)};
+  o.offset = {output->offset, count};
+  o.length = {output->length, count};
+  o.status = {output->status, count};
+  return true;
+}
+
+void copy_stats(const CrowdStats& s, topoplan_crowd_stats* out) {
+  if (out == nullptr) return;
+  *out = topoplan_crowd_stats{
+      s.served, s.planned, s.cache_hits, s.solved, s.buffer_too_small, s.complete ? 1 : 0, 0};
+}
+}  // namespace
+
+topoplan_status topoplan_crowd_plan(topoplan_crowd* crowd, const topoplan_crowd_batch* batch,
+                                    const topoplan_crowd_output* output,
+                                    topoplan_crowd_stats* stats) {
+  return guarded(nullptr, 0, [&]() -> topoplan_status {
+    CrowdBatch b;
+    CrowdOutput o;
+    if (!crowd_views(crowd, batch, output, b, o)) return TOPOPLAN_INVALID_ARGUMENT;
+    copy_stats(crowd->crowd->plan(b, o), stats);
+    return TOPOPLAN_OK;
+  });
+}
+
+topoplan_status topoplan_crowd_plan_frame(topoplan_crowd* crowd, const topoplan_crowd_batch* batch,
+                                          const topoplan_crowd_output* output, int64_t* cursor,
+                                          double budget_seconds, topoplan_crowd_stats* stats) {
+  return guarded(nullptr, 0, [&]() -> topoplan_status {
+    CrowdBatch b;
+    CrowdOutput o;
+    if (!crowd_views(crowd, batch, output, b, o) || cursor == nullptr || *cursor < 0 ||
+        *cursor > batch->count || !(budget_seconds >= 0.0))
+      return TOPOPLAN_INVALID_ARGUMENT;
+    CrowdCursor c{*cursor};
+    copy_stats(crowd->crowd->plan_frame(b, o, &c, budget_seconds), stats);
+    *cursor = c.next;
+    return TOPOPLAN_OK;
+  });
+}

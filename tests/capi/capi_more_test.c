@@ -1,0 +1,359 @@
+/* The C API from C99, second part: the structure of actions, the class analysis in full (words,
+ * action graph, domain-action graphs, cycles), built-in tasks, towns planned as crowd batches
+ * (every plan checked by the validator) and the simulation (its replay compared byte for byte
+ * with `topoplan sim --replay` when the CLI is given).
+ * Usage: test_capi_more SOURCE_DIR [TOPOPLAN_CLI]. Exit 0 when every check passes. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+static char path_buf[4096];
+static const char* source_path(const char* dir, const char* rel) {
+  snprintf(path_buf, sizeof path_buf, "%s/%s", dir, rel);
+  return path_buf;
+}
+
+static int32_t action_id(const topoplan_task* task, const char* name) {
+  int32_t id = -1;
+  CHECK_STATUS(topoplan_task_find_action(task, name, &id), TOPOPLAN_OK);
+  return id;
+}
+
+/* Horse Breeder (Prévost et al. 2023's running example): C2*, the cycle {DropBucket,
+ * PickUpBucket} on `bucket` with both actions requestable. */
+static void test_analysis(const char* dir) {
+  topoplan_task* task = NULL;
+  topoplan_analysis* a = NULL;
+  topoplan_class_report report;
+  topoplan_variable_graph g;
+  topoplan_cycle cycle;
+  topoplan_effect effect;
+  topoplan_fact fact;
+  const int32_t* pairs = NULL;
+  int32_t i, n, pre_edges, var_edges = 0, bucket = -1, drop, pick, found = 0;
+  CHECK_STATUS(
+      topoplan_task_load(source_path(dir, "domains/horse-breeder.toml"), 0, &task, NULL, 0),
+      TOPOPLAN_OK);
+  if (task == NULL) return;
+  drop = action_id(task, "DropBucket");
+  pick = action_id(task, "PickUpBucket");
+  CHECK_STATUS(topoplan_task_find_variable(task, "bucket", &bucket), TOPOPLAN_OK);
+
+  /* Structure: every action unary, its effect and prevail-conditions in range. */
+  for (i = 0; i < topoplan_task_num_actions(task); ++i) {
+    CHECK(topoplan_task_action_num_effects(task, i) == 1);
+    CHECK_STATUS(topoplan_task_action_effect(task, i, 0, &effect), TOPOPLAN_OK);
+    CHECK(effect.var >= 0 && effect.var < 3 && effect.post >= 0 &&
+          effect.post < topoplan_task_domain_size(task, effect.var));
+    for (n = 0; n < topoplan_task_action_num_prevail(task, i); ++n) {
+      CHECK_STATUS(topoplan_task_action_prevail(task, i, n, &fact), TOPOPLAN_OK);
+      CHECK(fact.var != effect.var && fact.value >= 0);
+    }
+  }
+  CHECK_STATUS(topoplan_task_action_effect(task, drop, 0, &effect), TOPOPLAN_OK);
+  CHECK(effect.var == bucket && effect.post == 0); /* bucket: inHands -> none */
+  CHECK_STATUS(topoplan_task_action_effect(task, drop, 1, &effect), TOPOPLAN_INVALID_ARGUMENT);
+  CHECK(topoplan_task_action_num_effects(task, 99) == -1);
+  CHECK(topoplan_task_class_num_actions(task, 0) == 7);
+  CHECK(topoplan_task_class_action(task, 0, 6) == 6);
+  CHECK(topoplan_task_class_action(task, 0, 7) == -1);
+  CHECK(topoplan_task_class_num_actions(task, 1) == -1);
+
+  /* States by name: the CLI's --goal syntax, and back. */
+  {
+    int32_t state[3];
+    char text[128], error[256];
+    size_t size = 0;
+    CHECK_STATUS(topoplan_task_parse_state(task, "water=inTrough, bucket=none", state, 3, error,
+                                           sizeof error),
+                 TOPOPLAN_OK);
+    CHECK(state[0] == TOPOPLAN_UNDEFINED && state[1] == 0 && state[2] == 2);
+    CHECK_STATUS(topoplan_task_format_state(task, state, 3, text, sizeof text, &size), TOPOPLAN_OK);
+    CHECK(strcmp(text,
+                 "\xe2\x9f\xa8"
+                 "bucket=none, water=inTrough"
+                 "\xe2\x9f\xa9") == 0);
+    CHECK(size == strlen(text) + 1);
+    CHECK_STATUS(topoplan_task_format_state(task, state, 3, text, 4, &size),
+                 TOPOPLAN_BUFFER_TOO_SMALL);
+    CHECK_STATUS(topoplan_task_parse_state(task, "water=nowhere", state, 3, error, sizeof error),
+                 TOPOPLAN_INPUT_ERROR);
+    CHECK(strstr(error, "nowhere") != NULL);
+    CHECK_STATUS(topoplan_task_parse_state(task, "water=inTrough", state, 2, error, sizeof error),
+                 TOPOPLAN_INVALID_ARGUMENT);
+  }
+
+  CHECK_STATUS(topoplan_analysis_create(task, 5, &a), TOPOPLAN_INVALID_ARGUMENT);
+  CHECK(a == NULL);
+  CHECK_STATUS(topoplan_analysis_create(task, TOPOPLAN_ALL_ACTIONS, &a), TOPOPLAN_OK);
+  if (a == NULL) {
+    topoplan_task_free(task);
+    return;
+  }
+  CHECK_STATUS(topoplan_analysis_report(a, &report), TOPOPLAN_OK);
+  CHECK(report.structural_class == TOPOPLAN_CLASS_C2STAR);
+  CHECK(report.num_analysed == 7 && report.unary && report.post_unique);
+  CHECK(strlen(topoplan_analysis_why_not(a)) > 0);
+  n = topoplan_analysis_num_lines(a);
+  CHECK(n >= 1);
+  for (i = 0; i < n; ++i)
+    if (strstr(topoplan_analysis_line(a, i), "{DropBucket, PickUpBucket}") != NULL &&
+        strstr(topoplan_analysis_line(a, i), "requestable") != NULL)
+      found = 1;
+  CHECK(found);
+  CHECK(topoplan_analysis_line(a, n) == NULL);
+  CHECK((topoplan_analysis_action_flags(a, drop) & TOPOPLAN_ACTION_ON_CYCLE) != 0);
+  CHECK((topoplan_analysis_action_flags(a, pick) & TOPOPLAN_ACTION_REQUESTABLE) != 0);
+  CHECK((topoplan_analysis_action_flags(a, drop) & TOPOPLAN_ACTION_ANALYSED) != 0);
+  CHECK(topoplan_analysis_action_flags(a, 7) == -1);
+
+  /* The action graph's E_pre is the union of the G(v)'s edges. */
+  pre_edges = topoplan_analysis_edges(a, TOPOPLAN_EDGES_PRE, &pairs);
+  CHECK(pre_edges > 0 && pairs != NULL);
+  for (i = 0; i < 2 * pre_edges; ++i) CHECK(pairs[i] >= 0 && pairs[i] < 7);
+  n = topoplan_analysis_edges(a, TOPOPLAN_EDGES_PRV, &pairs);
+  CHECK(n > 0);
+  for (i = 0; i < 2 * n; ++i) CHECK(pairs[i] >= 0 && pairs[i] < 7);
+  CHECK(topoplan_analysis_edges(a, 2, &pairs) == -1);
+  for (i = 0; i < 3; ++i) {
+    CHECK_STATUS(topoplan_analysis_variable(a, i, &g), TOPOPLAN_OK);
+    CHECK(g.var == i && g.num_actions >= 1 && g.components >= 1);
+    var_edges += g.num_edges;
+    if (i == bucket) {
+      CHECK(g.num_cycles == 1 && g.num_actions == 2);
+      CHECK_STATUS(topoplan_analysis_cycle(a, i, 0, &cycle), TOPOPLAN_OK);
+      CHECK(cycle.simple == 1 && cycle.num_actions == 2 && cycle.num_requestable == 2);
+      CHECK((cycle.actions[0] == drop && cycle.actions[1] == pick) ||
+            (cycle.actions[0] == pick && cycle.actions[1] == drop));
+      CHECK_STATUS(topoplan_analysis_cycle(a, i, 1, &cycle), TOPOPLAN_INVALID_ARGUMENT);
+    }
+  }
+  CHECK(var_edges == pre_edges);
+  CHECK_STATUS(topoplan_analysis_variable(a, 3, &g), TOPOPLAN_INVALID_ARGUMENT);
+  topoplan_analysis_free(a);
+  topoplan_analysis_free(NULL);
+  topoplan_task_free(task);
+}
+
+/* Unpacks NPC i of a batch and checks its crowd plan with the validator. */
+static void check_npc(const topoplan_task* task, const topoplan_crowd_planner* planner,
+                      const topoplan_crowd_batch* b, const int32_t* actions, const uint32_t* offset,
+                      const uint16_t* length, int64_t i, int32_t words) {
+  int32_t init[64], goal[64];
+  const int32_t nv = topoplan_task_num_variables(task);
+  topoplan_problem p;
+  CHECK(nv <= 64);
+  if (nv > 64) return;
+  CHECK_STATUS(topoplan_crowd_unpack_state(planner, b->init + i * words, init, nv), TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_crowd_unpack_goal(planner, b->goal + i * words, goal, nv), TOPOPLAN_OK);
+  p.init = init;
+  p.goal = goal;
+  p.num_variables = nv;
+  p.npc_class = b->npc_class[i];
+  CHECK_STATUS(topoplan_validate(task, &p, actions + offset[i], length[i], NULL, NULL, NULL, 0),
+               TOPOPLAN_OK);
+}
+
+/* The GOAP-level town: every served NPC's plan valid; same seed, same town; churn rewrites. */
+static void test_town(void) {
+  enum { kNpcs = 3000 };
+  topoplan_task* task = NULL;
+  topoplan_crowd_planner* planner = NULL;
+  topoplan_crowd* crowd = NULL;
+  topoplan_town *town = NULL, *twin = NULL;
+  topoplan_town_def def;
+  topoplan_crowd_def cdef;
+  topoplan_crowd_batch b, b2;
+  topoplan_crowd_stats stats;
+  topoplan_crowd_output out;
+  static int32_t actions[kNpcs * 16];
+  static uint32_t offset[kNpcs];
+  static uint16_t length[kNpcs], status[kNpcs];
+  static uint64_t before[kNpcs * 8];
+  char error[512];
+  int64_t i, solved = 0, open = 0;
+  int32_t words;
+  size_t bytes;
+  CHECK(topoplan_num_builtin_tasks() == 3);
+  CHECK(strcmp(topoplan_builtin_task_name(2), "goap-level") == 0);
+  CHECK(topoplan_builtin_task_name(3) == NULL);
+  CHECK_STATUS(topoplan_task_builtin("nowhere", &task, error, sizeof error), TOPOPLAN_NOT_FOUND);
+  CHECK(strstr(error, "goap-level") != NULL);
+  CHECK_STATUS(topoplan_task_builtin("goap-level", &task, error, sizeof error), TOPOPLAN_OK);
+  if (task == NULL) return;
+  CHECK(topoplan_task_num_classes(task) >= 2);
+  CHECK_STATUS(topoplan_crowd_planner_create(task, &planner, error, sizeof error), TOPOPLAN_OK);
+  if (planner == NULL) return;
+  words = topoplan_crowd_planner_words(planner);
+  CHECK(words >= 1 && words <= 8);
+  topoplan_town_def_init(&def);
+  CHECK(def.npcs == 100000 && def.situations_per_class == 64 && def.seed == 1);
+  def.npcs = 0;
+  CHECK_STATUS(topoplan_town_create(planner, &def, &town, error, sizeof error),
+               TOPOPLAN_INVALID_ARGUMENT);
+  CHECK(town == NULL && strstr(error, "npcs") != NULL);
+  def.npcs = kNpcs;
+  def.seed = 7;
+  CHECK_STATUS(topoplan_town_create(planner, &def, &town, error, sizeof error), TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_town_create(planner, &def, &twin, error, sizeof error), TOPOPLAN_OK);
+  if (town == NULL || twin == NULL) return;
+  CHECK(topoplan_town_npcs(town) == kNpcs);
+  CHECK(topoplan_town_distinct_situations(town) >= 2);
+  CHECK_STATUS(topoplan_town_batch(town, &b), TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_town_batch(twin, &b2), TOPOPLAN_OK);
+  CHECK(b.count == kNpcs && b2.count == kNpcs);
+  bytes = (size_t)kNpcs * (size_t)words * sizeof(uint64_t);
+  CHECK(memcmp(b.init, b2.init, bytes) == 0 && memcmp(b.goal, b2.goal, bytes) == 0);
+
+  topoplan_crowd_def_init(&cdef);
+  CHECK_STATUS(topoplan_crowd_create(planner, &cdef, &crowd, error, sizeof error), TOPOPLAN_OK);
+  out.actions = actions;
+  out.capacity = kNpcs * 16;
+  out.offset = offset;
+  out.length = length;
+  out.status = status;
+  CHECK_STATUS(topoplan_crowd_plan(crowd, &b, &out, &stats), TOPOPLAN_OK);
+  CHECK(stats.served == kNpcs && stats.complete == 1);
+  for (i = 0; i < kNpcs; ++i) {
+    if (status[i] & TOPOPLAN_CROWD_SOLVED) {
+      ++solved;
+      check_npc(task, planner, &b, actions, offset, length, i, words);
+    } else {
+      CHECK((status[i] & (TOPOPLAN_CROWD_UNSOLVABLE | TOPOPLAN_CROWD_NO_PLAN)) != 0);
+      ++open;
+    }
+  }
+  CHECK(solved == stats.solved && solved + open == kNpcs && solved > kNpcs / 2);
+
+  /* Churn: the arrays stay where they are and change; the twin does not. */
+  memcpy(before, b.init, bytes);
+  CHECK_STATUS(topoplan_town_churn(town, kNpcs / 2), TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_town_batch(town, &b2), TOPOPLAN_OK);
+  CHECK(b2.init == b.init);
+  CHECK(memcmp(before, b.init, bytes) != 0);
+  CHECK_STATUS(topoplan_town_churn(town, -1), TOPOPLAN_INVALID_ARGUMENT);
+  CHECK_STATUS(topoplan_town_batch(NULL, &b2), TOPOPLAN_INVALID_ARGUMENT);
+  topoplan_crowd_free(crowd);
+  topoplan_town_free(twin);
+  topoplan_town_free(town);
+  topoplan_town_free(NULL);
+  topoplan_crowd_planner_free(planner);
+  topoplan_task_free(task);
+}
+
+static char* read_all(const char* path, size_t* size) {
+  FILE* f = fopen(path, "rb");
+  char* text;
+  long n;
+  if (f == NULL) return NULL;
+  fseek(f, 0, SEEK_END);
+  n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  text = (char*)malloc((size_t)n + 1);
+  if (text != NULL) {
+    *size = fread(text, 1, (size_t)n, f);
+    text[*size] = '\0';
+  }
+  fclose(f);
+  return text;
+}
+
+/* One episode through the C API; with the CLI, its replay equals `topoplan sim --replay`'s. */
+static void run_scenario(const char* dir, const char* cli, const char* file, const char* selector,
+                         int32_t every) {
+  topoplan_sim* sim = NULL;
+  topoplan_sim_options o;
+  topoplan_sim_result r;
+  char error[512], command[8192], out_path[64];
+  char* replay;
+  char* expected;
+  size_t size = 0, expected_size = 0;
+  CHECK_STATUS(topoplan_sim_load(source_path(dir, file), &sim, error, sizeof error), TOPOPLAN_OK);
+  if (sim == NULL) return;
+  topoplan_sim_options_init(&o);
+  o.selector = selector;
+  o.seed = 3;
+  o.replay_every = every;
+  CHECK_STATUS(topoplan_sim_run(sim, &o, &r, error, sizeof error), TOPOPLAN_OK);
+  CHECK(r.ticks > 0 && r.seconds > 0 && r.decisions > 0 && r.plans > 0);
+  CHECK_STATUS(topoplan_sim_replay(sim, NULL, 0, &size), TOPOPLAN_BUFFER_TOO_SMALL);
+  replay = (char*)malloc(size);
+  if (replay == NULL) return;
+  CHECK_STATUS(topoplan_sim_replay(sim, replay, size, &size), TOPOPLAN_OK);
+  CHECK(strncmp(replay, "{\"type\":\"header\",\"version\":1,", 29) == 0);
+  CHECK(strstr(replay, "{\"type\":\"end\"") != NULL && replay[size - 2] == '\n');
+  if (cli != NULL) {
+    snprintf(out_path, sizeof out_path, "capi_replay_%s.jsonl", selector);
+    snprintf(
+        command, sizeof command,
+        "\"%s\" sim \"%s\" --selector %s --seed 3 --replay %s --replay-every %d --quiet >/dev/null",
+        cli, source_path(dir, file), selector, out_path, (int)every);
+    CHECK(system(command) == 0);
+    expected = read_all(out_path, &expected_size);
+    CHECK(expected != NULL);
+    if (expected != NULL) {
+      CHECK(expected_size + 1 == size && memcmp(expected, replay, expected_size) == 0);
+      free(expected);
+    }
+    remove(out_path);
+  }
+  free(replay);
+  topoplan_sim_free(sim);
+}
+
+static void test_sim(const char* dir, const char* cli) {
+  topoplan_sim* sim = NULL;
+  topoplan_sim_options o;
+  char error[512];
+  size_t size = 0;
+  static const char bad[] = "[scenario]\nkind = \"arena\"\n\n[world]\nwidth = -3\n";
+  CHECK_STATUS(
+      topoplan_sim_load(source_path(dir, "domains/sim/arena.toml"), &sim, error, sizeof error),
+      TOPOPLAN_OK);
+  if (sim == NULL) return;
+  CHECK(strcmp(topoplan_sim_kind(sim), "arena") == 0);
+  CHECK(topoplan_sim_num_selectors(sim) == 3);
+  CHECK(strcmp(topoplan_sim_selector_name(sim, 0), "fsm") == 0);
+  CHECK(strcmp(topoplan_sim_selector_name(sim, 2), "udgoap") == 0);
+  CHECK(topoplan_sim_selector_name(sim, 3) == NULL);
+  CHECK_STATUS(topoplan_sim_replay(sim, NULL, 0, &size), TOPOPLAN_BUFFER_TOO_SMALL);
+  CHECK(size == 1); /* nothing run yet: "" */
+  topoplan_sim_options_init(&o);
+  o.selector = "astar";
+  CHECK_STATUS(topoplan_sim_run(sim, &o, NULL, error, sizeof error), TOPOPLAN_NOT_FOUND);
+  CHECK(strstr(error, "fsm, goap, udgoap") != NULL);
+  o.selector = NULL;
+  o.replay_every = -1;
+  CHECK_STATUS(topoplan_sim_run(sim, &o, NULL, error, sizeof error), TOPOPLAN_INVALID_ARGUMENT);
+  topoplan_sim_free(sim);
+  sim = NULL;
+
+  CHECK_STATUS(topoplan_sim_parse(bad, sizeof bad - 1, "bad.toml", NULL, &sim, error, sizeof error),
+               TOPOPLAN_INPUT_ERROR);
+  CHECK(sim == NULL && strncmp(error, "bad.toml:5:", 11) == 0);
+  CHECK_STATUS(
+      topoplan_sim_load(source_path(dir, "domains/sim/hospital.toml"), &sim, error, sizeof error),
+      TOPOPLAN_OK);
+  if (sim != NULL) {
+    CHECK(topoplan_sim_num_selectors(sim) == 0);
+    CHECK_STATUS(topoplan_sim_run(sim, NULL, NULL, error, sizeof error), TOPOPLAN_UNSUPPORTED);
+    topoplan_sim_free(sim);
+  }
+  run_scenario(dir, cli, "domains/sim/arena.toml", "udgoap", 20);
+  run_scenario(dir, cli, "domains/sim/arena.toml", "fsm", 7);
+  run_scenario(dir, cli, "domains/sim/sims-house.toml", "goap", 50);
+}
+
+int main(int argc, char** argv) {
+  const char* dir = argc > 1 ? argv[1] : ".";
+  const char* cli = argc > 2 ? argv[2] : NULL;
+  test_analysis(dir);
+  test_town();
+  test_sim(dir, cli);
+  printf("%d checks, %d failed%s\n", checks, failures,
+         cli == NULL ? " (no CLI: replays not compared)" : "");
+  return failures == 0 ? 0 : 1;
+}
