@@ -1,5 +1,6 @@
 // The replay viewer: plays a `topoplan sim --replay` file (JSON Lines; docs/web.md) with a
-// timeline, the agents' positions, and the action, goal and drives of the selected agent.
+// timeline, the agents' positions, and the action, goal and drives of the selected agent. The
+// file is opened, or made here: a scenario (built-in or pasted) run to its end in WebAssembly.
 "use strict";
 
 (() => {
@@ -255,5 +256,65 @@
     const res = await fetch("sample-replay.jsonl");
     open(await res.text(), "sample-replay.jsonl");
   });
-  document.body.dataset.ready = "1";
+
+  // The simulation in the page: the module is instantiated on the first run.
+  let tp = null, scenarioName = "";
+  async function module() {
+    if (!tp) {
+      $("sim-status").textContent = "loading WebAssembly…";
+      tp = await Topoplan.create();
+      window.__tp = tp;
+    }
+    return tp;
+  }
+  function simError(text) {
+    const box = $("sim-error");
+    box.textContent = text;
+    box.classList.toggle("hidden", !text);
+  }
+  // Reads the scenario in the text box; fills the selectors it can run.
+  async function loadScenario() {
+    const t = await module();
+    const r = t.sim.load($("scenario-text").value, scenarioName);
+    if (!r.ok) {
+      simError(r.error.text);
+      $("selector").innerHTML = "";
+      return null;
+    }
+    simError("");
+    const keep = $("selector").value;
+    $("selector").innerHTML = r.selectors.map((x) => `<option>${esc(x)}</option>`).join("");
+    if (r.selectors.includes(keep)) $("selector").value = keep;
+    return r;
+  }
+  async function fetchScenario() {
+    const url = $("scenario").value;
+    scenarioName = url.split("/").pop();
+    const res = await fetch(url);
+    if (!res.ok) throw new Error(`cannot fetch ${url}: ${res.status}`);
+    $("scenario-text").value = await res.text();
+    await loadScenario();
+    $("sim-status").textContent = "";
+  }
+  async function runScenario() {
+    document.body.dataset.ran = "0";
+    const s = await loadScenario();
+    if (!s) return;
+    const t = await module();
+    const r = t.sim.run($("selector").value, Number($("seed").value) || 0,
+      Math.max(1, Number($("every").value) || 1));
+    if (!r.ok) { simError(r.error.text); return; }
+    const res = r.result;
+    $("sim-status").textContent = `${s.name} (${s.kind}), ${$("selector").value}: ` +
+      `${res.seconds.toFixed(2)} s simulated, ${res.ticks} ticks, ${res.plans} plans` +
+      (s.kind === "arena" ? `, ${res.kills} kills` : res.censored ? ", goal not reached" : ", goal reached") +
+      ` — run in ${r.ms.toFixed(0)} ms in WebAssembly (${(r.bytes / 1024).toFixed(0)} KB of replay)`;
+    open(t.sim.replay(), `${scenarioName} · ${$("selector").value} · seed ${$("seed").value}`);
+    document.body.dataset.ran = "1";
+  }
+  const guard = (f) => () => f().catch((e) => { console.error(e); simError(String(e.message || e)); });
+  $("scenario").addEventListener("change", guard(fetchScenario));
+  $("scenario-text").addEventListener("change", guard(loadScenario));
+  $("run-sim").addEventListener("click", guard(runScenario));
+  guard(fetchScenario)().then(() => { document.body.dataset.ready = "1"; });
 })();

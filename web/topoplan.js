@@ -39,13 +39,26 @@ const Topoplan = (() => {
       plan: (planner, instance = 0, init = "", goal = "") =>
         withString(planner, (pp) =>
           withString(init, (pi) => withString(goal, (pg) => json(m._tp_plan(pp, instance, pi, pg))))),
+      towns: () => ["western", "goap-level", "western-pus"],
       town: {
-        create: (npcs, seed = 1, cacheEntries = 1 << 14) =>
-          json(m._tp_town_create(npcs, seed, cacheEntries)),
+        // name: a built-in town ("western", "goap-level", "western-pus"), as `topoplan crowd`.
+        create: (npcs, seed = 1, cacheEntries = 1 << 14, name = "western") =>
+          withString(name, (pn) => json(m._tp_town_create(pn, npcs, seed, cacheEntries))),
         // mode "batch": the whole town each frame; "frame": Crowd::plan_frame with a budget.
         frame: (churn = 0.05, mode = "batch", budgetMs = 1.67) =>
           json(m._tp_town_frame(churn, mode === "frame" ? 1 : 0, budgetMs)),
         sample: (count) => json(m._tp_town_sample(count)),
+      },
+      // The simulation (docs/sim.md): a scenario from text, run to its end in WebAssembly, its
+      // replay as `topoplan sim --replay` writes it. Relative paths resolve in `dir` (the module
+      // holds domains/sim/ as /sim).
+      sim: {
+        load: (text, filename = "scenario.toml", dir = "/sim") =>
+          withString(text, (pt) => withString(filename, (pf) =>
+            withString(dir, (pd) => json(m._tp_sim_load(pt, pf, pd))))),
+        run: (selector = "", seed = 1, every = 1, maxSeconds = 0) =>
+          withString(selector, (ps) => json(m._tp_sim_run(ps, seed, every, maxSeconds))),
+        replay: () => m.UTF8ToString(m._tp_sim_replay()),
       },
       bench: {
         western: (minSeconds = 0.2, reps = 5, fixedBatch = 0) =>

@@ -1,4 +1,5 @@
-// The Western town: N NPCs planned every frame in WebAssembly; a sample walks its plans.
+// A town (Western, or the GOAP level of 12 places) with N NPCs planned every frame in
+// WebAssembly; a sample walks its plans.
 "use strict";
 
 (async () => {
@@ -7,7 +8,7 @@
   const SAMPLE = 240;
 
   // Places of the town and where each variable's actions happen (docs/domains.md, Western).
-  const SPOTS = {
+  const WESTERN_SPOTS = {
     Stable: [150, 120], Forge: [330, 90], Saloon: [520, 110], Store: [700, 120],
     "Sheriff's office": [820, 260], Kitchen: [640, 420], Coop: [790, 470],
     Corral: [300, 430], Range: [100, 470], Badlands: [860, 60],
@@ -24,6 +25,17 @@
   const ACTION_SPOT = { HerdCattle: "Range", CaptureOutlaw: "Badlands", GatherEggs: "Coop" };
   const HOME = { Rancher: "Corral", HorseBreeder: "Stable", Cook: "Kitchen", Shopkeeper: "Store",
     Bartender: "Saloon", Blacksmith: "Forge", Sheriff: "Sheriff's office" };
+  let SPOTS = WESTERN_SPOTS;
+  let LOCATION = -1;  // GOAP level: the variable "location" (GoTo-from-anywhere and patrols)
+  // GOAP level: its places on an ellipse, in the order of the location's values.
+  function levelSpots() {
+    const places = info.values[LOCATION], out = {};
+    places.forEach((name, k) => {
+      const a = (2 * Math.PI * k) / places.length - Math.PI / 2;
+      out[name] = [470 + 360 * Math.cos(a), 285 + 205 * Math.sin(a)];
+    });
+    return out;
+  }
   const COLORS = ["#c0392b", "#2471a3", "#7d3c98", "#1e8449", "#d35400", "#34495e", "#b7950b"];
 
   let tp, info, running = true, frames = 0, served = 0;
@@ -32,7 +44,8 @@
   let selected = -1;
   let lastFrameStats = null;
   let fpsT = performance.now(), fpsN = 0, fps = 0;
-  const totals = { served: 0, planned: 0, hits: 0, unsolvable: 0, noPlan: 0, fallbackSolved: 0 };
+  const totals = { served: 0, planned: 0, hits: 0, unsolvable: 0, noPlan: 0, fallbackSolved: 0,
+    fallbackRun: 0, fallbackUnsolvable: 0, solved: 0, pending: 0 };
 
   const fmt = (x) => x.toLocaleString("en-US");
   const pct = (x) => (x > 0 && x < 1e-4 ? "< 0.01" : (100 * x).toFixed(x < 0.01 && x > 0 ? 2 : 1)) + " %";
@@ -43,7 +56,16 @@
   }
   function spotOf(a) {
     const act = info.actions[a];
+    if (LOCATION >= 0) {  // where the action ends (GoTo) or must happen (prevail on location)
+      if (act.var === LOCATION) return info.values[LOCATION][act.post];
+      const at = act.prevail.find(([v]) => v === LOCATION);
+      return info.values[LOCATION][at ? at[1] : 0];
+    }
     return ACTION_SPOT[act.name] || VAR_SPOT[info.variables[act.var]] || "Stable";
+  }
+  function homeOf(cls) {
+    return LOCATION >= 0 ? info.values[LOCATION][cls % info.values[LOCATION].length]
+      : HOME[info.classes[cls]] || "Stable";
   }
   function jitter(i, k) {  // a stable offset per NPC so that dots at a place do not stack
     const h = Math.sin(i * 12.9898 + k * 78.233) * 43758.5453;
@@ -53,19 +75,21 @@
   function createTown() {
     const n = npcsFromSlider();
     $("npcs-label").textContent = fmt(n);
-    info = tp.town.create(n, 1);
+    info = tp.town.create(n, 1, 1 << 14, $("town").value);
     if (!info.ok) throw new Error(info.error.message);
+    LOCATION = $("town").value === "goap-level" ? info.variables.indexOf("location") : -1;
+    SPOTS = LOCATION >= 0 ? levelSpots() : WESTERN_SPOTS;
     frames = 0;
     msHistory.length = 0;
     Object.keys(totals).forEach((k) => { totals[k] = 0; });
     agents = tp.town.sample(SAMPLE).map((s) => {
-      const home = SPOTS[HOME[info.classes[s.class]] || "Stable"];
+      const home = SPOTS[homeOf(s.class)];
       return { i: s.i, cls: s.class, x: home[0] + 40 * jitter(s.i, 1), y: home[1] + 30 * jitter(s.i, 2),
         queue: [], step: 0, wait: Math.random() * 1.5, plan: [], target: null };
     });
     $("legend").innerHTML = info.classes.map((c, k) =>
       `<span><svg width="10" height="10"><circle cx="5" cy="5" r="4.5" fill="${COLORS[k % COLORS.length]}"/></svg> ${c}</span>`).join("");
-    selected = agents.findIndex((a) => info.classes[a.cls] === "Blacksmith");
+    selected = Math.max(0, agents.findIndex((a) => info.classes[a.cls] === "Blacksmith"));
     showNpc();
   }
 
@@ -83,6 +107,10 @@
     totals.unsolvable += r.unsolvable;
     totals.noPlan += r.no_plan;
     totals.fallbackSolved += r.fallback_solved;
+    totals.fallbackRun += r.fallback_run;
+    totals.fallbackUnsolvable += r.fallback_unsolvable;
+    totals.solved += r.solved;
+    totals.pending += r.pending || 0;
     // Idle sampled NPCs take their latest plan.
     const sample = tp.town.sample(SAMPLE);
     for (let k = 0; k < agents.length && k < sample.length; ++k) {
@@ -110,7 +138,13 @@
     $("s-p").textContent = `${pct(totals.planned / t)} / ${pct(totals.hits / t)}`;
     $("s-unsolv").textContent = pct(totals.unsolvable / t);
     $("s-fallback").textContent = pct(totals.noPlan / t) +
-      (totals.noPlan ? ` (${fmt(totals.fallbackSolved)} solved)` : "");
+      (totals.fallbackRun ? ` (A* on ${fmt(totals.fallbackRun)}: ${fmt(totals.fallbackSolved)} solved, ` +
+        `${fmt(totals.fallbackUnsolvable)} proven unsolvable)` : "");
+    $("s-shares").textContent = `${pct(totals.solved / t)} / ${pct(totals.noPlan / t)} / ${pct(totals.pending / t)}`;
+    window.__shares = { served: totals.served, planned: totals.planned, hits: totals.hits,
+      solved: totals.solved, noPlan: totals.noPlan, unsolvable: totals.unsolvable,
+      fallbackRun: totals.fallbackRun, fallbackSolved: totals.fallbackSolved,
+      fallbackUnsolvable: totals.fallbackUnsolvable, pending: totals.pending };
     $("s-frames").textContent = `${fmt(frames)} · ${fps.toFixed(0)}`;
   }
 
@@ -142,11 +176,11 @@
   function draw() {
     ctx.fillStyle = "#efe4cf";
     ctx.fillRect(0, 0, canvas.width, canvas.height);
-    ctx.strokeStyle = "#d9c7a3";  // main street
+    ctx.strokeStyle = "#d9c7a3";  // main street, or the level's ring road
     ctx.lineWidth = 40;
     ctx.beginPath();
-    ctx.moveTo(40, 270);
-    ctx.lineTo(900, 270);
+    if (LOCATION >= 0) ctx.ellipse(470, 285, 360, 205, 0, 0, 2 * Math.PI);
+    else { ctx.moveTo(40, 270); ctx.lineTo(900, 270); }
     ctx.stroke();
     ctx.lineWidth = 1;
     ctx.font = "13px system-ui, sans-serif";
@@ -217,7 +251,7 @@
       if (frames % 5 === 0 || !running) { showStats(); showNpc(); }
       fpsN++;
       if (now - fpsT > 1000) { fps = (fpsN * 1000) / (now - fpsT); fpsT = now; fpsN = 0; }
-      window.__town = { frames, served, npcs: info.npcs, medianMs: msHistory.slice().sort((x, y) => x - y)[msHistory.length >> 1] };
+      window.__town = { town: info.town, frames, served, npcs: info.npcs, medianMs: msHistory.slice().sort((x, y) => x - y)[msHistory.length >> 1] };
     } catch (e) {
       console.error(e);
       running = false;
@@ -232,6 +266,7 @@
   createTown();
   $("npcs").addEventListener("input", () => { $("npcs-label").textContent = fmt(npcsFromSlider()); });
   $("npcs").addEventListener("change", createTown);
+  $("town").addEventListener("change", createTown);
   $("churn").addEventListener("input", () => { $("churn-label").textContent = $("churn").value + " %"; });
   $("mode").addEventListener("change", () => { msHistory.length = 0; });
   $("run").addEventListener("click", () => {

@@ -1,7 +1,8 @@
-// The WebAssembly binding's benchmarks (src/wasm/binding.cpp) compiled natively: the same source
-// and method on both sides of the WebAssembly-vs-native comparison of tests/web/bench_wasm.py
-// (docs/web.md). Prints one JSON object: the wall-clock answers of the two benchmarks, and the
-// process CPU time of fixed-work calls (the script measures the same calls in the browser).
+// The WebAssembly binding's benchmarks (src/wasm/bench.cpp, on the C API) compiled natively: the
+// same sources and method on both sides of the WebAssembly-vs-native comparison of
+// tests/web/bench_wasm.py (docs/web.md). Prints one JSON object: the wall-clock answers of the two
+// benchmarks, and the process CPU time of fixed-work calls (the script measures the same calls in
+// the browser).
 #include <time.h>
 
 #include <cstdio>

@@ -1,12 +1,12 @@
 """WebAssembly vs native on this machine (not a test; scripts/test.sh does not run it):
 ns per Western plan (ℙ) and ns per NPC in a 10^5-NPC crowd, single-threaded. Three sides, run
-alternately: the module in headless Chromium (bench.html), the same binding source compiled
-natively with g++ -O3 against build/release's libraries (tests/web/bench_native.cpp), and the
+alternately: the module in headless Chromium (bench.html), the same binding sources compiled
+natively with g++ -O3 against build/release's C API (tests/web/bench_native.cpp), and the
 CLI (`topoplan bench western`, `topoplan crowd --npcs 100000 --threads 1`). Medians and minima
 over the repetitions (the minimum is the least disturbed by other processes). Also the .wasm size
 and the pages' load times.
 
-  cmake --preset release && cmake --build build/release --target topoplan topoplan_io
+  cmake --preset release && cmake --build build/release --target topoplan_c
   /usr/bin/python3 tests/web/bench_wasm.py [--rounds 3] [--cli build/ci/tools/topoplan]
 """
 
@@ -85,16 +85,17 @@ def cpu_ns(c):
 
 
 def build_native_binding():
+    """The binding's sources (src/wasm/*.cpp) compiled natively, linked to the Release C API
+    (build/release's libtopoplan_c.so): the module's code path, native."""
     out = os.path.join(ROOT, "build", "web-bench", "native_bench")
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    lib = os.path.join(ROOT, "build", "release", "src")
+    lib = os.path.join(ROOT, "build", "release", "src", "capi")
+    wasm = os.path.join(ROOT, "src", "wasm")
     subprocess.run(["g++", "-std=c++20", "-O3", "-DNDEBUG", "-I" + os.path.join(ROOT, "include"),
-                    "-I" + os.path.join(ROOT, "src", "wasm"),
-                    os.path.join(ROOT, "src", "wasm", "binding.cpp"),
-                    os.path.join(ROOT, "src", "wasm", "town.cpp"),
-                    os.path.join(ROOT, "tests", "web", "bench_native.cpp"),
-                    os.path.join(lib, "libtopoplan_io.a"), os.path.join(lib, "libtopoplan.a"),
-                    "-ltomlplusplus", "-lpthread", "-o", out], check=True)
+                    "-I" + wasm] + [os.path.join(wasm, f) for f in
+                                    ("binding.cpp", "live_town.cpp", "sim.cpp", "bench.cpp")] +
+                   [os.path.join(ROOT, "tests", "web", "bench_native.cpp"), "-L" + lib,
+                    "-Wl,-rpath," + lib, "-ltopoplan_c", "-o", out], check=True)
     return out
 
 

@@ -1,0 +1,43 @@
+"""Town, GOAP level: the town of `topoplan crowd --domain goap-level` (12 places, GoTo from
+anywhere, partial goals) with 10^4 NPCs planned for 60 frames in WebAssembly; every NPC served
+each frame gets exactly one outcome (solved by ℙ, proven unsolvable, or sent to the fallback),
+and the page shows those shares.
+"""
+
+from webtest import check, run
+
+
+def percents(text):
+    return [float(x.strip(" %<")) for x in text.split("/")]
+
+
+def test(b):
+    b.open("town.html")
+    b.js("const t = document.getElementById('town'); t.value = 'goap-level';"
+         "t.dispatchEvent(new Event('change'))")
+    b.wait(lambda d: b.js("return !!window.__town && window.__town.town === 'goap-level' && "
+                          "window.__town.frames >= 60"), timeout=120)
+    b.js("document.getElementById('run').click()")  # pause: the figures stay put
+    t = b.js("return window.__town")
+    s = b.js("return window.__shares")
+    print("  GOAP level after 60+ frames:", t, s)
+    check(t["npcs"] == 10000 and t["served"] == 10000, f"whole town planned per frame: {t}")
+    check(s["served"] >= 60 * 10000, f"served {s['served']}")
+    check(s["solved"] + s["unsolvable"] + s["noPlan"] == s["served"],
+          f"one outcome per NPC served: {s}")
+    check(s["planned"] + s["hits"] == s["served"], f"ℙ now + cache = served: {s}")
+    check(s["solved"] > s["served"] // 2, f"ℙ solves most NPCs: {s}")
+    check(s["fallbackSolved"] <= s["fallbackRun"] <= s["noPlan"], f"fallback counts: {s}")
+    shares = percents(b.text("s-shares"))
+    unsolvable = percents(b.text("s-unsolv"))[0]
+    check(len(shares) == 3 and abs(shares[0] + shares[1] + unsolvable - 100) < 0.3,
+          f"solved / fallback / pending shares {b.text('s-shares')} + unsolvable {unsolvable} %")
+    check(b.js("return document.querySelectorAll('#legend span').length") >= 2, "class legend")
+    check(b.js("return document.querySelectorAll('#npc-plan li').length") >= 1,
+          "the selected NPC's plan is listed")
+    b.screenshot("town-goap-level")
+    b.assert_no_console_error()
+
+
+if __name__ == "__main__":
+    run(test)
