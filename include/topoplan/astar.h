@@ -53,6 +53,25 @@ class AStarPlanner {
     return plan(instance.init, instance.goal, instance.npc_class, options, out);
   }
 
+  // Cost overlay: plan with `costs` (one per action, each in [0, kMaxCost]) instead of the
+  // Domain's costs until the next set_costs or clear_costs, without rebuilding the planner. When
+  // the costs change, only the distance tables of Objective::kCost are re-derived, on the next
+  // plan. Returns false, changing nothing, for a span of the wrong size or a cost out of range.
+  // No allocation.
+  bool set_costs(std::span<const int64_t> costs);
+  void clear_costs();  // back to the Domain's costs
+  [[nodiscard]] std::span<const int64_t> costs() const { return costs_; }
+  // set_costs(costs), then plan; kGaveUp (and `out` cleared) when the costs are refused.
+  PlanStatus plan(std::span<const ValueId> init, std::span<const ValueId> goal, ClassId npc_class,
+                  std::span<const int64_t> costs, const PlannerOptions& options,
+                  std::vector<ActionId>& out) {
+    if (!set_costs(costs)) {
+      out.clear();
+      return PlanStatus::kGaveUp;
+    }
+    return plan(init, goal, npc_class, options, out);
+  }
+
   // About the last call.
   [[nodiscard]] int64_t last_cost() const { return last_cost_; }  // objective value of the plan
   [[nodiscard]] int64_t expanded() const { return expanded_; }
@@ -99,6 +118,7 @@ class AStarPlanner {
   std::vector<int64_t> hgoal_;     // per (variable, value): distance to the goal value
   std::vector<uint8_t> done_;
   std::vector<ActionId> actions_;
+  std::vector<int64_t> costs_;  // per action: the overlay, or the Domain's costs
 
   // Search arrays, reused across calls.
   std::unique_ptr<BestFirstSearch> search_;

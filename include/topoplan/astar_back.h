@@ -58,6 +58,19 @@ class BackAStarPlanner {
     return plan(instance.init, instance.goal, instance.npc_class, options, out);
   }
 
+  // Cost overlay, with the contract of AStarPlanner's: set_costs, clear_costs, costs, and plan
+  // with the costs given at plan time.
+  bool set_costs(std::span<const int64_t> costs);
+  void clear_costs();
+  [[nodiscard]] std::span<const int64_t> costs() const { return costs_; }
+  PlanStatus plan(std::span<const ValueId> init, std::span<const ValueId> goal, ClassId npc_class,
+                  std::span<const int64_t> costs, const PlannerOptions& options,
+                  std::vector<ActionId>& out) {
+    if (set_costs(costs)) return plan(init, goal, npc_class, options, out);
+    out.clear();
+    return PlanStatus::kGaveUp;
+  }
+
   [[nodiscard]] int64_t last_cost() const { return last_cost_; }
   [[nodiscard]] int64_t expanded() const { return expanded_; }
   [[nodiscard]] int64_t generated() const { return generated_; }
@@ -101,6 +114,7 @@ class BackAStarPlanner {
   std::vector<int64_t> hfield_;        // per (variable, field value): h term; field 0 -> 0
   std::vector<uint8_t> done_;
   std::vector<ActionId> actions_;
+  std::vector<int64_t> costs_;  // per action: the overlay, or the Domain's costs
 
   std::unique_ptr<BestFirstSearch> search_;
   std::vector<uint64_t> init_, scratch_;

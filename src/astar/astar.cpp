@@ -90,6 +90,15 @@ AStarPlanner::AStarPlanner(const Domain& domain) : domain_(&domain), packer_(dom
   goal_value_.assign(static_cast<size_t>(words_), 0);
   scratch_.assign(static_cast<size_t>(words_), 0);
   search_ = std::make_unique<BestFirstSearch>(words_);
+  detail::domain_costs(domain, costs_, tables_);
+}
+
+bool AStarPlanner::set_costs(std::span<const int64_t> costs) {
+  return detail::overlay_costs(costs, costs_, tables_);
+}
+
+void AStarPlanner::clear_costs() {
+  detail::domain_costs(*domain_, costs_, tables_);
 }
 
 AStarPlanner::~AStarPlanner() = default;
@@ -116,7 +125,8 @@ void AStarPlanner::dist_to(VarId v, ValueId target, std::span<const uint8_t> mas
     for (int32_t i = by_post_offset_[slot]; i < by_post_offset_[slot + 1]; ++i) {
       const PostEdge& e = by_post_[static_cast<size_t>(i)];
       if (!mask[static_cast<size_t>(e.action)]) continue;
-      const int64_t c = out[y] + (objective == Objective::kLength ? 1 : d.cost(e.action));
+      const int64_t c =
+          out[y] + (objective == Objective::kLength ? 1 : costs_[static_cast<size_t>(e.action)]);
       if (e.pre == kUndefined) {
         for (int32_t x = 0; x < n; ++x) out[x] = std::min(out[x], c);
       } else {
@@ -214,7 +224,7 @@ struct AStarPlanner::SearchPolicy {
         const Cond& e = p.effs_[static_cast<size_t>(i)];
         child[e.word] = (child[e.word] & ~e.mask) | e.value;
       }
-      if (!emit(a, length ? 1 : p.domain_->cost(a))) return false;
+      if (!emit(a, length ? 1 : p.costs_[static_cast<size_t>(a)])) return false;
     }
     return true;
   }

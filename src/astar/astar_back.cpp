@@ -111,6 +111,15 @@ BackAStarPlanner::BackAStarPlanner(const Domain& domain) : domain_(&domain) {
   init_.assign(W, 0);
   scratch_.assign(W, 0);
   search_ = std::make_unique<BestFirstSearch>(words_);
+  detail::domain_costs(domain, costs_, tables_);
+}
+
+bool BackAStarPlanner::set_costs(std::span<const int64_t> costs) {
+  return detail::overlay_costs(costs, costs_, tables_);
+}
+
+void BackAStarPlanner::clear_costs() {
+  detail::domain_costs(*domain_, costs_, tables_);
 }
 
 BackAStarPlanner::~BackAStarPlanner() = default;
@@ -136,7 +145,8 @@ void BackAStarPlanner::dist_from(VarId v, ValueId source, std::span<const uint8_
          i < dtg_offset_[static_cast<size_t>(v) + 1]; ++i) {
       const DtgEdge& e = dtg_[static_cast<size_t>(i)];
       if (!mask[static_cast<size_t>(e.action)] || (e.pre != kUndefined && e.pre != y)) continue;
-      const int64_t c = out[y] + (objective == Objective::kLength ? 1 : d.cost(e.action));
+      const int64_t c =
+          out[y] + (objective == Objective::kLength ? 1 : costs_[static_cast<size_t>(e.action)]);
       out[e.post] = std::min(out[e.post], c);
     }
   }
@@ -231,7 +241,7 @@ struct BackAStarPlanner::SearchPolicy {
         const Op& op = p.ops_[static_cast<size_t>(i)];
         child[op.word] = (child[op.word] & ~op.touched) | op.next;
       }
-      if (!emit(a, length ? 1 : p.domain_->cost(a))) return false;
+      if (!emit(a, length ? 1 : p.costs_[static_cast<size_t>(a)])) return false;
     }
     return true;
   }

@@ -1,6 +1,8 @@
 // Parts the forward and the regressive GOAP A* share around the best-first core.
 #pragma once
 
+#include <algorithm>
+#include <span>
 #include <vector>
 
 #include "search/best_first.h"
@@ -16,6 +18,35 @@ inline void available_actions(const Domain& domain, ClassId npc_class, std::vect
   } else {
     for (ActionId a : domain.class_actions(npc_class)) out.push_back(a);
   }
+}
+
+// The cost overlay (AStarPlanner::set_costs, BackAStarPlanner::set_costs): copies valid `costs`
+// into `current` and, when they differ, marks the Objective::kCost distance tables (even
+// indices: (class + 1) * 2 + is_length) for rebuilding. False for invalid costs.
+template <typename DistTable>
+bool overlay_costs(std::span<const int64_t> costs, std::vector<int64_t>& current,
+                   std::vector<DistTable>& tables) {
+  if (costs.size() != current.size()) return false;
+  for (const int64_t c : costs)
+    if (c < 0 || c > kMaxCost) return false;
+  if (std::equal(costs.begin(), costs.end(), current.begin())) return true;
+  std::copy(costs.begin(), costs.end(), current.begin());
+  for (size_t i = 0; i < tables.size(); i += 2) tables[i].built = false;
+  return true;
+}
+
+// The Domain's own costs, through the overlay (clear_costs).
+template <typename DistTable>
+void domain_costs(const Domain& domain, std::vector<int64_t>& current,
+                  std::vector<DistTable>& tables) {
+  bool changed = current.size() != static_cast<size_t>(domain.num_actions());
+  current.resize(static_cast<size_t>(domain.num_actions()));
+  for (ActionId a = 0; a < domain.num_actions(); ++a) {
+    changed |= current[static_cast<size_t>(a)] != domain.cost(a);
+    current[static_cast<size_t>(a)] = domain.cost(a);
+  }
+  if (changed)
+    for (size_t i = 0; i < tables.size(); i += 2) tables[i].built = false;
 }
 
 // Runs the search and reports it the way AStarPlanner and BackAStarPlanner do.

@@ -106,6 +106,11 @@ std::optional<Error> check(const AmbianceScenario& sc) {
 AmbianceRun run_ambiance(const AmbianceScenario& sc, bool with_ambiance) {
   AmbianceRun run;
   double t = 0.0;
+  // One compiled domain and one planner for the whole run: a decision changes only the costs
+  // (AStarPlanner::set_costs), so the planner re-derives its cost tables, nothing else.
+  Result<Domain> domain = Domain::compile(sc.domain);
+  assert(domain.ok());  // check() held
+  AStarPlanner astar(domain.value());
   // Event modifiers each area holds (absolute starts).
   std::vector<std::vector<AmbianceModifier>> area_events(sc.areas.size());
   for (const AmbianceNpc& npc : sc.npcs) {
@@ -114,8 +119,11 @@ AmbianceRun run_ambiance(const AmbianceScenario& sc, bool with_ambiance) {
     out.name = npc.name;
     std::vector<ValueId> s = npc.init;
     std::vector<double> area_entry(sc.areas.size(), -1.0), object_entry(sc.objects.size(), -1.0);
-    DomainDef def = sc.domain;
+    // apply_ambiance reads only the costs: a definition holding just those is cheap to copy.
+    DomainDef def;
+    def.actions.resize(sc.domain.actions.size());
     for (size_t a = 0; a < def.actions.size(); ++a) def.actions[a].cost = type.costs[a];
+    std::vector<int64_t> costs(def.actions.size());
     for (int32_t step = 0;; ++step) {
       if (goal_holds(npc.goal, s)) break;
       if (step >= sc.max_steps) {
@@ -156,18 +164,18 @@ AmbianceRun run_ambiance(const AmbianceScenario& sc, bool with_ambiance) {
       for (size_t a = 0; a < def.actions.size(); ++a) {
         d.base_cost.push_back(def.actions[a].cost);
         d.cost.push_back(costed.actions[a].cost);
+        costs[a] = costed.actions[a].cost;
       }
-      Result<Domain> domain = Domain::compile(costed);
-      assert(domain.ok());  // check() held
-      AStarPlanner astar(domain.value());
       Instance inst;
       inst.init = s;
       inst.goal = npc.goal;
-      d.status = astar.plan(inst, PlannerOptions{}, d.plan);
+      d.status = astar.plan(inst.init, inst.goal, inst.npc_class, costs, PlannerOptions{}, d.plan);
       if (d.status == PlanStatus::kSolved) {
+        // Validity does not depend on costs; the cost is the one this decision saw.
         const Validation v = validate_plan(domain.value(), inst, d.plan);
         d.valid = v.valid;
-        d.plan_cost = v.cost;
+        d.plan_cost = 0;
+        for (ActionId a : d.plan) d.plan_cost += costs[static_cast<size_t>(a)];
       }
       const std::vector<ActionId> plan = d.plan;
       const PlanStatus status = d.status;
@@ -191,7 +199,7 @@ AmbianceRun run_ambiance(const AmbianceScenario& sc, bool with_ambiance) {
           s[static_cast<size_t>(e.var)] = e.post;
         }
         out.executed.push_back(a);
-        out.cost += costed.actions[static_cast<size_t>(a)].cost;
+        out.cost += costs[static_cast<size_t>(a)];
         t += sc.action_time;
       }
       for (auto& events : area_events) {
