@@ -101,9 +101,11 @@ class BestFirstSearch {
     int64_t tie;  // larger first among equal f: g (deeper first) or -push order (FIFO)
     int32_t node;
   };
-  static bool heap_after(const HeapEntry& a, const HeapEntry& b) {  // std heap: max of this
-    return a.f != b.f ? a.f > b.f : a.tie < b.tie;
-  }
+  struct HeapAfter {  // the std heap's "less": its max is the entry to pop first
+    bool operator()(const HeapEntry& a, const HeapEntry& b) const {
+      return a.f != b.f ? a.f > b.f : a.tie < b.tie;
+    }
+  };
 
   // Inserts the state in child_ (or finds it); returns its node id (= state id).
   int32_t intern(bool& inserted) {
@@ -118,7 +120,7 @@ class BestFirstSearch {
     const int64_t tie = Policy::kTieBreak == TieBreak::kDeeperFirst ? g : -(pushes_);
     ++pushes_;
     heap_.push_back(HeapEntry{f, tie, node});
-    std::push_heap(heap_.begin(), heap_.end(), heap_after);
+    std::push_heap(heap_.begin(), heap_.end(), HeapAfter{});
   }
   void write_path(int32_t goal, bool reverse, std::vector<ActionId>& out) const {
     for (int32_t i = goal; nodes_[static_cast<size_t>(i)].parent >= 0;
@@ -167,7 +169,7 @@ SearchStop BestFirstSearch::run(const Policy& policy, const uint64_t* root,
 
   SearchStop stop = SearchStop::kExhausted;
   while (!heap_.empty()) {
-    std::pop_heap(heap_.begin(), heap_.end(), heap_after);
+    std::pop_heap(heap_.begin(), heap_.end(), HeapAfter{});
     const HeapEntry top = heap_.back();
     heap_.pop_back();
     const Node node = nodes_[static_cast<size_t>(top.node)];
