@@ -109,18 +109,9 @@ AStarPlanner& AStarPlanner::operator=(AStarPlanner&&) noexcept = default;
 // only the actions in `mask` (prevails ignored). O(n^2 + edges): domains are small.
 void AStarPlanner::dist_to(VarId v, ValueId target, std::span<const uint8_t> mask,
                            Objective objective, int64_t* out) {
-  const Domain& d = *domain_;
-  const int32_t n = d.domain_size(v);
+  const int32_t n = domain_->domain_size(v);
   const int32_t off = dist_offset_[static_cast<size_t>(v)];
-  done_.assign(static_cast<size_t>(n), 0);
-  for (int32_t x = 0; x < n; ++x) out[x] = kInf;
-  out[target] = 0;
-  for (;;) {
-    int32_t y = -1;
-    for (int32_t x = 0; x < n; ++x)
-      if (!done_[static_cast<size_t>(x)] && out[x] < kInf && (y < 0 || out[x] < out[y])) y = x;
-    if (y < 0) break;
-    done_[static_cast<size_t>(y)] = 1;
+  detail::value_dijkstra(n, target, done_, out, [&](ValueId y) {
     const size_t slot = static_cast<size_t>(off + y);
     for (int32_t i = by_post_offset_[slot]; i < by_post_offset_[slot + 1]; ++i) {
       const PostEdge& e = by_post_[static_cast<size_t>(i)];
@@ -133,7 +124,7 @@ void AStarPlanner::dist_to(VarId v, ValueId target, std::span<const uint8_t> mas
         out[e.pre] = std::min(out[e.pre], c);
       }
     }
-  }
+  });
 }
 
 void AStarPlanner::prepare_heuristic(ClassId npc_class, Objective objective) {

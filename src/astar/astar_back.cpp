@@ -130,17 +130,7 @@ BackAStarPlanner& BackAStarPlanner::operator=(BackAStarPlanner&&) noexcept = def
 // actions in `mask` (prevails ignored). O(n^2 + edges): domains are small.
 void BackAStarPlanner::dist_from(VarId v, ValueId source, std::span<const uint8_t> mask,
                                  Objective objective, int64_t* out) {
-  const Domain& d = *domain_;
-  const int32_t n = d.domain_size(v);
-  done_.assign(static_cast<size_t>(n), 0);
-  for (int32_t x = 0; x < n; ++x) out[x] = kInf;
-  out[source] = 0;
-  for (;;) {
-    int32_t y = -1;
-    for (int32_t x = 0; x < n; ++x)
-      if (!done_[static_cast<size_t>(x)] && out[x] < kInf && (y < 0 || out[x] < out[y])) y = x;
-    if (y < 0) break;
-    done_[static_cast<size_t>(y)] = 1;
+  detail::value_dijkstra(domain_->domain_size(v), source, done_, out, [&](ValueId y) {
     for (int32_t i = dtg_offset_[static_cast<size_t>(v)];
          i < dtg_offset_[static_cast<size_t>(v) + 1]; ++i) {
       const DtgEdge& e = dtg_[static_cast<size_t>(i)];
@@ -149,7 +139,7 @@ void BackAStarPlanner::dist_from(VarId v, ValueId source, std::span<const uint8_
           out[y] + (objective == Objective::kLength ? 1 : costs_[static_cast<size_t>(e.action)]);
       out[e.post] = std::min(out[e.post], c);
     }
-  }
+  });
 }
 
 void BackAStarPlanner::prepare_heuristic(std::span<const ValueId> init, ClassId npc_class,

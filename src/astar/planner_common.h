@@ -49,6 +49,26 @@ void domain_costs(const Domain& domain, std::vector<int64_t>& current,
     for (size_t i = 0; i < tables.size(); i += 2) tables[i].built = false;
 }
 
+// Dijkstra over the n values of one variable (domains are small: O(n^2 + edges)): dist[x] is
+// set to kInfiniteCost except dist[source] = 0; each value y, settled in order of distance,
+// is handed to relax(y), which lowers dist through the edges leaving y.
+template <typename Relax>
+void value_dijkstra(int32_t n, ValueId source, std::vector<uint8_t>& done, int64_t* dist,
+                    Relax&& relax) {
+  done.assign(static_cast<size_t>(n), 0);
+  for (int32_t x = 0; x < n; ++x) dist[x] = kInfiniteCost;
+  dist[source] = 0;
+  for (;;) {
+    int32_t y = -1;
+    for (int32_t x = 0; x < n; ++x)
+      if (!done[static_cast<size_t>(x)] && dist[x] < kInfiniteCost && (y < 0 || dist[x] < dist[y]))
+        y = x;
+    if (y < 0) return;
+    done[static_cast<size_t>(y)] = 1;
+    relax(y);
+  }
+}
+
 // Runs the search and reports it the way AStarPlanner and BackAStarPlanner do.
 struct SearchReport {
   int64_t& cost;
