@@ -33,6 +33,8 @@ std::string_view to_string(PlanStatus status) {
       return "gave up";
     case PlanStatus::kUnsupported:
       return "unsupported";
+    case PlanStatus::kBufferTooSmall:
+      return "buffer too small";
   }
   return "?";
 }

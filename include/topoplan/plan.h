@@ -11,16 +11,20 @@
 #include <string_view>
 #include <vector>
 
+#include <memory>
+
 #include "topoplan/domain.h"
+#include "topoplan/result.h"
 
 namespace topoplan {
 
 enum class PlanStatus : uint8_t {
-  kSolved,        // `actions` is a plan
-  kUnsolvable,    // proven: no plan exists
-  kLimitReached,  // a node, memory or time limit stopped the search: no plan, no proof
-  kGaveUp,        // the planner cannot decide this instance (e.g. outside its class)
-  kUnsupported,   // the planner refuses the domain (e.g. non-unary actions for ℙ)
+  kSolved,          // `actions` is a plan
+  kUnsolvable,      // proven: no plan exists
+  kLimitReached,    // a node, memory or time limit stopped the search: no plan, no proof
+  kGaveUp,          // the planner cannot decide this instance (e.g. outside its class)
+  kUnsupported,     // the planner refuses the domain (e.g. non-unary actions for ℙ)
+  kBufferTooSmall,  // hot path (planner.h): the caller's buffer is shorter than the plan
 };
 
 [[nodiscard]] std::string_view to_string(PlanStatus status);
@@ -66,10 +70,19 @@ struct PlannerOptions {
 
 using PlanFn = PlanResult (*)(const Domain&, const Instance&, const PlannerOptions&);
 
+class CompiledActionSet;  // compiled.h
+class HotPlanner;         // planner.h
+struct HotPlannerDef;     // planner.h
+using HotPlannerFactory = Result<std::unique_ptr<HotPlanner>> (*)(const CompiledActionSet& set,
+                                                                  const HotPlannerDef& def);
+
 struct PlannerInfo {
   std::string_view name;         // e.g. "exact", "topo", "astar"
   std::string_view description;  // one line for --help
-  PlanFn plan;
+  PlanFn plan;                   // cold path: one call, one vector
+  // Hot path (planner.h): creates the planner once for an action set; nullptr when the planner
+  // has none yet.
+  HotPlannerFactory create_hot = nullptr;
 };
 
 // Every planner of the registry: the runtime's ("auto", "astar", "astar-back", "topo"), then

@@ -22,6 +22,8 @@ topoplan_status from_plan_status(PlanStatus s) {
       return TOPOPLAN_GAVE_UP;
     case PlanStatus::kUnsupported:
       return TOPOPLAN_UNSUPPORTED;
+    case PlanStatus::kBufferTooSmall:
+      return TOPOPLAN_BUFFER_TOO_SMALL;
   }
   return TOPOPLAN_INTERNAL_ERROR;
 }

@@ -271,6 +271,7 @@ void count(LatencyStats& row, PlanStatus st) {
       ++row.unsolvable;
       break;
     case PlanStatus::kLimitReached:
+    case PlanStatus::kBufferTooSmall:
       ++row.limit;
       break;
     case PlanStatus::kGaveUp:

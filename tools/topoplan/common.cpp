@@ -15,6 +15,7 @@ int exit_code_for(PlanStatus status) {
     case PlanStatus::kLimitReached:
     case PlanStatus::kGaveUp:
     case PlanStatus::kUnsupported:
+    case PlanStatus::kBufferTooSmall:
       return kExitNoPlan;
   }
   return kExitNoPlan;
