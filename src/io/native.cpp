@@ -52,17 +52,6 @@ struct Chunk {
 std::optional<std::vector<Chunk>> plan_chunks(std::string_view text, size_t chunk_bytes) {
   auto sections = io_detail::split_toml_sections(text);
   if (!sections) return std::nullopt;
-  // Before the first header: only blanks, comments and a byte-order mark.
-  const io_detail::TomlSection& head = sections->front();
-  for (size_t i = head.begin; i < head.end; ++i) {
-    const char c = text[i];
-    if (c == '#') {
-      while (i < head.end && text[i] != '\n') ++i;
-    } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r' &&
-               !(i < 3 && text.substr(0, 3) == "\xEF\xBB\xBF")) {
-      return std::nullopt;
-    }
-  }
   std::vector<Chunk> chunks;
   bool domain = false;
   for (size_t k = 1; k < sections->size(); ++k) {
@@ -79,6 +68,7 @@ std::optional<std::vector<Chunk>> plan_chunks(std::string_view text, size_t chun
       chunks.push_back(Chunk{part, s.begin, s.end, s.line});
     }
   }
+  if (chunks.empty()) return std::nullopt;
   return chunks;
 }
 
@@ -447,6 +437,16 @@ Result<Task> NativeReader::read(std::string_view text, const std::vector<Chunk>*
     fallback = fallback_;
     return err_;
   };
+  if (chunks_) {
+    // What precedes the first header: toml++ judges it (a comment may hold a bad character);
+    // root keys there are for the whole-document reader.
+    toml::table head;
+    if (!parse(text.substr(0, chunks_->front().begin), head)) return failed();
+    if (!head.empty()) {
+      fallback = true;
+      return err_;
+    }
+  }
   if (!chunks_ &&
       (!parse(text, whole_) ||
        !check_keys(whole_, {"domain", "variable", "action", "class", "instance"}, "the file")))

@@ -2,6 +2,7 @@
 #include "topoplan/sim/arena.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -802,6 +803,7 @@ std::string arena_step_name(const Step& s) {
 
 ArenaEpisode run_arena_episode(const ArenaConfig& cfg, SelectorKind kind, uint64_t seed,
                                ReplayWriter* replay, LoopObserver* observer, bool timing) {
+  assert(!check(cfg));
   Arena arena(cfg, seed, replay);
   std::unique_ptr<GoapModel> goap_model;
   std::unique_ptr<UdgoapTemplate> ud;

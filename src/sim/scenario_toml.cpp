@@ -634,6 +634,7 @@ Result<SimScenario> Reader::read(std::string_view text) {
     c.loop = loop;
     if (!read_arena(root, c)) return err_;
     c.name = s.name.empty() ? "arena" : s.name;
+    if (auto bad = check(c)) return Error{bad->message, file_, 1};  // the reader missed a range
   } else if (s.kind == ScenarioKind::kHouse) {
     HouseConfig& c = s.house;
     c.dt = dt;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "def_check.h"
 #include "topoplan/udgoap/model.h"
 
 namespace topoplan::udgoap {
@@ -14,6 +15,15 @@ double clamp01(double v) {
 }
 
 }  // namespace
+
+std::optional<Error> check(const Curve& c, std::string_view where) {
+  const double lim = kCurveParamLimit;
+  const std::string w = std::string(where) + " curve";
+  if (auto e = def_check::range(w, "slope", c.slope, -lim, lim)) return e;
+  if (auto e = def_check::range(w, "exponent", c.exponent, -lim, lim)) return e;
+  if (auto e = def_check::range(w, "x_shift", c.x_shift, -lim, lim)) return e;
+  return def_check::range(w, "y_shift", c.y_shift, -lim, lim);
+}
 
 double evaluate(const Curve& c, double x) {
   const double d = x - c.x_shift;

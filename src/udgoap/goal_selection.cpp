@@ -6,6 +6,8 @@
 #include <cassert>
 #include <cmath>
 
+#include "def_check.h"
+
 namespace topoplan::udgoap {
 namespace {
 
@@ -13,8 +15,11 @@ Error bad(std::string message) {
   return Error{std::move(message), "", 0};
 }
 
-bool finite_pos(double w) {
-  return std::isfinite(w) && w > 0.0;
+// Weights: finite, > 0 (a weight of 0 would make the goal or drive pointless, and the selector
+// divides by sums of weights); at most 1e9.
+std::optional<Error> weight(const std::string& where, double w) {
+  if (std::isfinite(w) && w > 0.0 && w <= 1e9) return std::nullopt;
+  return bad(where + ": 'weight' must be in (0, 1e9], found " + def_check::number(w));
 }
 
 }  // namespace
@@ -27,19 +32,23 @@ Result<GoalSelector> GoalSelector::create(const Domain& domain, GoalSelectionDef
   if (domain.num_classes() == 0) return bad("goal selection: the domain has no NPC classes");
   for (const SelectionFact& f : def.facts) {
     if (!std::isfinite(f.min) || !std::isfinite(f.max) || !(f.max > f.min))
-      return bad("goal selection: fact '" + f.name + "' needs finite min < max");
+      return bad("goal selection: fact '" + f.name + "' needs finite 'min' < 'max', found [" +
+                 def_check::number(f.min) + ", " + def_check::number(f.max) + "]");
   }
   for (VarId v = 0; v < m; ++v) {
     const VariableProjection& p = def.projection[static_cast<size_t>(v)];
     if (p.fact < 0 || p.fact >= num_facts)
       return bad("goal selection: variable '" + domain.variable_name(v) + "' reads no fact");
+    if (!std::all_of(p.thresholds.begin(), p.thresholds.end(),
+                     [](double x) { return std::isfinite(x); }))
+      return bad("goal selection: thresholds of '" + domain.variable_name(v) + "' must be finite");
     if (!std::is_sorted(p.thresholds.begin(), p.thresholds.end()) ||
         static_cast<int32_t>(p.thresholds.size()) >= domain.domain_size(v))
       return bad("goal selection: thresholds of '" + domain.variable_name(v) +
                  "' must be ascending and fewer than its values");
   }
   for (const SelectionDrive& d : def.drives) {
-    if (!finite_pos(d.weight)) return bad("goal selection: drive '" + d.name + "' weight <= 0");
+    if (auto e = weight("goal selection: drive '" + d.name + "'", d.weight)) return *e;
   }
   GoalSelector s;
   s.domain_ = &domain;
@@ -50,7 +59,8 @@ Result<GoalSelector> GoalSelector::create(const Domain& domain, GoalSelectionDef
     if (g.npc_class < 0 || g.npc_class >= domain.num_classes()) return bad(where + ": bad class");
     if (g.drive < 0 || g.drive >= static_cast<int32_t>(def.drives.size()))
       return bad(where + ": bad drive");
-    if (!finite_pos(g.weight)) return bad(where + ": weight <= 0");
+    if (auto e = weight(where, g.weight)) return *e;
+    if (auto e = check(g.curve, where)) return *e;
     if (g.fact < 0 || g.fact >= num_facts) return bad(where + ": bad fact");
     if (g.targets.empty()) return bad(where + ": no targets");
     for (size_t i = 0; i < g.targets.size(); ++i) {

@@ -7,6 +7,8 @@
 
 #include "topoplan/udgoap/planner.h"
 
+#include "def_check.h"
+
 namespace topoplan::udgoap {
 namespace {
 
@@ -191,9 +193,25 @@ Simulation simulate(const World& world, std::span<const PlanStep> plan) {
   return sim;
 }
 
+std::optional<Error> check(const UdgoapLimits& limits) {
+  constexpr std::string_view kWhere = "UdgoapLimits";
+  if (auto e =
+          def_check::range(kWhere, "max_expansions", limits.max_expansions, 0, 1'000'000'000'000))
+    return e;
+  if (auto e =
+          def_check::range(kWhere, "max_generated", limits.max_generated, 0, 1'000'000'000'000))
+    return e;
+  return def_check::range(kWhere, "max_plan_length", int64_t{limits.max_plan_length}, 0, 10'000);
+}
+
 UdgoapResult plan_udgoap(const World& world, const AgentState& agent,
                          const UdgoapOptions& options) {
   UdgoapResult result;
+  if (auto bad = check(options.limits)) {
+    result.status = PlanStatus::kUnsupported;
+    result.message = bad->message;
+    return result;
+  }
   std::vector<Node> nodes;
   std::priority_queue<FrontierEntry, std::vector<FrontierEntry>, FrontierLess> frontier;
   bool truncated = false;  // a successor was dropped by a limit: exhaustion proves nothing

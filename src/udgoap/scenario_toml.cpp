@@ -222,10 +222,13 @@ class Reader : toml_detail::TomlReader {
                       " (linear, polynomial, logistic, logit, normal, sine)");
     out = Curve{};
     out.type = *ct;
-    return number_of(*t, "slope", where, out.slope) &&
-           number_of(*t, "exponent", where, out.exponent) &&
-           number_of(*t, "x_shift", where, out.x_shift) &&
-           number_of(*t, "y_shift", where, out.y_shift);
+    if (!number_of(*t, "slope", where, out.slope) ||
+        !number_of(*t, "exponent", where, out.exponent) ||
+        !number_of(*t, "x_shift", where, out.x_shift) ||
+        !number_of(*t, "y_shift", where, out.y_shift))
+      return false;
+    if (auto bad = check(out, where)) return fail(line_of(*t), bad->message);
+    return true;
   }
 
   bool read_scenario(const toml::table& root);
@@ -515,8 +518,9 @@ bool Reader::read_planner(const toml::table& root) {
        {std::pair<std::string_view, int64_t*>{"max_expansions", &limits_.max_expansions},
         {"max_generated", &limits_.max_generated}}) {
     if (const toml::node* v = t->get(key)) {
-      if (!v->is_integer() || v->as_integer()->get() < 1)
-        return fail(line_of(*v), quote(key) + " must be a positive integer");
+      if (!v->is_integer() || v->as_integer()->get() < 1 ||
+          v->as_integer()->get() > 1'000'000'000'000)
+        return fail(line_of(*v), quote(key) + " of [planner] must be an integer in [1, 10^12]");
       *out = v->as_integer()->get();
     }
   }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "def_check.h"
 #include "topoplan/udgoap/model.h"
 
 namespace topoplan::udgoap {
@@ -222,9 +223,15 @@ std::optional<Error> World::check() const {
       if (bad_effect(e)) return err("world effect " + w.name + ": bad effect reference");
   }
   for (const Drive& d : drives) {
-    if (!(d.weight >= 0.0)) return err("drive " + d.name + ": weight must be >= 0");
+    if (!(d.weight >= 0.0 && d.weight <= 1e9))
+      return err("drive " + d.name + ": 'weight' must be in [0, 1e9], found " +
+                 def_check::number(d.weight));
     for (const GoalGenerator& g : d.generators) {
-      if (!(g.goal.weight >= 0.0)) return err("goal " + g.goal.name + ": weight must be >= 0");
+      if (!(g.goal.weight >= 0.0 && g.goal.weight <= 1e9))
+        return err("goal " + g.goal.name + ": 'weight' must be in [0, 1e9], found " +
+                   def_check::number(g.goal.weight));
+      for (const GoalCondition& c : g.goal.conditions)
+        if (auto e = udgoap::check(c.curve, "goal " + g.goal.name)) return err(e->message);
       if (g.goal.conditions.empty()) return err("goal " + g.goal.name + ": no condition");
       for (const GoalCondition& c : g.goal.conditions)
         if (bad_ref(c.fact)) return err("goal " + g.goal.name + ": bad condition reference");

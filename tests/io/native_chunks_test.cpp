@@ -145,6 +145,10 @@ TEST(NativeChunks, HeadersInsideStringsArraysAndCommentsDoNotSplit) {
                   "[\"a\"],\n]\n" +
                   tail,
               "nested array");
+  // Found by fuzz_native: a control character in a comment before the first header, which the
+  // chunked reader accepted (it did not parse the text before the first header).
+  expect_same(std::string("# a\0b\n", 6) + kHead, "NUL in a leading comment");
+  expect_same(std::string("# a\x01b\n", 6) + kHead, "control character in a leading comment");
   // A header in a comment, a header followed by a comment, blanks around the key.
   expect_same(std::string(kHead) +
                   "# [[instance]]\n  [[ action ]]  # c\nname = \"a\"\n"

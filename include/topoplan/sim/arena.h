@@ -7,9 +7,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "topoplan/result.h"
 #include "topoplan/sim/core.h"
 #include "topoplan/udgoap/model.h"
 
@@ -84,8 +86,15 @@ struct ArenaEpisode {
   std::vector<int32_t> antlion_ids;  // every antlion that appeared (only with a replay)
 };
 
-// One episode. `replay` (may be null) gets the JSON Lines of docs/sim.md; `observer` (may be
-// null) sees the wizard's decisions. `timing` measures CPU time per decision.
+// The accepted ranges of the config's numeric fields (those of the scenario file, docs/sim.md;
+// LoopConfig: decision_ticks in [1, 10^6], replan_ticks in [0, 10^8], better_margin in
+// [0, 1e6]): an Error naming the field and its range, nullopt when all hold.
+[[nodiscard]] std::optional<Error> check(const LoopConfig& loop);
+[[nodiscard]] std::optional<Error> check(const ArenaConfig& config);
+
+// One episode (`cfg` must pass check(); asserted in debug builds). `replay` (may be null) gets the
+// JSON Lines of docs/sim.md; `observer` (may be null) sees the wizard's decisions. `timing`
+// measures CPU time per decision.
 [[nodiscard]] ArenaEpisode run_arena_episode(const ArenaConfig& cfg, SelectorKind kind,
                                              uint64_t seed, ReplayWriter* replay = nullptr,
                                              LoopObserver* observer = nullptr, bool timing = false);

@@ -84,6 +84,10 @@ struct Curve {
   friend bool operator==(const Curve&, const Curve&) = default;
 };
 [[nodiscard]] double evaluate(const Curve& curve, double x);
+// A curve's parameters are finite and within [-1e6, 1e6] (kCurveParamLimit); the Error names
+// `where` and the parameter.
+inline constexpr double kCurveParamLimit = 1e6;
+[[nodiscard]] std::optional<Error> check(const Curve& curve, std::string_view where);
 [[nodiscard]] std::string_view to_string(CurveType type);
 [[nodiscard]] std::optional<CurveType> parse_curve_type(std::string_view name);
 // (v − lo) / (hi − lo) clamped to [0, 1]; 0 when the range is empty or not finite.

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -101,6 +102,11 @@ struct UdgoapOptions {
   UdgoapLimits limits;
   bool trace = false;
 };
+
+// The limits' ranges: max_expansions and max_generated in [0, 10^12], max_plan_length in
+// [0, 10^4] (0: a zero budget, the search stops at once). plan_udgoap refuses (status
+// kUnsupported, the message) limits outside them.
+[[nodiscard]] std::optional<Error> check(const UdgoapLimits& limits);
 
 // One line of the search trace.
 struct TraceEntry {

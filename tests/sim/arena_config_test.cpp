@@ -1,0 +1,65 @@
+// ArenaConfig and LoopConfig: every numeric field has a range (the scenario file's), checked by
+// check() with a one-line error naming the field; the arena file's config passes.
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <string>
+
+#include "topoplan/sim/arena.h"
+#include "topoplan/sim/scenario.h"
+
+namespace topoplan::sim {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+ArenaConfig arena_config() {
+  Result<SimScenario> r =
+      load_sim_scenario(std::string(TOPOPLAN_SOURCE_DIR) + "/domains/sim/arena.toml");
+  EXPECT_TRUE(r.ok()) << (r ? "" : r.error().to_string());
+  return r ? r->arena : ArenaConfig{};
+}
+
+void expect_field(const std::optional<Error>& e, const std::string& field) {
+  ASSERT_TRUE(e.has_value()) << field;
+  EXPECT_NE(e->message.find("'" + field + "' must be in ["), std::string::npos) << e->message;
+}
+
+TEST(ArenaConfigCheck, FileConfigPassesAndEachFamilyIsChecked) {
+  const ArenaConfig ok = arena_config();
+  EXPECT_FALSE(check(ok).has_value()) << check(ok)->message;
+  ArenaConfig c = ok;
+  c.dt = 0.0;  // time step
+  expect_field(check(c), "dt");
+  c = ok;
+  c.spawn_max = c.spawn_min / 2;  // interval: max below min
+  expect_field(check(c), "spawn_max");
+  c = ok;
+  c.melee_hit = 1.5;  // probability
+  expect_field(check(c), "melee_hit");
+  c = ok;
+  c.blast_radius = kNaN;  // distance
+  expect_field(check(c), "blast_radius");
+  c = ok;
+  c.cost_heal = -1;  // GOAP cost
+  expect_field(check(c), "cost_heal");
+  c = ok;
+  c.max_antlions = 0;  // count
+  expect_field(check(c), "max_antlions");
+  c = ok;
+  c.udgoap_max_expansions = -1;
+  expect_field(check(c), "udgoap_max_expansions");
+  c = ok;
+  c.spawn_points.front().pos.x = c.width;  // outside the arena
+  ASSERT_TRUE(check(c).has_value());
+  EXPECT_NE(check(c)->message.find("spawn point"), std::string::npos);
+  c = ok;
+  c.loop.decision_ticks = 0;  // the loop
+  expect_field(check(c), "decision_ticks");
+  c = ok;
+  c.loop.better_margin = kNaN;
+  expect_field(check(c), "better_margin");
+}
+
+}  // namespace
+}  // namespace topoplan::sim
