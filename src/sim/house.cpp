@@ -2,6 +2,7 @@
 #include "topoplan/sim/house.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 #include "topoplan/astar.h"
@@ -322,7 +323,9 @@ struct HouseSim::Impl {
 
 HouseSim::HouseSim(const HouseConfig& cfg, SelectorKind kind, ReplayWriter* replay,
                    LoopObserver* observer, bool timing)
-    : impl_(std::make_unique<Impl>(cfg, kind, replay, observer, timing)) {}
+    : impl_(std::make_unique<Impl>(cfg, kind, replay, observer, timing)) {
+  assert(!check(cfg));
+}
 HouseSim::~HouseSim() = default;
 
 bool HouseSim::step() {

@@ -641,6 +641,7 @@ Result<SimScenario> Reader::read(std::string_view text) {
     c.max_seconds = max_seconds;
     c.loop = loop;
     if (!read_house(root, c)) return err_;
+    if (auto bad = check(c)) return Error{bad->message, file_, 1};  // the reader missed a range
     c.name = s.name.empty() ? "house" : s.name;
   } else {
     HospitalConfig& c = s.hospital;

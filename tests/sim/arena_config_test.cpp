@@ -6,6 +6,7 @@
 #include <string>
 
 #include "topoplan/sim/arena.h"
+#include "topoplan/sim/house.h"
 #include "topoplan/sim/scenario.h"
 
 namespace topoplan::sim {
@@ -59,6 +60,40 @@ TEST(ArenaConfigCheck, FileConfigPassesAndEachFamilyIsChecked) {
   c = ok;
   c.loop.better_margin = kNaN;
   expect_field(check(c), "better_margin");
+}
+
+TEST(HouseConfigCheck, FileConfigPassesAndEachFamilyIsChecked) {
+  Result<SimScenario> r =
+      load_sim_scenario(std::string(TOPOPLAN_SOURCE_DIR) + "/domains/sim/sims-house.toml");
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  const HouseConfig ok = r->house;
+  EXPECT_FALSE(check(ok).has_value()) << check(ok)->message;
+  HouseConfig c = ok;
+  c.speed = 0.0;
+  expect_field(check(c), "speed");
+  c = ok;
+  c.target = kNaN;
+  expect_field(check(c), "target");
+  c = ok;
+  c.goto_cost = -1;
+  expect_field(check(c), "goto_cost");
+  c = ok;
+  c.decay.front() = -1;  // per drive
+  expect_field(check(c), "decay");
+  c = ok;
+  c.start_spot = static_cast<int32_t>(c.spots.size());  // an index
+  expect_field(check(c), "start_spot");
+  c = ok;
+  ASSERT_FALSE(c.activities.empty());
+  c.activities.front().duration = 0.0;  // per activity
+  expect_field(check(c), "duration");
+  c = ok;
+  c.activities.front().gain.front() = 1e9;
+  expect_field(check(c), "gain");
+  c = ok;
+  c.decay.pop_back();  // sizes
+  ASSERT_TRUE(check(c).has_value());
+  EXPECT_NE(check(c)->message.find("one value per drive"), std::string::npos);
 }
 
 }  // namespace

@@ -67,7 +67,12 @@ struct HouseRun {
   LoopCounters counters;
 };
 
-// A house simulation that tests can drive tick by tick and disturb.
+// The accepted ranges of the config's numeric fields (those of the scenario file, docs/sim.md),
+// its per-drive vectors' sizes and its indices: an Error naming the field and its range.
+[[nodiscard]] std::optional<Error> check(const HouseConfig& config);
+
+// A house simulation that tests can drive tick by tick and disturb (`cfg` must pass check();
+// asserted in debug builds).
 class HouseSim {
  public:
   HouseSim(const HouseConfig& cfg, SelectorKind kind, ReplayWriter* replay = nullptr,
