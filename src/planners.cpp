@@ -55,7 +55,7 @@ const std::array kPlanners = {
     PlannerInfo{"astar", "GOAP forward A* (packed states, admissible DTG heuristic; optimal)",
                 &plan_astar},
     PlannerInfo{"astar-back", "GOAP regressive A* over subgoals, as F.E.A.R. (optimal)",
-                &plan_astar_back},
+                &plan_astar_back, &create_astar_back_hot},
     PlannerInfo{"topo",
                 "ℙ / TopoPlan: linear-time minimal plans for unary post-unique action sets (each "
                 "action once)",

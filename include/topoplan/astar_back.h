@@ -124,6 +124,11 @@ class BackAStarPlanner {
   int64_t generated_ = 0;
 };
 
+// The hot planner (planner.h) registered as "astar-back": create_hot_planner("astar-back", set).
+// Takes the set's class and cost overlay; rejects explicit action masks other than a class's.
+[[nodiscard]] Result<std::unique_ptr<HotPlanner>> create_astar_back_hot(
+    const CompiledActionSet& set, const HotPlannerDef& def);
+
 // The registered cold-path entry point ("astar-back").
 [[nodiscard]] PlanResult plan_astar_back(const Domain& domain, const Instance& instance,
                                          const PlannerOptions& options = {});

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -44,6 +45,15 @@ class BackstromPlanner {
 
   // Why the last plan() call failed (empty after kSolved).
   [[nodiscard]] const std::string& message() const { return message_; }
+  // Which step of the last plan() call failed, and on which variable (-1 for kNone / kOrdering).
+  enum class Failure : uint8_t {
+    kNone,
+    kGoalChain,     // no producer chain from the current value to the goal value
+    kRequestChain,  // no chain to (or on from) a value a prevail-condition requests
+    kOrdering,      // the chains cannot be ordered (a cycle between prevail-conditions)
+  };
+  [[nodiscard]] Failure failure() const { return failure_; }
+  [[nodiscard]] VarId failed_variable() const { return failed_var_; }
 
  private:
   BackstromPlanner() = default;
@@ -74,7 +84,14 @@ class BackstromPlanner {
   std::vector<ActionId> inst_action_;
   std::vector<int32_t> head_, next_, to_, indeg_, queue_;
   std::string message_;
+  Failure failure_ = Failure::kNone;
+  VarId failed_var_ = -1;
 };
+
+// The hot planner (planner.h) registered as "backstrom": create_hot_planner("backstrom", set).
+// Rejects sets that are not SAS+-PUS, and explicit action masks other than a class's.
+[[nodiscard]] Result<std::unique_ptr<HotPlanner>> create_backstrom_hot(const CompiledActionSet& set,
+                                                                       const HotPlannerDef& def);
 
 // The registered cold-path entry point ("backstrom"). Non-SAS+-PUS action sets give
 // kUnsupported with the reason.

@@ -6,11 +6,19 @@
 // When a limit stops it, it says kLimitReached, never kUnsolvable.
 #pragma once
 
+#include <memory>
+
 #include "topoplan/plan.h"
+#include "topoplan/result.h"
 
 namespace topoplan {
 
 [[nodiscard]] PlanResult plan_exact(const Domain& domain, const Instance& instance,
                                     const PlannerOptions& options = {});
+
+// The hot planner (planner.h) registered as "exact": create_hot_planner("exact", set). Takes
+// the set's actions (explicit masks included) and its cost overlay.
+[[nodiscard]] Result<std::unique_ptr<HotPlanner>> create_exact_hot(const CompiledActionSet& set,
+                                                                   const HotPlannerDef& def);
 
 }  // namespace topoplan

@@ -15,9 +15,10 @@ namespace topoplan {
 namespace {
 
 constexpr PlannerInfo kToolPlanners[] = {
-    {"exact", "optimal uniform-cost search over packed states (the test oracle)", &plan_exact},
+    {"exact", "optimal uniform-cost search over packed states (the test oracle)", &plan_exact,
+     &create_exact_hot},
     {"backstrom", "Backstrom's O(m^2 n) SAS+-PUS planner (unary, post-unique, single-valued)",
-     &plan_backstrom},
+     &plan_backstrom, &create_backstrom_hot},
 };
 
 }  // namespace
