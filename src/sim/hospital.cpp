@@ -2,6 +2,7 @@
 #include "topoplan/sim/hospital.h"
 
 #include <algorithm>
+#include <cassert>
 #include <array>
 #include <cmath>
 #include <memory>
@@ -477,6 +478,7 @@ std::string_view to_string(HospitalSelector s) {
 
 HospitalRun run_hospital(const HospitalConfig& cfg, HospitalSelector sel, int64_t npcs,
                          uint64_t seed, bool timing) {
+  assert(!check(cfg));
   Hospital h(cfg, sel, npcs, seed, timing);
   return h.run();
 }

@@ -649,6 +649,7 @@ Result<SimScenario> Reader::read(std::string_view text) {
     c.seconds = max_seconds;
     c.decision_ticks = loop.decision_ticks;
     if (!read_hospital(root, c)) return err_;
+    if (auto bad = check(c)) return Error{bad->message, file_, 1};  // the reader missed a range
     c.name = s.name.empty() ? "hospital" : s.name;
   }
   if (s.name.empty()) s.name = "scenario";

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "topoplan/sim/arena.h"
+#include "topoplan/sim/hospital.h"
 #include "topoplan/sim/house.h"
 #include "topoplan/sim/scenario.h"
 
@@ -94,6 +95,33 @@ TEST(HouseConfigCheck, FileConfigPassesAndEachFamilyIsChecked) {
   c.decay.pop_back();  // sizes
   ASSERT_TRUE(check(c).has_value());
   EXPECT_NE(check(c)->message.find("one value per drive"), std::string::npos);
+}
+
+TEST(HospitalConfigCheck, FileConfigPassesAndEachFamilyIsChecked) {
+  Result<SimScenario> r =
+      load_sim_scenario(std::string(TOPOPLAN_SOURCE_DIR) + "/domains/sim/hospital.toml");
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  const HospitalConfig ok = r->hospital;
+  EXPECT_FALSE(check(ok).has_value()) << check(ok)->message;
+  HospitalConfig c = ok;
+  c.med_decay = kNaN;  // need dynamics
+  expect_field(check(c), "med_decay");
+  c = ok;
+  c.t_break = -1;  // durations
+  expect_field(check(c), "t_break");
+  c = ok;
+  c.w_chat = 1e4;  // weights
+  expect_field(check(c), "w_chat");
+  c = ok;
+  c.threads = 0;  // counts
+  expect_field(check(c), "threads");
+  c = ok;
+  c.crowd_npcs = {0};
+  expect_field(check(c), "crowd_npcs");
+  c = ok;
+  c.nurses = c.doctors = c.visitors = 0;
+  ASSERT_TRUE(check(c).has_value());
+  EXPECT_NE(check(c)->message.find("at least one NPC"), std::string::npos);
 }
 
 }  // namespace

@@ -7,9 +7,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "topoplan/result.h"
 #include "topoplan/sim/core.h"
 
 namespace topoplan::sim {
@@ -60,6 +62,10 @@ struct HospitalRun {
 
 // Runs `npcs` NPCs (roles in the configured mix) for cfg.seconds. `timing`: measure each
 // decision's CPU time (adds two clock reads per decision).
+// The accepted ranges of the config's numeric fields (those of the scenario file, docs/sim.md):
+// an Error naming the field and its range, nullopt when all hold. run_hospital asserts it.
+[[nodiscard]] std::optional<Error> check(const HospitalConfig& config);
+
 [[nodiscard]] HospitalRun run_hospital(const HospitalConfig& cfg, HospitalSelector sel,
                                        int64_t npcs, uint64_t seed, bool timing);
 
