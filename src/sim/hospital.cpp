@@ -2,8 +2,8 @@
 #include "topoplan/sim/hospital.h"
 
 #include <algorithm>
-#include <cassert>
 #include <array>
+#include <cassert>
 #include <cmath>
 #include <memory>
 #include <vector>
