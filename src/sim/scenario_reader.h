@@ -1,0 +1,107 @@
+// The reader of simulation scenario files (not installed): shared by scenario_toml.cpp (the
+// common table, the arena, the hospital, the entry points) and scenario_house.cpp (the house
+// and its generated UDGOAP world). Errors are "file:line: message" (docs/sim.md).
+#pragma once
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "io/toml_reader.h"
+#include "topoplan/sim/scenario.h"
+
+namespace topoplan::sim::scenario_detail {
+
+using toml_detail::Empty;
+using toml_detail::line_of;
+
+class Reader : toml_detail::TomlReader {
+ public:
+  Reader(std::string file, std::string dir)
+      : TomlReader(std::move(file), toml_detail::quote_verbatim), dir_(std::move(dir)) {}
+  Result<SimScenario> read(std::string_view text);
+
+ private:
+  // A sub-table (optional): nullptr when absent; error when not a table.
+  const toml::table* table(const toml::table& t, std::string_view key, bool& ok) {
+    const toml::node* n = t.get(key);
+    if (n == nullptr) return nullptr;
+    if (!n->is_table()) {
+      ok = fail(line_of(*n), quote(key) + " must be a table, found " + toml_detail::type_name(*n));
+      return nullptr;
+    }
+    return n->as_table();
+  }
+  int line(const toml::table& t, std::string_view key) {
+    const toml::node* n = t.get(key);
+    return n != nullptr ? line_of(*n) : line_of(t);
+  }
+  // A number in [lo, hi] (when present).
+  bool num(const toml::table& t, std::string_view key, const std::string& where, double lo,
+           double hi, double& out) {
+    double v = out;
+    if (!get_number(t, key, where, true, v)) return false;
+    if (v < lo || v > hi) {
+      return fail(line(t, key), quote(key) + " of " + where + " must be in [" + fmt(lo) + ", " +
+                                    fmt(hi) + "], found " + fmt(v));
+    }
+    out = v;
+    return true;
+  }
+  bool integer(const toml::table& t, std::string_view key, const std::string& where, int32_t lo,
+               int32_t hi, int32_t& out) {
+    double v = out;
+    if (!num(t, key, where, lo, hi, v)) return false;
+    if (v != std::floor(v))
+      return fail(line(t, key), quote(key) + " of " + where + " must be an integer");
+    out = static_cast<int32_t>(v);
+    return true;
+  }
+  // [lo, hi] pair of numbers within [min, max], lo <= hi.
+  bool range(const toml::table& t, std::string_view key, const std::string& where, double min,
+             double max, double& lo, double& hi) {
+    const toml::node* n = t.get(key);
+    if (n == nullptr) return true;
+    const toml::array* a = n->as_array();
+    if (a == nullptr || a->size() != 2 || !(*a)[0].is_number() || !(*a)[1].is_number()) {
+      return fail(line_of(*n), quote(key) + " of " + where + " must be [low, high]");
+    }
+    const double x = (*a)[0].value<double>().value_or(0.0);
+    const double y = (*a)[1].value<double>().value_or(0.0);
+    if (!(x >= min && y <= max && x <= y)) {
+      return fail(line_of(*n), quote(key) + " of " + where + " must satisfy " + fmt(min) +
+                                   " <= low <= high <= " + fmt(max));
+    }
+    lo = x;
+    hi = y;
+    return true;
+  }
+  bool point(const toml::table& t, std::string_view key, const std::string& where, Vec2& out) {
+    const toml::node* n = t.get(key);
+    if (n == nullptr) return true;
+    const toml::array* a = n->as_array();
+    if (a == nullptr || a->size() != 2 || !(*a)[0].is_number() || !(*a)[1].is_number()) {
+      return fail(line_of(*n), quote(key) + " of " + where + " must be [x, y]");
+    }
+    out = {(*a)[0].value<double>().value_or(0.0), (*a)[1].value<double>().value_or(0.0)};
+    return true;
+  }
+  static std::string fmt(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+  }
+
+  bool read_common(const toml::table& root, SimScenario& s, LoopConfig& loop, double& dt,
+                   double& max_seconds);
+  bool read_spots(const toml::table& root, std::vector<NamedSpot>& spots, double w, double h);
+  bool read_arena(const toml::table& root, ArenaConfig& c);
+  bool read_house(const toml::table& root, HouseConfig& c);
+  bool read_hospital(const toml::table& root, HospitalConfig& c);
+  bool house_udgoap(HouseConfig& c, int line);
+
+  std::string dir_;
+};
+
+}  // namespace topoplan::sim::scenario_detail
