@@ -29,7 +29,7 @@ std::optional<Error> check(const ArenaConfig& c) {
       Field{"width", c.width, 1.0, 1e5},
       Field{"height", c.height, 1.0, 1e5},
       Field{"dt", c.dt, 1e-3, 1.0},
-      Field{"max_seconds", c.max_seconds, c.dt, 1e7},
+      Field{"max_seconds", c.max_seconds, 0.0, 1e7},
       Field{"spawn_min", c.spawn_min, 1e-3, 1e6},
       Field{"spawn_max", c.spawn_max, c.spawn_min, 1e6},
       Field{"potion_min", c.potion_min, 1e-3, 1e6},

@@ -25,7 +25,7 @@ std::optional<Error> check(const HouseConfig& c) {
   };
   const std::array fields = {
       Field{"dt", c.dt, 1e-3, 1.0},
-      Field{"max_seconds", c.max_seconds, c.dt, 1e7},
+      Field{"max_seconds", c.max_seconds, 0.0, 1e7},
       Field{"width", c.width, 1.0, 1e5},
       Field{"height", c.height, 1.0, 1e5},
       Field{"speed", c.speed, 1e-3, 1e3},
