@@ -86,6 +86,11 @@ expect "castle guard: 5-action plan" 0 '^; cost = 5 ' -- "$bin" plan "$castle" -
 expect "castle guard: recruit cannot sound the alarm" 11 'unsolvable' -- "$bin" plan "$castle" --instance recruit-sounds-alarm
 expect "bench goap-levels" 0 'answered by topo: .*invalid plans 0' -- "$bin" bench goap-levels --levels 5
 expect "bench goap-goto" 0 'GoTo chain' -- "$bin" bench goap-goto --quick --reps 1
+# bench --domain FILE: the file's instances, every planner through the registry
+expect "bench --domain" 0 'summary \(6 instances of western-pus, cycled\):  topo .* backstrom ' -- "$bin" bench --domain "$src/domains/western-pus.toml" --planners topo,backstrom,astar-back --reps 1
+expect "bench --domain: unsolvable instance skips" 0 'skipped: exact: no plan for .*unsolvable' -- "$bin" bench --domain "$src/domains/horse-breeder.toml" --planners exact --reps 1
+expect "bench --domain: missing file" 33 'cannot open' -- "$bin" bench --domain "$tmp/none.toml"
+expect "bench: FAMILY or --domain" 2 'FAMILY or --domain' -- "$bin" bench
 
 # the paper's instances, chosen by --init/--goal
 expect "Prévost et al. 2023: haystack in hands needs 7" 0 '^; cost = 7 ' -- "$bin" plan "$hb" --init "haystack=inHands,bucket=none,water=inSource" --goal "haystack=inFeeder,bucket=none,water=inTrough"

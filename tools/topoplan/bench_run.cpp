@@ -9,9 +9,10 @@
 #include "topoplan/analysis.h"
 #include "topoplan/astar.h"
 #include "topoplan/astar_back.h"
-#include "topoplan/backstrom.h"
+#include "topoplan/compiled.h"
 #include "topoplan/families.h"
 #include "topoplan/plan.h"
+#include "topoplan/planner.h"
 #include "topoplan/topo.h"
 #include "topoplan/validate.h"
 
@@ -20,75 +21,49 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-class TopoRunner final : public BenchRunner {
+// Any planner with a hot factory (planner.h): one HotPlanner + scratch per NPC class used,
+// created through the registry, planning into one reused buffer.
+class HotRunner final : public BenchRunner {
  public:
-  TopoRunner(const Task& task, std::vector<TopoPlanner> planners, std::vector<size_t> which)
-      : task_(task), planners_(std::move(planners)), which_(std::move(which)) {
-    for (const TopoPlanner& p : planners_) {
-      scratch_.push_back(p.make_scratch());
-      max_len_ = std::max(max_len_, p.max_plan_length());
+  HotRunner(const Task& task, std::vector<size_t> which) : task_(task), which_(std::move(which)) {}
+  // Adds the planner of the next class; keeps `set` alive (the planner may refer to it).
+  void add(CompiledActionSet set, std::unique_ptr<HotPlanner> planner) {
+    sets_.push_back(std::make_unique<CompiledActionSet>(std::move(set)));
+    scratch_.push_back(planner->make_scratch());
+    // Searches bound their plans by the state count: start small, grow on kBufferTooSmall.
+    const auto want = static_cast<size_t>(std::min(planner->max_plan_length(), 1 << 12)) + 1;
+    if (out_.size() < want) out_.resize(want);
+    planners_.push_back(std::move(planner));
+  }
+  bool run(size_t i) override { return plan(i).solved(); }
+  // Plans instance i; the plan is last() when solved.
+  PlanOutcome plan(size_t i) {
+    const Instance& inst = task_.instances[i];
+    const size_t k = which_[i];
+    PlanOutcome o = planners_[k]->plan(*scratch_[k], inst.init, inst.goal, out_, &len_);
+    if (o.status == PlanStatus::kBufferTooSmall) {  // once per larger plan: before timing
+      out_.resize(static_cast<size_t>(len_));
+      o = planners_[k]->plan(*scratch_[k], inst.init, inst.goal, out_, &len_);
     }
-    out_.resize(static_cast<size_t>(max_len_) + 1);
+    return o;
   }
-  bool run(size_t i) override {
-    const Instance& inst = task_.instances[i];
+  std::span<const ActionId> last() const { return {out_.data(), static_cast<size_t>(len_)}; }
+  std::string explain(size_t i, const PlanOutcome& o) const {
     const size_t k = which_[i];
-    int32_t len = 0;
-    return planners_[k].plan(scratch_[k], inst.init, inst.goal, out_, &len) == PlanStatus::kSolved;
-  }
-  std::span<const ActionId> last(size_t i) {
-    const Instance& inst = task_.instances[i];
-    const size_t k = which_[i];
-    int32_t len = 0;
-    planners_[k].plan(scratch_[k], inst.init, inst.goal, out_, &len);
-    return {out_.data(), static_cast<size_t>(len)};
+    return planners_[k]->explain(*scratch_[k], o);
   }
 
  private:
   const Task& task_;
-  std::vector<TopoPlanner> planners_;  // one per NPC class used
-  std::vector<size_t> which_;          // instance -> planner
-  std::vector<TopoScratch> scratch_;
+  std::vector<size_t> which_;  // instance -> class index
+  std::vector<std::unique_ptr<CompiledActionSet>> sets_;
+  std::vector<std::unique_ptr<HotPlanner>> planners_;
+  std::vector<std::unique_ptr<PlanScratch>> scratch_;
   std::vector<ActionId> out_;
-  int32_t max_len_ = 0;
+  int32_t len_ = 0;
 };
 
-class BackstromRunner final : public BenchRunner {
- public:
-  BackstromRunner(const Task& task, std::vector<BackstromPlanner> planners,
-                  std::vector<size_t> which)
-      : task_(task), planners_(std::move(planners)), which_(std::move(which)) {}
-  bool run(size_t i) override {
-    const Instance& inst = task_.instances[i];
-    return planners_[which_[i]].plan(inst.init, inst.goal, out_) == PlanStatus::kSolved;
-  }
-  const std::vector<ActionId>& out() const { return out_; }
-
- private:
-  const Task& task_;
-  std::vector<BackstromPlanner> planners_;
-  std::vector<size_t> which_;
-  std::vector<ActionId> out_;
-};
-
-class AStarRunner final : public BenchRunner {
- public:
-  AStarRunner(const Task& task, int64_t max_expansions) : task_(task), planner_(task.domain) {
-    options_.limits.max_expansions = max_expansions;
-    options_.objective = Objective::kLength;  // ℙ and 𝒫 minimise length: compare like with like
-  }
-  bool run(size_t i) override {
-    return planner_.plan(task_.instances[i], options_, out_) == PlanStatus::kSolved;
-  }
-  const std::vector<ActionId>& out() const { return out_; }
-
- private:
-  const Task& task_;
-  AStarPlanner planner_;
-  PlannerOptions options_;
-  std::vector<ActionId> out_;
-};
-
+// A planner without a hot factory: its PlanFn, one vector per plan.
 class RegistryRunner final : public BenchRunner {
  public:
   RegistryRunner(const Task& task, const PlannerInfo& info, int64_t max_expansions)
@@ -176,64 +151,46 @@ double time_npcs(BenchRunner& r, size_t instances, int64_t npcs, int reps) {
 
 std::unique_ptr<BenchRunner> make_runner(const std::string& planner, const Task& task,
                                          int64_t max_expansions, std::string& why) {
-  std::vector<size_t> which;
-  const std::vector<ClassId> classes = classes_of(task, which);
-  if (planner == "topo") {
-    std::vector<TopoPlanner> ps;
-    for (ClassId c : classes) {
-      auto p = TopoPlanner::create(task.domain, c);
-      if (!p.ok()) {
-        why = "topo: " + p.error().to_string();
-        return nullptr;
-      }
-      ps.push_back(std::move(p).value());
-    }
-    auto r = std::make_unique<TopoRunner>(task, std::move(ps), which);
-    for (size_t i = 0; i < task.instances.size(); ++i) {
-      if (!r->run(i)) {
-        why = "topo: no plan for " + task.instances[i].name;
-        return nullptr;
-      }
-      if (!check_plan(task, i, r->last(i), why, planner)) return nullptr;
-    }
-    return r;
-  }
-  if (planner == "backstrom") {
-    std::vector<BackstromPlanner> ps;
-    for (ClassId c : classes) {
-      auto p = BackstromPlanner::create(task.domain, c);
-      if (!p.ok()) {
-        why = p.error().to_string();
-        return nullptr;
-      }
-      ps.push_back(std::move(p).value());
-    }
-    auto r = std::make_unique<BackstromRunner>(task, std::move(ps), which);
-    for (size_t i = 0; i < task.instances.size(); ++i) {
-      if (!r->run(i)) {
-        why = "backstrom: no plan for " + task.instances[i].name;
-        return nullptr;
-      }
-      if (!check_plan(task, i, r->out(), why, planner)) return nullptr;
-    }
-    return r;
-  }
-  if (planner == "astar") {
-    auto r = std::make_unique<AStarRunner>(task, max_expansions);
-    for (size_t i = 0; i < task.instances.size(); ++i) {
-      if (!r->run(i)) {
-        why = "astar: no plan within " + std::to_string(max_expansions) + " expansions for " +
-              task.domain.name();
-        return nullptr;
-      }
-      if (!check_plan(task, i, r->out(), why, planner)) return nullptr;
-    }
-    return r;
-  }
   const PlannerInfo* info = find_planner(planner);
   if (!info) {
     why = planner + ": no such planner";
     return nullptr;
+  }
+  // Search planners minimise length here: ℙ and 𝒫 do, so like is compared with like.
+  HotPlannerDef def;
+  def.objective = Objective::kLength;
+  def.limits = SearchLimits{};
+  def.limits.max_expansions = max_expansions;
+  if (info->create_hot != nullptr) {
+    std::vector<size_t> which;
+    const std::vector<ClassId> classes = classes_of(task, which);
+    auto r = std::make_unique<HotRunner>(task, which);
+    for (ClassId c : classes) {
+      auto set = CompiledActionSet::create(task.domain, c);
+      if (!set.ok()) {
+        why = planner + ": " + set.error().to_string();
+        return nullptr;
+      }
+      auto p = info->create_hot(set.value(), def);
+      if (!p.ok()) {
+        why = planner + ": " + p.error().to_string();
+        return nullptr;
+      }
+      r->add(std::move(set).value(), std::move(p).value());
+    }
+    for (size_t i = 0; i < task.instances.size(); ++i) {
+      const PlanOutcome o = r->plan(i);
+      if (!o.solved()) {
+        why = planner + ": no plan for " + task.instances[i].name + " (" + r->explain(i, o) +
+              (o.detail & kDetailExpansionLimit
+                   ? ", " + std::to_string(max_expansions) + " expansions"
+                   : std::string()) +
+              ")";
+        return nullptr;
+      }
+      if (!check_plan(task, i, r->last(), why, planner)) return nullptr;
+    }
+    return r;
   }
   auto r = std::make_unique<RegistryRunner>(task, *info, max_expansions);
   for (size_t i = 0; i < task.instances.size(); ++i) {
@@ -524,6 +481,45 @@ bool run_bench(const std::string& family, const BenchConfig& config, BenchReport
       break;
     }
   }
+  return true;
+}
+
+bool run_bench_task(const Task& task, const std::string& label, const BenchConfig& config,
+                    BenchReport& report, std::string& error) {
+  report = BenchReport{};
+  if (task.instances.empty()) {
+    error = label + ": the file has no instance to time";
+    return false;
+  }
+  report.family = label;
+  report.figure = "Domain file";
+  report.x_label = "instances";
+  report.y_label = "nanoseconds per plan";
+  report.planners = config.planners.empty()
+                        ? std::vector<std::string>{"topo", "astar", "astar-back", "backstrom"}
+                        : config.planners;
+  report.mix_description =
+      std::to_string(task.instances.size()) + " instances of " + task.domain.name() + ", cycled";
+  const size_t np = report.planners.size();
+  report.mix_ns_per_plan.assign(np, -1);
+  BenchPoint pt;
+  pt.x = static_cast<double>(task.instances.size());
+  pt.ns_per_plan.assign(np, -1);
+  for (size_t p = 0; p < np; ++p) {
+    std::string why;
+    const std::unique_ptr<BenchRunner> r =
+        make_runner(report.planners[p], task, config.max_expansions, why);
+    if (!r) {
+      report.skipped.push_back(why);
+      std::fprintf(stderr, "bench: %s\n", why.c_str());
+      continue;
+    }
+    pt.ns_per_plan[p] =
+        time_per_plan(*r, task.instances.size(), config.reps, config.min_rep_seconds);
+  }
+  pt.ms_total = pt.ns_per_plan;
+  report.mix_ns_per_plan = pt.ns_per_plan;
+  report.points.push_back(pt);
   return true;
 }
 

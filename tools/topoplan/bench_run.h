@@ -1,9 +1,11 @@
 // `topoplan bench`: the papers' sweeps (Figures 1-3), measured for every planner in one run.
 //
-// Each planner is driven through its hot, allocation-free API when it has one (ℙ: TopoPlanner
-// + TopoScratch; 𝒫: BackstromPlanner; A*: AStarPlanner) and through the registry's PlanFn
-// otherwise. Before timing, every planner's plan for every instance of the point is checked by
-// the validator; a planner that cannot solve the point is reported, not timed.
+// Every planner is found by name in the registry (plan.h) and driven through its hot planner
+// (planner.h: created per NPC class from a CompiledActionSet, one scratch, one reused buffer)
+// when it registers a hot factory, through its PlanFn otherwise — so any registered planner,
+// a user's included, benchmarks without a line here. Before timing, every planner's plan for every
+// instance of the point is checked by the validator; a planner that cannot solve the point is
+// reported, not timed.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +24,7 @@ class BenchRunner {
   virtual bool run(size_t instance) = 0;
 };
 
-// A runner for `planner` ("topo", "backstrom", "astar" or any registered name) on `task`, or
+// A runner for `planner` (any registered name) on `task`, or
 // nullptr with `why` set when the planner cannot handle the task (unsupported, fails the
 // validator or the limits). `max_expansions` bounds search-based planners.
 std::unique_ptr<BenchRunner> make_runner(const std::string& planner, const Task& task,
@@ -82,6 +84,13 @@ struct LevelsReport {
   std::vector<LatencyStats> rows;
 };
 void run_goap_levels(const BenchConfig& config, LevelsReport& report);
+
+// `bench --domain FILE`: the instances of `task` (read from the file `label`) cycled, one
+// point, ns per plan for each planner (default: topo, astar, astar-back, backstrom; a planner
+// that refuses the task or fails an instance is skipped with the reason). False with `error`
+// set when the task has no instance.
+bool run_bench_task(const Task& task, const std::string& label, const BenchConfig& config,
+                    BenchReport& report, std::string& error);
 
 // Runs the sweep of `family`; false with `error` set for an unknown family.
 bool run_bench(const std::string& family, const BenchConfig& config, BenchReport& report,

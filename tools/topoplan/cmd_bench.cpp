@@ -1,7 +1,9 @@
-// topoplan bench FAMILY: the papers' Figures 1-3 with every planner timed in the same run.
+// topoplan bench FAMILY: the papers' Figures 1-3 with every planner timed in the same run;
+// topoplan bench --domain FILE: the planners on the instances of any domain file.
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "bench_run.h"
@@ -16,6 +18,7 @@ namespace {
 
 struct BenchOptions {
   std::string family;
+  std::string domain;  // --domain FILE
   bool json = false;
   std::string csv;
   std::string plot;
@@ -66,7 +69,9 @@ nlohmann::json to_json(const BenchReport& r, const BenchConfig& c) {
 
 void print_table(const BenchReport& r) {
   std::printf("%s: %s (median of reps; ns per plan)\n", r.figure.c_str(), r.family.c_str());
-  std::printf("%12s", r.figure == "Figure 3" ? "NPCs" : r.x_label.substr(0, 1).c_str());
+  std::printf("%12s", r.figure == "Figure 3"      ? "NPCs"
+                      : r.figure == "Domain file" ? "instances"
+                                                  : r.x_label.substr(0, 1).c_str());
   for (const std::string& p : r.planners) std::printf(" %14s", p.c_str());
   if (r.figure == "Figure 3")
     for (const std::string& p : r.planners) std::printf(" %12s", (p + " ms").c_str());
@@ -198,7 +203,14 @@ int run(const BenchOptions& o) {
   if (o.family == "goap-levels") return run_levels(o);
   BenchReport report;
   std::string error;
-  if (!run_bench(o.family, o.config, report, error)) {
+  if (!o.domain.empty()) {
+    const std::optional<Task> task = load_task_only(o.domain);
+    if (!task) return kExitInputError;
+    if (!run_bench_task(*task, o.domain, o.config, report, error)) {
+      std::fprintf(stderr, "topoplan bench: %s\n", error.c_str());
+      return kExitInputError;
+    }
+  } else if (!run_bench(o.family, o.config, report, error)) {
     std::fprintf(stderr, "topoplan bench: %s\n", error.c_str());
     return kExitUsage;
   }
@@ -217,11 +229,15 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<BenchOptions>();
   CLI::App* cmd = app.add_subcommand(
       "bench", "time the planners on a benchmark family (the papers' Figures 1-3)");
-  cmd->add_option("FAMILY", options->family,
-                  "multiprv-n-cycle (Fig. 1), multiprv-2-cycle, oneprv-5 (Fig. 2), western, "
-                  "western-pus (Fig. 3), goap-levels (latency of topo, astar, astar-back, auto), "
-                  "goap-goto (topo's linearity on GoTo actions)")
-      ->required();
+  CLI::Option* family = cmd->add_option(
+      "FAMILY", options->family,
+      "multiprv-n-cycle (Fig. 1), multiprv-2-cycle, oneprv-5 (Fig. 2), western, "
+      "western-pus (Fig. 3), goap-levels (latency of topo, astar, astar-back, auto), "
+      "goap-goto (topo's linearity on GoTo actions); or --domain FILE");
+  cmd->add_option("--domain", options->domain,
+                  "time the planners on the instances of a domain file (native or SAS) instead "
+                  "of a family")
+      ->excludes(family);
   cmd->add_flag("--json", options->json, "print one JSON object instead of a table");
   cmd->add_option("--csv", options->csv, "also write the sweep as CSV to FILE");
   cmd->add_option("--plot", options->plot, "also write the chart as SVG to FILE");
@@ -239,7 +255,11 @@ void add_bench_command(CLI::App& app, int& exit_code) {
              "goap-levels: largest level (places)");
   add_number(*cmd, "--seed", options->config.seed, uint64_t{0}, UINT64_MAX,
              "goap-levels: first level seed");
-  cmd->callback([options, &exit_code] { exit_code = run(*options); });
+  cmd->callback([options, &exit_code] {
+    if (options->family.empty() && options->domain.empty())
+      throw CLI::RequiredError("FAMILY or --domain FILE");
+    exit_code = run(*options);
+  });
 }
 
 }  // namespace topoplan::cli

@@ -1,0 +1,304 @@
+// A planner the library has never heard of, registered by this test, runs through the CLI's
+// `plan` and `bench` commands (tools/topoplan, linked in-process as topoplan_cli_commands) and
+// through the bench runner, without a line of theirs naming it: the registry (plan.h) and the
+// hot-planner contract (planner.h) are the only seams.
+//
+// The toy, "first-applicable": from s0, apply the available action of lowest id that is
+// applicable and leads to a state not visited yet, until the goal holds; stuck = gave up. It
+// has a hot factory and a PlanFn built on it. A second toy, "toy-liar", claims an empty plan
+// for every task: bench and plan must catch it with the validator.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "bench_run.h"
+#include "commands.h"
+#include "files.h"
+#include "topoplan/compiled.h"
+#include "topoplan/io.h"
+#include "topoplan/plan.h"
+#include "topoplan/planner.h"
+#include "topoplan/validate.h"
+
+namespace topoplan {
+namespace {
+
+bool can_apply(const Domain& d, ActionId a, std::span<const ValueId> s) {
+  for (const Effect& e : d.effects(a))
+    if (e.pre != kUndefined && s[static_cast<size_t>(e.var)] != e.pre) return false;
+  for (const Fact& f : d.prevail(a))
+    if (s[static_cast<size_t>(f.var)] != f.value) return false;
+  return true;
+}
+
+bool satisfies(std::span<const ValueId> s, std::span<const ValueId> goal) {
+  for (size_t v = 0; v < goal.size(); ++v)
+    if (goal[v] != kUndefined && s[v] != goal[v]) return false;
+  return true;
+}
+
+struct ToyScratch final : PlanScratch {
+  std::vector<ValueId> state, next;
+  std::vector<std::vector<ValueId>> visited;
+};
+
+class FirstApplicable final : public HotPlanner {
+ public:
+  explicit FirstApplicable(const CompiledActionSet& set) : set_(set) {}
+  [[nodiscard]] std::string_view name() const override { return "first-applicable"; }
+  [[nodiscard]] std::unique_ptr<PlanScratch> make_scratch() const override {
+    return std::make_unique<ToyScratch>();
+  }
+  PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
+                   std::span<ActionId> out, int32_t* len) const override {
+    auto& s = static_cast<ToyScratch&>(scratch);
+    const Domain& d = set_.domain();
+    *len = 0;
+    if (s0.size() != static_cast<size_t>(d.num_variables()) || goal.size() != s0.size())
+      return {PlanStatus::kGaveUp, kDetailBadInput};
+    s.state.assign(s0.begin(), s0.end());
+    s.visited.assign(1, s.state);
+    while (!satisfies(s.state, goal)) {
+      ActionId chosen = -1;
+      for (ActionId a : set_.actions()) {
+        if (!can_apply(d, a, s.state)) continue;
+        s.next = s.state;
+        for (const Effect& e : d.effects(a)) s.next[static_cast<size_t>(e.var)] = e.post;
+        if (std::find(s.visited.begin(), s.visited.end(), s.next) != s.visited.end()) continue;
+        chosen = a;
+        break;
+      }
+      if (chosen < 0) return {PlanStatus::kGaveUp, kDetailNone};
+      if (*len >= static_cast<int32_t>(out.size())) {
+        *len = max_plan_length();  // enough for any walk of distinct states
+        return {PlanStatus::kBufferTooSmall};
+      }
+      out[static_cast<size_t>((*len)++)] = chosen;
+      s.state = s.next;
+      s.visited.push_back(s.state);
+    }
+    return {PlanStatus::kSolved};
+  }
+  [[nodiscard]] int32_t max_plan_length() const override { return 64; }
+
+ private:
+  CompiledActionSet set_;
+};
+
+Result<std::unique_ptr<HotPlanner>> create_first_applicable(const CompiledActionSet& set,
+                                                            const HotPlannerDef& /*def*/) {
+  return std::unique_ptr<HotPlanner>(std::make_unique<FirstApplicable>(set));
+}
+
+// The toy's cold path: the hot planner for the instance's class, one call.
+PlanResult plan_first_applicable(const Domain& domain, const Instance& instance,
+                                 const PlannerOptions& /*options*/) {
+  PlanResult r;
+  r.stats.engine = "first-applicable";
+  auto set = CompiledActionSet::create(domain, instance.npc_class);
+  if (!set.ok()) {
+    r.message = set.error().to_string();
+    return r;
+  }
+  FirstApplicable planner(set.value());
+  auto scratch = planner.make_scratch();
+  std::vector<ActionId> out(static_cast<size_t>(planner.max_plan_length()));
+  int32_t len = 0;
+  const PlanOutcome o = planner.plan(*scratch, instance.init, instance.goal, out, &len);
+  r.status = o.status;
+  if (o.solved()) {
+    r.actions.assign(out.begin(), out.begin() + len);
+    r.cost = plan_cost(domain, r.actions);
+  } else {
+    r.message = planner.explain(*scratch, o);
+  }
+  return r;
+}
+
+class Liar final : public HotPlanner {
+ public:
+  [[nodiscard]] std::string_view name() const override { return "toy-liar"; }
+  [[nodiscard]] std::unique_ptr<PlanScratch> make_scratch() const override {
+    return std::make_unique<ToyScratch>();
+  }
+  PlanOutcome plan(PlanScratch&, std::span<const ValueId>, std::span<const ValueId>,
+                   std::span<ActionId>, int32_t* len) const override {
+    *len = 0;
+    return {PlanStatus::kSolved};
+  }
+  [[nodiscard]] int32_t max_plan_length() const override { return 0; }
+};
+
+PlanResult plan_liar(const Domain&, const Instance&, const PlannerOptions&) {
+  PlanResult r;
+  r.status = PlanStatus::kSolved;
+  return r;
+}
+
+void register_toys() {
+  register_planner({"first-applicable", "test toy: greedy, first applicable action",
+                    &plan_first_applicable, &create_first_applicable});
+  register_planner(
+      {"toy-liar", "test toy: claims the empty plan", &plan_liar,
+       [](const CompiledActionSet&, const HotPlannerDef&) -> Result<std::unique_ptr<HotPlanner>> {
+         return std::unique_ptr<HotPlanner>(std::make_unique<Liar>());
+       }});
+}
+
+// A lamp and a door (the door opens only in light); every instance is solved by the toy.
+constexpr const char* kDomain = R"(
+[domain]
+name = "lamp-and-door"
+
+[[variable]]
+name = "lamp"
+values = ["off", "on"]
+
+[[variable]]
+name = "door"
+values = ["closed", "open"]
+
+[[action]]
+name = "SwitchOn"
+pre = { lamp = "off" }
+post = { lamp = "on" }
+
+[[action]]
+name = "SwitchOff"
+pre = { lamp = "on" }
+post = { lamp = "off" }
+
+[[action]]
+name = "OpenDoor"
+pre = { door = "closed" }
+post = { door = "open" }
+prevail = { lamp = "on" }
+
+[[action]]
+name = "CloseDoor"
+pre = { door = "open" }
+post = { door = "closed" }
+
+[[instance]]
+name = "enter"
+init = { lamp = "off", door = "closed" }
+goal = { door = "open" }
+
+[[instance]]
+name = "leave-dark"
+init = { lamp = "on", door = "open" }
+goal = { lamp = "off", door = "closed" }
+)";
+
+class ToyPlanner : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    register_toys();
+    path_ = (std::filesystem::temp_directory_path() /
+             ("topoplan-toy-" + std::to_string(::getpid()) + ".toml"))
+                .string();
+    std::ofstream(path_) << kDomain;
+  }
+  static void TearDownTestSuite() { std::filesystem::remove(path_); }
+
+  // Runs the CLI's commands in-process, as main.cpp wires them; returns the exit code.
+  static int cli(const std::string& args, std::string* out = nullptr) {
+    CLI::App app{"topoplan"};
+    app.require_subcommand(1);
+    cli::add_input_limit_option(app);
+    int exit_code = cli::kExitOk;
+    cli::add_plan_command(app, exit_code);
+    cli::add_bench_command(app, exit_code);
+    ::testing::internal::CaptureStdout();
+    try {
+      app.parse(args, false);
+    } catch (const CLI::ParseError& e) {
+      exit_code = cli::kExitUsage;
+    }
+    std::fflush(stdout);
+    const std::string text = ::testing::internal::GetCapturedStdout();
+    if (out != nullptr) *out = text;
+    return exit_code;
+  }
+
+  static std::string path_;
+};
+std::string ToyPlanner::path_;
+
+TEST_F(ToyPlanner, RegisteredWithBothPaths) {
+  const PlannerInfo* info = find_planner("first-applicable");
+  ASSERT_NE(info, nullptr);
+  EXPECT_NE(info->create_hot, nullptr);
+  Result<Task> task = load_task(path_, FileFormat::kAuto);
+  ASSERT_TRUE(task.ok()) << task.error().to_string();
+  for (const Instance& inst : task->instances) {
+    const PlanResult r = info->plan(task->domain, inst, {});
+    ASSERT_EQ(r.status, PlanStatus::kSolved) << inst.name << ": " << r.message;
+    EXPECT_TRUE(validate_plan(task->domain, inst, r.actions).valid) << inst.name;
+  }
+}
+
+TEST_F(ToyPlanner, PlanCommandRunsIt) {
+  std::string out;
+  EXPECT_EQ(cli("plan " + path_ + " --planner first-applicable", &out), cli::kExitOk);
+  // SwitchOn, then OpenDoor (SwitchOff would lead back to the start).
+  EXPECT_NE(out.find("(SwitchOn)"), std::string::npos) << out;
+  EXPECT_NE(out.find("(OpenDoor)"), std::string::npos) << out;
+  EXPECT_LT(out.find("(SwitchOn)"), out.find("(OpenDoor)")) << out;
+  // The second instance by name.
+  EXPECT_EQ(cli("plan " + path_ + " --instance leave-dark --planner first-applicable", &out),
+            cli::kExitOk);
+  EXPECT_NE(out.find("(CloseDoor)"), std::string::npos) << out;
+  // The liar's empty plan never reaches the output.
+  EXPECT_EQ(cli("plan " + path_ + " --planner toy-liar", &out), 70);
+  EXPECT_EQ(out.find("(SwitchOn)"), std::string::npos) << out;
+}
+
+TEST_F(ToyPlanner, BenchRunnerTakesItThroughTheHotFactory) {
+  Result<Task> task = load_task(path_, FileFormat::kAuto);
+  ASSERT_TRUE(task.ok());
+  std::string why;
+  auto runner = cli::make_runner("first-applicable", task.value(), 1000, why);
+  ASSERT_NE(runner, nullptr) << why;
+  for (size_t i = 0; i < task->instances.size(); ++i) EXPECT_TRUE(runner->run(i));
+  // The liar fails the validator before anything is timed.
+  EXPECT_EQ(cli::make_runner("toy-liar", task.value(), 1000, why), nullptr);
+  EXPECT_NE(why.find("invalid plan"), std::string::npos) << why;
+}
+
+TEST_F(ToyPlanner, BenchCommandTimesIt) {
+  std::string out;
+  ASSERT_EQ(
+      cli("bench --domain " + path_ + " --planners first-applicable,exact,toy-liar --reps 1", &out),
+      cli::kExitOk);
+  EXPECT_NE(out.find("Domain file"), std::string::npos) << out;
+  EXPECT_NE(out.find("first-applicable "), std::string::npos) << out;
+  EXPECT_NE(out.find("exact/first-applicable"), std::string::npos) << out;
+  EXPECT_NE(out.find("skipped: toy-liar: invalid plan"), std::string::npos) << out;
+  // JSON: ns per plan for the two honest planners, none for the liar.
+  ASSERT_EQ(cli("bench --domain " + path_ +
+                    " --planners first-applicable,exact,toy-liar --reps 1 "
+                    "--json",
+                &out),
+            cli::kExitOk);
+  EXPECT_NE(out.find("\"first-applicable\":"), std::string::npos) << out;
+  EXPECT_NE(out.find("\"exact\":"), std::string::npos) << out;
+  const auto ns = out.find("\"ns_per_plan\"");
+  ASSERT_NE(ns, std::string::npos);
+  EXPECT_EQ(out.find("\"toy-liar\":", ns), std::string::npos) << out;
+}
+
+TEST_F(ToyPlanner, BenchDomainErrors) {
+  EXPECT_EQ(cli("bench"), cli::kExitUsage);
+  EXPECT_EQ(cli("bench western --domain " + path_), cli::kExitUsage);
+  EXPECT_EQ(cli("bench --domain " + path_ + ".missing"), cli::kExitInputError);
+}
+
+}  // namespace
+}  // namespace topoplan
