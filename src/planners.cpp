@@ -9,6 +9,7 @@
 #include "topoplan/astar.h"
 #include "topoplan/astar_back.h"
 #include "topoplan/plan.h"
+#include "topoplan/planner.h"
 #include "topoplan/topo.h"
 
 namespace topoplan {
@@ -20,6 +21,12 @@ extern "C" __attribute__((weak)) void topoplan_tools_planners(const topoplan::Pl
                                                               int32_t* count);
 
 namespace topoplan {
+
+// Hot factories (planner.h) of the runtime's planners, defined next to each planner.
+Result<std::unique_ptr<HotPlanner>> create_topo_hot(const CompiledActionSet& set,
+                                                    const HotPlannerDef& def);  // src/topo/hot.cpp
+Result<std::unique_ptr<HotPlanner>> create_astar_hot(const CompiledActionSet& set,
+                                                     const HotPlannerDef& def);  // src/astar/hot.cpp
 
 std::string_view to_string(PlanStatus status) {
   switch (status) {
@@ -53,13 +60,13 @@ const std::array kPlanners = {
     PlannerInfo{"auto", "default: ℙ, then GOAP A* within bounded limits (optimal when it answers)",
                 &plan_auto},
     PlannerInfo{"astar", "GOAP forward A* (packed states, admissible DTG heuristic; optimal)",
-                &plan_astar},
+                &plan_astar, &create_astar_hot},
     PlannerInfo{"astar-back", "GOAP regressive A* over subgoals, as F.E.A.R. (optimal)",
                 &plan_astar_back, &create_astar_back_hot},
     PlannerInfo{"topo",
                 "ℙ / TopoPlan: linear-time minimal plans for unary post-unique action sets (each "
                 "action once)",
-                &plan_topo},
+                &plan_topo, &create_topo_hot},
 };
 // ℙ answers in linear time when the domain is in its class. Every action it chooses is one that
 // every plan must contain (post-uniqueness), so its plans are minimal in length and, with

@@ -19,10 +19,24 @@
 //     writes (a busy entry is simply not filled). Thread-safe: several Crowds may share one.
 //     A planner stamp invalidates it when the domain changes.
 //   * Crowd — per calling thread: per-worker scratch (one TopoScratch per class), created up front;
-//     plan() and plan_frame() allocate nothing. Threads come from the host through enqueue/finish
+//     plan() and plan_frame() allocate nothing while ℙ answers (the fallback chain below may). Threads come from the host through enqueue/finish
 //     callbacks (Box2D's enqueueTask/finishTask); CrowdThreadPool is a built-in default the user
 //     creates. Without callbacks everything runs on the calling thread.
 // References: docs/references.md.
+//
+// Planner chain. Every NPC goes through ℙ first (the hot path above). An NPC ℙ gives up on
+// (kGaveUp: outside ℙ's reach, e.g. a partial goal a prevail reads elsewhere, or an action
+// needed twice) goes to CrowdDef::fallback, a list of hot planners by registry name (planner.h;
+// default: "astar"), each created per class on the class's projected domain. Each fallback
+// search first runs with a per-NPC budget of CrowdDef::fallback_budget expansions. When every
+// fallback hits that budget, the NPC is PENDING (kCrowdPending): it keeps a slice of
+// min(room, CrowdDef::pending_reserve) actions at its offset, and is retried once, with the
+// larger CrowdDef::fallback_limits, by the next plan_frame() call (before the cursor moves on,
+// within that frame's budget, on the calling thread), or by plan() itself before it returns.
+// A* is deterministic and optimal, so a retried search returns the plan an unbounded one would:
+// the output stays identical for any thread count, and plan() never leaves an NPC pending. An
+// NPC still unanswered under fallback_limits is kCrowdNoPlan (no plan, no proof). The fallback
+// limits carry no time limit (time would make the output depend on load).
 //
 // Work is cut into blocks of CrowdDef::npcs_per_block NPCs (in priority order). Block b owns the
 // slice [⌊C·first/N⌋, ⌊C·end/N⌋) of the caller's action buffer of capacity C, and packs the plans
@@ -36,10 +50,13 @@
 #include <memory>
 #include <mutex>
 #include <span>
+#include <string>
 #include <thread>
 #include <vector>
 
+#include "topoplan/compiled.h"
 #include "topoplan/domain.h"
+#include "topoplan/planner.h"
 #include "topoplan/result.h"
 #include "topoplan/state.h"
 #include "topoplan/topo.h"
@@ -56,6 +73,11 @@ inline constexpr CrowdStatus kCrowdBufferTooSmall = 1u << 3;  // length = action
                                                               // the action buffer's capacity
 inline constexpr CrowdStatus kCrowdBadInput = 1u << 4;        // class id or value out of range
 inline constexpr CrowdStatus kCrowdCacheHit = 1u << 5;        // answered from the PlanCache
+inline constexpr CrowdStatus kCrowdPending = 1u << 6;  // fallback over its per-NPC budget: retried
+                                                       // by the next plan_frame(); length = the
+                                                       // actions reserved at offset
+inline constexpr CrowdStatus kCrowdFallback = 1u << 7;  // with kCrowdSolved / kCrowdUnsolvable:
+                                                        // answered by a fallback planner, not ℙ
 
 // ---------------------------------------------------------------------------------------------
 // Fixed packed layout of states and goals.
@@ -122,6 +144,7 @@ class CrowdPlanner {
     std::vector<CrowdLayout::Field> fields;  // projected var → its field in the packed layout
     std::vector<uint64_t> key_mask;          // per word: bits of the class's variables
     std::vector<uint64_t> other_high;  // per word: top bit of each field of the other variables
+    CompiledActionSet set;             // every action of `projected` (the fallback chain's)
   };
   const Domain* domain_ = nullptr;
   CrowdLayout layout_;
@@ -214,6 +237,13 @@ struct CrowdDef {
   // copies of the cache's answers (plans of at most 10 actions), needs no atomics, and is
   // dropped whenever the cache is invalidated. Only touched entries occupy CPU cache lines.
   int32_t worker_memo_entries = 2048;
+  // Planner chain after ℙ (registry names, planner.h), tried in order when ℙ gives up; empty:
+  // ℙ only (an NPC ℙ gives up on is kCrowdNoPlan).
+  std::vector<std::string> fallback = {"astar"};
+  int64_t fallback_budget = 2000;  // expansions per NPC per fallback in the first attempt
+  // The retry of a pending NPC (no time limit: see "Planner chain" above).
+  SearchLimits fallback_limits{500'000, int64_t{256} << 20, 0.0};
+  int32_t pending_reserve = 32;  // actions kept for a pending NPC's plan (at most its room)
 };
 
 // Structure-of-arrays input for N NPCs, in priority order (most urgent first).
@@ -238,7 +268,11 @@ struct CrowdStats {
   int64_t cache_hits = 0;
   int64_t solved = 0;
   int64_t buffer_too_small = 0;
-  bool complete = false;  // every NPC of the batch has been served
+  int64_t solved_fallback = 0;  // of `solved`: plans of a fallback planner (cache hits included)
+  int64_t resumed = 0;          // pending NPCs retried by this call (counted in served before)
+  int64_t no_plan = 0;          // NPCs answered kCrowdNoPlan by this call
+  int64_t pending = 0;          // NPCs left pending at the end of the call (plan_frame only)
+  bool complete = false;  // every NPC of the batch has been served and none is pending
 };
 
 // Resumable position of plan_frame() in a batch.
@@ -259,7 +293,9 @@ class Crowd {
   // Plans every NPC of the batch. Sizes are asserted (programmer errors). No allocation.
   CrowdStats plan(const CrowdBatch& batch, const CrowdOutput& out);
   // Plans from cursor->next, in order, until `budget_seconds` have passed (checked once per
-  // block) or the batch is done; advances the cursor. Results equal plan()'s for the NPCs served.
+  // block) or the batch is done; advances the cursor. Results equal plan()'s for the NPCs served
+  // (a pending NPC once retried). First retries the NPCs left pending by the previous call; a
+  // cursor at 0 starts a new pass and drops them. One pass at a time per Crowd.
   CrowdStats plan_frame(const CrowdBatch& batch, const CrowdOutput& out, CrowdCursor* cursor,
                         double budget_seconds = 1.67e-3);
 
@@ -270,6 +306,15 @@ class Crowd {
   struct Job;
   struct ClassHot;
   CrowdStats run(const CrowdBatch& batch, const CrowdOutput& out, int64_t first, int64_t deadline);
+  // Retries the pending NPCs in order until `deadline_ns` (0: none); adds to `stats`.
+  void resume_pending(const CrowdBatch& batch, const CrowdOutput& out, int64_t deadline_ns,
+                      CrowdStats& stats);
+  // The fallback chain for one NPC (projected s0 / goal); `full`: fallback_limits, else the
+  // per-NPC budget. Returns kSolved (plan in `plan`, projected ids mapped to the domain's),
+  // kUnsolvable, kLimitReached (every fallback over its limit) or kGaveUp.
+  PlanStatus run_fallback(std::vector<std::unique_ptr<PlanScratch>>& scratch, uint32_t c, bool full,
+                          std::span<const ValueId> s0, std::span<const ValueId> goal,
+                          std::vector<ActionId>& plan, int32_t* len) const;
   static void task_entry(int32_t begin, int32_t end, int32_t worker, void* context);
   template <bool kOneWord, bool kCache>
   void serve_block(Worker& w, const Job& job, int64_t block) const;
@@ -280,6 +325,13 @@ class Crowd {
   std::vector<ClassHot> hot_;         // per class: what an NPC planned by ℙ needs, flat
   std::vector<uint64_t> key_mask_;    // per class, per word: bits of the class's variables
   std::vector<uint64_t> other_high_;  // per class, per word: top bits of the other variables
+  // Fallback chain: per class, per stage (class-major), the budgeted and the full planner.
+  std::vector<std::unique_ptr<HotPlanner>> quick_, full_;
+  int32_t stages_ = 0;
+  std::vector<std::unique_ptr<PlanScratch>> resume_scratch_;  // full_'s, created on first use
+  std::vector<ActionId> resume_plan_;
+  std::vector<ValueId> resume_s0_, resume_goal_;
+  std::vector<int64_t> pending_;  // NPC indices, ascending after each run
 };
 
 // ---------------------------------------------------------------------------------------------

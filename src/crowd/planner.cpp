@@ -94,6 +94,9 @@ Result<CrowdPlanner> CrowdPlanner::create(const Domain& domain) {
     if (!planner.ok())
       return error_of("crowd: class '" + class_name + "': " + planner.error().message);
     cp->planner = std::move(planner).value();
+    Result<CompiledActionSet> set = CompiledActionSet::create(cp->projected);
+    if (!set.ok()) return error_of("crowd: class '" + class_name + "': " + set.error().message);
+    cp->set = std::move(set).value();
     if (cp->planner.max_plan_length() > 65535)
       return error_of("crowd: class '" + class_name + "' has more than 65535 actions");
 

@@ -1,0 +1,121 @@
+// GOAP A* through the hot-planner contract (planner.h): created by name from a
+// CompiledActionSet, its plans equal the cold plan_astar's on random instances; the set's cost
+// overlay and HotPlannerDef's limits are honoured.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "random_domains.h"
+#include "topoplan/astar.h"
+#include "topoplan/compiled.h"
+#include "topoplan/planner.h"
+#include "topoplan/validate.h"
+
+namespace topoplan {
+namespace {
+
+using namespace topoplan::testing;  // NOLINT(google-build-using-namespace)
+
+TEST(AStarHot, EqualsColdPlanOnRandomInstances) {
+  int64_t solved = 0, unsolvable = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    const Domain domain = random_domain(seed);
+    const CompiledActionSet set = CompiledActionSet::create(domain).value();
+    HotPlannerDef def;
+    def.limits = SearchLimits{};
+    auto hot = create_hot_planner("astar", set, def).value();
+    EXPECT_EQ(hot->name(), "astar");
+    auto scratch = hot->make_scratch();
+    std::vector<ActionId> out(4096);
+    Rng rng(seed * 31);
+    for (int i = 0; i < 30; ++i) {
+      RandomInstanceOptions iopt;
+      iopt.kind = i % 2 == 0 ? GoalKind::kRandomWalk : GoalKind::kRandomGoal;
+      iopt.free_goal_probability = i % 3 == 1 ? 0.3 : 0.0;
+      const Instance inst = random_instance(domain, rng, iopt);
+      PlannerOptions options;
+      options.limits = def.limits;
+      const PlanResult cold = plan_astar(domain, inst, options);
+      int32_t len = -1;
+      const PlanOutcome o = hot->plan(*scratch, inst.init, inst.goal, out, &len);
+      ASSERT_EQ(o.status, cold.status) << "seed " << seed << " instance " << i;
+      if (o.solved()) {
+        ++solved;
+        const std::vector<ActionId> plan(out.begin(), out.begin() + len);
+        EXPECT_EQ(plan, cold.actions);
+        EXPECT_TRUE(validate_plan(domain, inst, plan).valid);
+        if (len > 0) EXPECT_GT(scratch->expanded, 0);
+      } else if (o.status == PlanStatus::kUnsolvable) {
+        ++unsolvable;
+        EXPECT_NE(o.detail & kDetailExhausted, 0u);
+      }
+    }
+  }
+  EXPECT_GT(solved, 100);
+  EXPECT_GT(unsolvable, 5);
+}
+
+TEST(AStarHot, CostOverlayOfTheSet) {
+  const Domain domain = random_domain(11);
+  std::vector<int64_t> costs(static_cast<size_t>(domain.num_actions()));
+  for (size_t a = 0; a < costs.size(); ++a) costs[a] = 1 + static_cast<int64_t>((a * 7) % 5);
+  const CompiledActionSet set = CompiledActionSet::create(domain).value().with_costs(costs).value();
+  auto hot = create_hot_planner("astar", set).value();
+  auto scratch = hot->make_scratch();
+  AStarPlanner reference(domain);
+  std::vector<ActionId> out(4096), expected;
+  Rng rng(5);
+  int64_t compared = 0;
+  for (int i = 0; i < 100; ++i) {
+    const Instance inst = random_instance(domain, rng);
+    const PlanStatus ref =
+        reference.plan(inst.init, inst.goal, kAllActions, costs, PlannerOptions{}, expected);
+    int32_t len = 0;
+    const PlanOutcome o = hot->plan(*scratch, inst.init, inst.goal, out, &len);
+    ASSERT_EQ(o.status, ref);
+    if (!o.solved()) continue;
+    ++compared;
+    EXPECT_EQ(std::vector<ActionId>(out.begin(), out.begin() + len), expected);
+  }
+  EXPECT_GT(compared, 50);
+}
+
+TEST(AStarHot, LimitsAndBuffer) {
+  const Domain domain = random_domain(3);
+  const CompiledActionSet set = CompiledActionSet::create(domain).value();
+  HotPlannerDef tight;
+  tight.limits.max_expansions = 1;
+  auto hot = create_hot_planner("astar", set, tight).value();
+  auto full = create_hot_planner("astar", set).value();
+  auto scratch = hot->make_scratch();
+  auto full_scratch = full->make_scratch();
+  std::vector<ActionId> out(4096);
+  Rng rng(9);
+  bool limited = false, short_buffer = false;
+  for (int i = 0; i < 200 && !(limited && short_buffer); ++i) {
+    const Instance inst = random_instance(domain, rng);
+    int32_t len = 0;
+    const PlanOutcome f = full->plan(*full_scratch, inst.init, inst.goal, out, &len);
+    if (!f.solved() || len < 3) continue;
+    int32_t tlen = 0;
+    const PlanOutcome t = hot->plan(*scratch, inst.init, inst.goal, out, &tlen);
+    if (t.status == PlanStatus::kLimitReached) {
+      limited = true;
+      EXPECT_NE(t.detail & kDetailExpansionLimit, 0u);
+    }
+    int32_t needed = 0;
+    const PlanOutcome s = full->plan(*full_scratch, inst.init, inst.goal,
+                                     std::span<ActionId>(out.data(), 1), &needed);
+    EXPECT_EQ(s.status, PlanStatus::kBufferTooSmall);
+    EXPECT_EQ(needed, len);
+    short_buffer = true;
+  }
+  EXPECT_TRUE(limited);
+  EXPECT_TRUE(short_buffer);
+  std::vector<ValueId> bad(1, 0);
+  int32_t len = 0;
+  EXPECT_NE(full->plan(*full_scratch, bad, bad, out, &len).detail & kDetailBadInput, 0u);
+}
+
+}  // namespace
+}  // namespace topoplan
