@@ -22,11 +22,11 @@ extern "C" __attribute__((weak)) void topoplan_tools_planners(const topoplan::Pl
 
 namespace topoplan {
 
-// Hot factories (planner.h) of the runtime's planners, defined next to each planner.
+// Hot factories (planner.h) of the runtime's planners: src/topo/hot.cpp, src/astar/hot.cpp.
 Result<std::unique_ptr<HotPlanner>> create_topo_hot(const CompiledActionSet& set,
-                                                    const HotPlannerDef& def);  // src/topo/hot.cpp
+                                                    const HotPlannerDef& def);
 Result<std::unique_ptr<HotPlanner>> create_astar_hot(const CompiledActionSet& set,
-                                                     const HotPlannerDef& def);  // src/astar/hot.cpp
+                                                     const HotPlannerDef& def);
 
 std::string_view to_string(PlanStatus status) {
   switch (status) {

@@ -19,9 +19,10 @@
 //     writes (a busy entry is simply not filled). Thread-safe: several Crowds may share one.
 //     A planner stamp invalidates it when the domain changes.
 //   * Crowd — per calling thread: per-worker scratch (one TopoScratch per class), created up front;
-//     plan() and plan_frame() allocate nothing while ℙ answers (the fallback chain below may). Threads come from the host through enqueue/finish
-//     callbacks (Box2D's enqueueTask/finishTask); CrowdThreadPool is a built-in default the user
-//     creates. Without callbacks everything runs on the calling thread.
+//     plan() and plan_frame() allocate nothing while ℙ answers (the fallback chain below may).
+//     Threads come from the host through enqueue/finish callbacks (Box2D's enqueueTask/finishTask);
+//     CrowdThreadPool is a built-in default the user creates. Without callbacks everything runs on
+//     the calling thread.
 // References: docs/references.md.
 //
 // Planner chain. Every NPC goes through ℙ first (the hot path above). An NPC ℙ gives up on
@@ -73,9 +74,9 @@ inline constexpr CrowdStatus kCrowdBufferTooSmall = 1u << 3;  // length = action
                                                               // the action buffer's capacity
 inline constexpr CrowdStatus kCrowdBadInput = 1u << 4;        // class id or value out of range
 inline constexpr CrowdStatus kCrowdCacheHit = 1u << 5;        // answered from the PlanCache
-inline constexpr CrowdStatus kCrowdPending = 1u << 6;  // fallback over its per-NPC budget: retried
-                                                       // by the next plan_frame(); length = the
-                                                       // actions reserved at offset
+inline constexpr CrowdStatus kCrowdPending = 1u << 6;   // fallback over its per-NPC budget: retried
+                                                        // by the next plan_frame(); length = the
+                                                        // actions reserved at offset
 inline constexpr CrowdStatus kCrowdFallback = 1u << 7;  // with kCrowdSolved / kCrowdUnsolvable:
                                                         // answered by a fallback planner, not ℙ
 
@@ -272,7 +273,7 @@ struct CrowdStats {
   int64_t resumed = 0;          // pending NPCs retried by this call (counted in served before)
   int64_t no_plan = 0;          // NPCs answered kCrowdNoPlan by this call
   int64_t pending = 0;          // NPCs left pending at the end of the call (plan_frame only)
-  bool complete = false;  // every NPC of the batch has been served and none is pending
+  bool complete = false;        // every NPC of the batch has been served and none is pending
 };
 
 // Resumable position of plan_frame() in a batch.

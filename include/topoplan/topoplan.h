@@ -375,11 +375,16 @@ typedef struct topoplan_crowd topoplan_crowd;
 
 /* Per-NPC status bits (0 = not served: the frame budget ran out). */
 #define TOPOPLAN_CROWD_SOLVED 0x01u           /* actions[offset, offset + length) is a plan */
-#define TOPOPLAN_CROWD_UNSOLVABLE 0x02u       /* ℙ proved no plan exists */
+#define TOPOPLAN_CROWD_UNSOLVABLE 0x02u       /* proved: no plan exists (ℙ, or the fallback) */
 #define TOPOPLAN_CROWD_NO_PLAN 0x04u          /* no plan, no proof */
 #define TOPOPLAN_CROWD_BUFFER_TOO_SMALL 0x08u /* length = actions needed */
 #define TOPOPLAN_CROWD_BAD_INPUT 0x10u        /* class id or value out of range */
 #define TOPOPLAN_CROWD_CACHE_HIT 0x20u        /* answered from the plan cache */
+/* Fallback over its per-NPC budget: answered by the next frame call; length = actions reserved
+ * at offset. */
+#define TOPOPLAN_CROWD_PENDING 0x40u
+/* With SOLVED or UNSOLVABLE: answered by a fallback planner after ℙ gave up (docs/crowds.md). */
+#define TOPOPLAN_CROWD_FALLBACK 0x80u
 
 /* The immutable crowd planner of a task's domain: ℙ per NPC class over the class's variables.
  * NPC class ids of a batch are the domain's classes, or the single class 0 for a domain without

@@ -46,9 +46,8 @@ class AStarHotPlanner final : public HotPlanner {
     if (!costs_.empty()) (void)scratch->astar.set_costs(costs_);
     return scratch;
   }
-  PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0,
-                   std::span<const ValueId> goal, std::span<ActionId> out,
-                   int32_t* len) const override {
+  PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
+                   std::span<ActionId> out, int32_t* len) const override {
     auto& s = static_cast<AStarHotScratch&>(scratch);
     PlanOutcome outcome;
     *len = 0;
@@ -115,9 +114,8 @@ Result<std::unique_ptr<HotPlanner>> create_astar_hot(const CompiledActionSet& se
   const std::span<const uint8_t> of_class = set.domain().action_mask(set.npc_class());
   for (size_t a = 0; a < mask.size(); ++a)
     if ((mask[a] != 0) != (of_class[a] != 0))
-      return Error{"astar: the action set is not an NPC class's (explicit masks are not supported)",
-                   {},
-                   0};
+      return Error{
+          "astar: the action set is not an NPC class's (explicit masks are not supported)", {}, 0};
   if (def.limits.max_expansions < 1 || def.limits.max_memory_bytes < 1 ||
       def.limits.max_seconds < 0)
     return Error{"astar: limits must be positive", {}, 0};

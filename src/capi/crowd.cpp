@@ -27,7 +27,8 @@ static_assert(TOPOPLAN_CROWD_SOLVED == kCrowdSolved &&
               TOPOPLAN_CROWD_NO_PLAN == kCrowdNoPlan &&
               TOPOPLAN_CROWD_BUFFER_TOO_SMALL == kCrowdBufferTooSmall &&
               TOPOPLAN_CROWD_BAD_INPUT == kCrowdBadInput &&
-              TOPOPLAN_CROWD_CACHE_HIT == kCrowdCacheHit);
+              TOPOPLAN_CROWD_CACHE_HIT == kCrowdCacheHit &&
+              TOPOPLAN_CROWD_PENDING == kCrowdPending && TOPOPLAN_CROWD_FALLBACK == kCrowdFallback);
 static_assert(sizeof(ActionId) == sizeof(int32_t) && sizeof(CrowdStatus) == sizeof(uint16_t));
 
 topoplan_status topoplan_crowd_planner_create(const topoplan_task* task,

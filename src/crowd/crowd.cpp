@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "topoplan/crowd.h"
+#include "topoplan/planner.h"
 
 namespace topoplan {
 
@@ -36,6 +37,11 @@ struct alignas(64) Crowd::Worker {
   uint32_t memo_epoch = 0;                // ... and this epoch
   // Keeps the next worker's heap blocks off this worker's cache lines (see create()).
   std::unique_ptr<std::byte[]> guard;
+  // Fallback chain (cold path, grows on first use): per class and stage the budgeted planners'
+  // scratch, the plan buffer, and the NPCs this worker left pending in the current run.
+  std::vector<std::unique_ptr<PlanScratch>> fallback_scratch;
+  std::vector<ActionId> fallback_plan;
+  std::vector<int64_t> pending;
   CrowdStats stats;
   int64_t misses = 0;
   int64_t inserts = 0;
@@ -117,7 +123,38 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
     return error_of("crowd: worker_memo_entries must be in [0, 16777216]");
   if ((def.enqueue_task == nullptr) != (def.finish_task == nullptr))
     return error_of("crowd: set both enqueue_task and finish_task, or neither");
+  if (def.fallback_budget < 1) return error_of("crowd: fallback_budget must be at least 1");
+  if (def.pending_reserve < 0 || def.pending_reserve > 65535)
+    return error_of("crowd: pending_reserve must be in [0, 65535]");
+  if (def.fallback_limits.max_expansions < 1 || def.fallback_limits.max_memory_bytes < 1 ||
+      def.fallback_limits.max_seconds < 0)
+    return error_of("crowd: fallback_limits must be positive");
   Crowd crowd;
+  // The fallback chain: per class and stage, a budgeted planner (first attempt, inside
+  // serve_block) and a full one (the retry of a pending NPC), on the class's projection.
+  crowd.stages_ = static_cast<int32_t>(def.fallback.size());
+  HotPlannerDef quick_def;
+  quick_def.limits = def.fallback_limits;
+  quick_def.limits.max_expansions =
+      std::min(def.fallback_budget, def.fallback_limits.max_expansions);
+  HotPlannerDef full_def;
+  full_def.limits = def.fallback_limits;
+  for (const auto& cp : planner.classes_) {
+    for (const std::string& name : def.fallback) {
+      Result<std::unique_ptr<HotPlanner>> quick = create_hot_planner(name, cp->set, quick_def);
+      if (!quick.ok()) return error_of("crowd: fallback: " + quick.error().message);
+      Result<std::unique_ptr<HotPlanner>> full = create_hot_planner(name, cp->set, full_def);
+      if (!full.ok()) return error_of("crowd: fallback: " + full.error().message);
+      crowd.quick_.push_back(std::move(quick).value());
+      crowd.full_.push_back(std::move(full).value());
+    }
+  }
+  const size_t fallback_slots = crowd.quick_.size();
+  const auto fallback_plan = static_cast<size_t>(std::max(planner.max_plan_length_, 64)) + 1;
+  crowd.resume_scratch_.resize(fallback_slots);
+  crowd.resume_plan_.assign(fallback_plan, 0);
+  crowd.resume_s0_.assign(static_cast<size_t>(planner.max_class_vars_), 0);
+  crowd.resume_goal_.assign(static_cast<size_t>(planner.max_class_vars_), 0);
   crowd.planner_ = &planner;
   crowd.def_ = def;
   crowd.workers_.resize(static_cast<size_t>(def.worker_count));
@@ -137,6 +174,8 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
       const auto entries = std::bit_ceil(static_cast<uint32_t>(def.worker_memo_entries));
       w.memo.resize(entries);
     }
+    w.fallback_scratch.resize(fallback_slots);
+    if (fallback_slots > 0) w.fallback_plan.assign(fallback_plan, 0);
     w.guard = std::make_unique<std::byte[]>(4096);
   }
   for (const auto& cp : planner.classes_) {
@@ -150,17 +189,36 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
 }
 
 CrowdStats Crowd::plan(const CrowdBatch& batch, const CrowdOutput& out) {
-  return run(batch, out, 0, 0);
+  pending_.clear();
+  CrowdStats stats = run(batch, out, 0, 0);
+  if (!pending_.empty()) resume_pending(batch, out, 0, stats);
+  stats.pending = 0;
+  stats.complete = true;
+  return stats;
 }
 
 CrowdStats Crowd::plan_frame(const CrowdBatch& batch, const CrowdOutput& out, CrowdCursor* cursor,
                              double budget_seconds) {
-  const int64_t deadline = now_ns() + static_cast<int64_t>(budget_seconds * 1e9);
+  const int64_t deadline =
+      std::max<int64_t>(now_ns() + static_cast<int64_t>(budget_seconds * 1e9), 1);
   const int64_t block = def_.npcs_per_block;
-  assert(cursor->next % block == 0 || cursor->next == static_cast<int64_t>(batch.npc_class.size()));
-  CrowdStats stats = run(batch, out, cursor->next / block, std::max<int64_t>(deadline, 1));
-  cursor->next =
-      std::min<int64_t>(cursor->next + stats.served, static_cast<int64_t>(batch.npc_class.size()));
+  const auto n = static_cast<int64_t>(batch.npc_class.size());
+  assert(cursor->next % block == 0 || cursor->next == n);
+  if (cursor->next == 0) pending_.clear();  // a new pass over the batch
+  CrowdStats resumed;
+  if (!pending_.empty()) resume_pending(batch, out, deadline, resumed);
+  CrowdStats stats;
+  if (cursor->next < n && (resumed.resumed == 0 || now_ns() < deadline)) {
+    stats = run(batch, out, cursor->next / block, deadline);
+    cursor->next = std::min<int64_t>(cursor->next + stats.served, n);
+  }
+  stats.resumed += resumed.resumed;
+  stats.solved += resumed.solved;
+  stats.solved_fallback += resumed.solved_fallback;
+  stats.buffer_too_small += resumed.buffer_too_small;
+  stats.no_plan += resumed.no_plan;
+  stats.pending = static_cast<int64_t>(pending_.size());
+  stats.complete = cursor->next >= n && pending_.empty();
   return stats;
 }
 
@@ -221,13 +279,121 @@ CrowdStats Crowd::run(const CrowdBatch& batch, const CrowdOutput& out, int64_t f
     total.cache_hits += w.stats.cache_hits;
     total.solved += w.stats.solved;
     total.buffer_too_small += w.stats.buffer_too_small;
+    total.solved_fallback += w.stats.solved_fallback;
+    total.no_plan += w.stats.no_plan;
     misses += w.misses;
     inserts += w.inserts;
     evictions += w.evictions;
   }
   if (def_.cache != nullptr) def_.cache->add_stats(total.cache_hits, misses, inserts, evictions);
-  total.complete = first_block * def_.npcs_per_block + total.served >= n;
+  for (Worker& w : workers_) {
+    pending_.insert(pending_.end(), w.pending.begin(), w.pending.end());
+    w.pending.clear();
+  }
+  std::sort(pending_.begin(), pending_.end());
+  total.pending = static_cast<int64_t>(pending_.size());
+  total.complete = first_block * def_.npcs_per_block + total.served >= n && pending_.empty();
   return total;
+}
+
+PlanStatus Crowd::run_fallback(std::vector<std::unique_ptr<PlanScratch>>& scratch, uint32_t c,
+                               bool full, std::span<const ValueId> s0,
+                               std::span<const ValueId> goal, std::vector<ActionId>& plan,
+                               int32_t* len) const {
+  const std::vector<std::unique_ptr<HotPlanner>>& planners = full ? full_ : quick_;
+  bool limited = false;
+  for (int32_t k = 0; k < stages_; ++k) {
+    const size_t slot =
+        static_cast<size_t>(c) * static_cast<size_t>(stages_) + static_cast<size_t>(k);
+    const HotPlanner& p = *planners[slot];
+    if (scratch[slot] == nullptr) scratch[slot] = p.make_scratch();
+    PlanOutcome o = p.plan(*scratch[slot], s0, goal, plan, len);
+    if (o.status == PlanStatus::kBufferTooSmall && *len > static_cast<int32_t>(plan.size())) {
+      plan.resize(static_cast<size_t>(*len));
+      o = p.plan(*scratch[slot], s0, goal, plan, len);
+    }
+    switch (o.status) {
+      case PlanStatus::kSolved: {
+        const ActionId* to_global = hot_[c].to_global;
+        for (int32_t j = 0; j < *len; ++j)
+          plan[static_cast<size_t>(j)] = to_global[plan[static_cast<size_t>(j)]];
+        return PlanStatus::kSolved;
+      }
+      case PlanStatus::kUnsolvable:
+        return PlanStatus::kUnsolvable;
+      case PlanStatus::kLimitReached:
+        limited = true;
+        break;
+      default:
+        break;
+    }
+  }
+  *len = 0;
+  return limited ? PlanStatus::kLimitReached : PlanStatus::kGaveUp;
+}
+
+void Crowd::resume_pending(const CrowdBatch& batch, const CrowdOutput& out, int64_t deadline_ns,
+                           CrowdStats& stats) {
+  const int32_t words = planner_->layout().words();
+  PlanCache* cache = def_.cache;
+  std::vector<uint64_t>& key = workers_[0].key;  // no task runs now: worker 0's is free
+  size_t done = 0;
+  for (; done < pending_.size(); ++done) {
+    // At least one retry per call, so that a pass always ends.
+    if (done > 0 && deadline_ns != 0 && now_ns() >= deadline_ns) break;
+    const int64_t i = pending_[done];
+    const uint32_t c = batch.npc_class[static_cast<size_t>(i)];
+    const ClassHot& h = hot_[c];
+    const uint64_t* s = batch.init.data() + i * words;
+    const uint64_t* g = batch.goal.data() + i * words;
+    for (int32_t k = 0; k < h.num_vars; ++k) {
+      const CrowdLayout::Field f = h.fields[k];
+      resume_s0_[static_cast<size_t>(k)] = static_cast<ValueId>((s[f.word] >> f.shift) & f.mask);
+      const uint64_t x = (g[f.word] >> f.shift) & f.mask;
+      resume_goal_[static_cast<size_t>(k)] = x == f.mask ? kUndefined : static_cast<ValueId>(x);
+    }
+    const auto nv = static_cast<size_t>(h.num_vars);
+    int32_t len = 0;
+    const PlanStatus ps =
+        run_fallback(resume_scratch_, c, true, std::span<const ValueId>(resume_s0_.data(), nv),
+                     std::span<const ValueId>(resume_goal_.data(), nv), resume_plan_, &len);
+    const auto idx = static_cast<size_t>(i);
+    const int32_t room = out.length[idx];  // reserved when the NPC went pending
+    CrowdStatus st = kCrowdNoPlan;
+    if (ps == PlanStatus::kSolved) {
+      st = kCrowdSolved | kCrowdFallback;
+      if (len <= room) {
+        std::copy(resume_plan_.begin(), resume_plan_.begin() + len,
+                  out.actions.begin() + out.offset[idx]);
+        ++stats.solved;
+        ++stats.solved_fallback;
+      } else {
+        st = kCrowdBufferTooSmall | kCrowdFallback;
+        ++stats.buffer_too_small;
+      }
+    } else if (ps == PlanStatus::kUnsolvable) {
+      st = kCrowdUnsolvable | kCrowdFallback;
+    } else {
+      ++stats.no_plan;
+    }
+    out.status[idx] = st;
+    out.length[idx] = static_cast<uint16_t>(std::min<int32_t>(len, 65535));
+    ++stats.resumed;
+    if (cache != nullptr && ps != PlanStatus::kLimitReached) {
+      const uint64_t* key_mask =
+          key_mask_.data() + static_cast<size_t>(c) * static_cast<size_t>(words);
+      for (int32_t k = 0; k < words; ++k) {
+        key[static_cast<size_t>(k)] = s[k] & key_mask[k];
+        key[static_cast<size_t>(words + k)] = g[k] & key_mask[k];
+      }
+      const uint64_t hash = words == 1 ? hash_one_word(c, key[0], key[1])
+                                       : hash_key(static_cast<int32_t>(c), key.data(), 2 * words);
+      const CrowdStatus cached = (st & kCrowdBufferTooSmall) ? (kCrowdSolved | kCrowdFallback) : st;
+      (void)cache->insert(hash, static_cast<int32_t>(c), key.data(), resume_plan_.data(), len,
+                          cached);
+    }
+  }
+  pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(done));
 }
 
 void Crowd::task_entry(int32_t /*begin*/, int32_t /*end*/, int32_t worker, void* context) {
@@ -291,6 +457,7 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
   const int32_t memo_max = kCache ? std::min(kMemoPlan, cache->max_len_) : 0;
   // Counters in registers, added to the worker once per block.
   int64_t hits = 0, misses = 0, planned = 0, solved = 0, too_small = 0, inserts = 0, evictions = 0;
+  int64_t fallback_solved = 0, no_plan = 0;
 
   for (int64_t i = first; i < end; ++i) {
     const uint32_t c = npc_class[i];
@@ -332,7 +499,7 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
             st = me->status;
             if (st & kCrowdSolved) {
               if (len > room)
-                st = kCrowdBufferTooSmall;
+                st = kCrowdBufferTooSmall | (st & kCrowdFallback);
               else if (room >= kMemoPlan)  // fixed size: one unrolled copy; the rest of the
                 std::memcpy(actions + pos, me->plan, sizeof me->plan);  // slice is ours
               else
@@ -344,7 +511,7 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
           hit = cache->lookup(hash, static_cast<int32_t>(c), key, actions + pos, room, &len, &st);
           if (hit) {
             if ((st & kCrowdSolved) && len > room)
-              st = kCrowdBufferTooSmall;
+              st = kCrowdBufferTooSmall | (st & kCrowdFallback);
             else if (me != nullptr && len <= memo_max) {
               me->s0 = key[0];
               me->goal = key[1];
@@ -383,16 +550,18 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
         TopoScratch& scratch = scratches[c];
         const int32_t max_len = h.max_len;
         const bool in_place = room >= max_len;
-        ActionId* dst = in_place ? actions + pos : spare;
-        const PlanStatus ps =
-            h.planner->plan(scratch, std::span<const ValueId>(s0_vals, static_cast<size_t>(nv)),
-                            std::span<const ValueId>(goal_vals, static_cast<size_t>(nv)),
-                            std::span<ActionId>(dst, static_cast<size_t>(max_len)), &len);
+        const ActionId* dst = in_place ? actions + pos : spare;
+        const PlanStatus ps = h.planner->plan(
+            scratch, std::span<const ValueId>(s0_vals, static_cast<size_t>(nv)),
+            std::span<const ValueId>(goal_vals, static_cast<size_t>(nv)),
+            std::span<ActionId>(in_place ? actions + pos : spare, static_cast<size_t>(max_len)),
+            &len);
         ++planned;
         if (ps == PlanStatus::kSolved) {
           st = kCrowdSolved;
           const ActionId* to_global = h.to_global;
-          for (int32_t j = 0; j < len; ++j) dst[j] = to_global[dst[j]];
+          ActionId* plan = in_place ? actions + pos : spare;
+          for (int32_t j = 0; j < len; ++j) plan[j] = to_global[plan[j]];
           if (!in_place) {
             if (len <= room)
               std::copy(dst, dst + len, actions + pos);
@@ -401,15 +570,43 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
           }
         } else if (ps == PlanStatus::kUnsolvable) {
           st = kCrowdUnsolvable;
+        } else if (scratch.failure() == TopoFailure::kBadInput) {
+          st = kCrowdBadInput;
+        } else if (ps != PlanStatus::kGaveUp || stages_ == 0) {
+          st = kCrowdNoPlan;
         } else {
-          st = scratch.failure() == TopoFailure::kBadInput ? kCrowdBadInput : kCrowdNoPlan;
+          // Outside ℙ's reach: the fallback chain, with the per-NPC budget (cold path).
+          const PlanStatus fs = run_fallback(
+              w.fallback_scratch, c, false,
+              std::span<const ValueId>(s0_vals, static_cast<size_t>(nv)),
+              std::span<const ValueId>(goal_vals, static_cast<size_t>(nv)), w.fallback_plan, &len);
+          dst = w.fallback_plan.data();
+          if (fs == PlanStatus::kSolved) {
+            st = kCrowdSolved | kCrowdFallback;
+            if (len <= room && len <= 65535)
+              std::copy(dst, dst + len, actions + pos);
+            else
+              st = kCrowdBufferTooSmall | kCrowdFallback;
+          } else if (fs == PlanStatus::kUnsolvable) {
+            st = kCrowdUnsolvable | kCrowdFallback;
+          } else if (fs == PlanStatus::kLimitReached) {
+            // Reserve room for the retry's plan; the NPC's length says how much.
+            st = kCrowdPending;
+            len = std::min(room, def_.pending_reserve);
+            w.pending.push_back(i);
+          } else {
+            st = kCrowdNoPlan;
+          }
         }
         if constexpr (kCache) {
-          const CrowdStatus cached = st == kCrowdBufferTooSmall ? kCrowdSolved : st;
-          const int32_t r = cache->insert(hash, static_cast<int32_t>(c), key, dst, len, cached);
+          const CrowdStatus cached =
+              (st & kCrowdBufferTooSmall) ? (kCrowdSolved | (st & kCrowdFallback)) : st;
+          const int32_t r = st == kCrowdPending ? 0
+                                                : cache->insert(hash, static_cast<int32_t>(c), key,
+                                                                dst, len, cached);
           inserts += r > 0;
           evictions += r > 1;
-          if (me != nullptr && len <= memo_max) {
+          if (me != nullptr && len <= memo_max && st != kCrowdPending) {
             me->s0 = key[0];
             me->goal = key[1];
             me->tag = c + 1;
@@ -426,8 +623,13 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
     if (st & kCrowdSolved) {
       pos += len;
       ++solved;
+      fallback_solved += (st & kCrowdFallback) != 0;
     } else if (st & kCrowdBufferTooSmall) {
       ++too_small;
+    } else if (st & kCrowdPending) {
+      pos += len;
+    } else if (st & kCrowdNoPlan) {
+      ++no_plan;
     }
   }
   w.stats.served += end - first;
@@ -435,6 +637,8 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
   w.stats.cache_hits += hits;
   w.stats.solved += solved;
   w.stats.buffer_too_small += too_small;
+  w.stats.solved_fallback += fallback_solved;
+  w.stats.no_plan += no_plan;
   w.misses += misses;
   w.inserts += inserts;
   w.evictions += evictions;

@@ -50,9 +50,8 @@ class TopoHotPlanner final : public HotPlanner {
     scratch->topo = planner_.make_scratch();
     return scratch;
   }
-  PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0,
-                   std::span<const ValueId> goal, std::span<ActionId> out,
-                   int32_t* len) const override {
+  PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
+                   std::span<ActionId> out, int32_t* len) const override {
     TopoScratch& topo = static_cast<TopoHotScratch&>(scratch).topo;
     PlanOutcome outcome;
     outcome.status = planner_.plan(topo, s0, goal, out, len);

@@ -44,7 +44,9 @@ TEST(AStarHot, EqualsColdPlanOnRandomInstances) {
         const std::vector<ActionId> plan(out.begin(), out.begin() + len);
         EXPECT_EQ(plan, cold.actions);
         EXPECT_TRUE(validate_plan(domain, inst, plan).valid);
-        if (len > 0) EXPECT_GT(scratch->expanded, 0);
+        if (len > 0) {
+          EXPECT_GT(scratch->expanded, 0);
+        }
       } else if (o.status == PlanStatus::kUnsolvable) {
         ++unsolvable;
         EXPECT_NE(o.detail & kDetailExhausted, 0u);

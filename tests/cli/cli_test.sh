@@ -145,6 +145,8 @@ expect "check unknown class exits 33" 33 '' -- "$bin" check "$hb" --class nope
 crowd_small=(--npcs 200 --frames 1 --reps 1)
 expect "crowd on a domain file" 0 '^crowd .*horse-breeder.toml: 200 NPCs' -- "$bin" crowd --domain "$hb" "${crowd_small[@]}"
 expect "crowd goap-level town" 0 '^crowd goap-level: 200 NPCs' -- "$bin" crowd --domain goap-level "${crowd_small[@]}"
+expect "crowd goap-level: chain shares, no \"no plan\"" 0 "no plan 0\.0%" -- "$bin" crowd --domain goap-level "${crowd_small[@]}"
+expect "crowd unknown fallback exits 2" 2 "unknown planner .nope." -- "$bin" crowd --domain goap-level --fallback nope "${crowd_small[@]}"
 expect "crowd unknown town exits 2" 2 'unknown town .atlantis.' -- "$bin" crowd --domain atlantis "${crowd_small[@]}"
 expect "crowd missing file exits 33" 33 'cannot open' -- "$bin" crowd --domain "$tmp/none.toml" "${crowd_small[@]}"
 

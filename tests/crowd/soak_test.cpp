@@ -157,8 +157,8 @@ TEST(CrowdSoak, ChurnAndInvalidationsMatchOneByOneAndMemoryStaysFlat) {
                  std::equal(sit.plan.begin(), sit.plan.end(), actions.begin() + offset[i]);
         else if (sit.status == PlanStatus::kUnsolvable)
           same = st == kCrowdUnsolvable;
-        else
-          same = st == kCrowdNoPlan || st == kCrowdBadInput;
+        else  // ℙ gave up: the fallback chain answers (checked in tests/crowd/chain_test.cpp)
+          same = st == kCrowdNoPlan || st == kCrowdBadInput || (st & kCrowdFallback) != 0;
         mismatches += same ? 0 : 1;
         ++npcs_checked;
       }

@@ -212,8 +212,8 @@ def test_crowd_batch_equals_one_by_one(threads, cache):
             assert tp.validate(task, inst, got).valid
         elif s == "unsolvable":
             assert st_ == tp.CROWD_UNSOLVABLE
-        else:
-            assert st_ == tp.CROWD_NO_PLAN
+        else:  # ℙ gave up: the crowd's fallback planner answers (0x80 = kCrowdFallback)
+            assert st_ == tp.CROWD_NO_PLAN or st_ & 0x80
     assert solved > n // 4
 
 

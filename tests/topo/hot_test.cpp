@@ -65,8 +65,8 @@ TEST(TopoHot, ShortBufferAndBadInput) {
     int32_t len = 0;
     if (!hot->plan(*scratch, inst.init, inst.goal, out, &len).solved() || len < 2) continue;
     int32_t needed = 0;
-    const PlanOutcome o = hot->plan(*scratch, inst.init, inst.goal,
-                                    std::span<ActionId>(out.data(), 1), &needed);
+    const PlanOutcome o =
+        hot->plan(*scratch, inst.init, inst.goal, std::span<ActionId>(out.data(), 1), &needed);
     EXPECT_EQ(o.status, PlanStatus::kBufferTooSmall);
     EXPECT_EQ(needed, len);
     std::vector<ValueId> bad = inst.init;

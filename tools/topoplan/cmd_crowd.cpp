@@ -42,7 +42,21 @@ struct CrowdOptions {
   bool json = false;
   bool no_baseline = false;
   uint64_t seed = 1;
+  std::string fallback = "astar";  // planner chain after ℙ, comma-separated; "none": ℙ only
+  int64_t fallback_budget = CrowdDef{}.fallback_budget;
 };
+
+std::vector<std::string> split_names(const std::string& list) {
+  std::vector<std::string> names;
+  if (list == "none" || list.empty()) return names;
+  size_t start = 0;
+  while (start <= list.size()) {
+    const size_t comma = std::min(list.find(',', start), list.size());
+    if (comma > start) names.push_back(list.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return names;
+}
 
 double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -181,7 +195,29 @@ struct Measured {
   double cold_s = 0, warm_s = 0, cold_cpu_s = 0, warm_cpu_s = 0, cold_worker_cpu_s = 0,
          warm_worker_cpu_s = 0, frame_npcs = 0, frame_npcs_cold = 0, hit_rate = 0;
   double solved_fraction = 0, mean_length = 0;
+  // The planner chain on the cold batch (shares of the town): who answered.
+  int64_t solved_topo = 0, solved_fallback = 0, unsolvable_topo = 0, unsolvable_fallback = 0,
+          no_plan = 0, bad_input = 0, too_small = 0;
+  // A pass of cold frames (plan_frame, 1.67 ms budget, no cache) until the batch is complete.
+  int64_t chain_frames = 0, pending_max = 0, resumed = 0;
+  double pending_mean = 0;
 };
+
+void count_chain(const std::vector<CrowdStatus>& status, Measured& m) {
+  for (const CrowdStatus st : status) {
+    const bool fallback = (st & kCrowdFallback) != 0;
+    if (st & kCrowdSolved)
+      ++(fallback ? m.solved_fallback : m.solved_topo);
+    else if (st & kCrowdUnsolvable)
+      ++(fallback ? m.unsolvable_fallback : m.unsolvable_topo);
+    else if (st & kCrowdNoPlan)
+      ++m.no_plan;
+    else if (st & kCrowdBadInput)
+      ++m.bad_input;
+    else if (st & kCrowdBufferTooSmall)
+      ++m.too_small;
+  }
+}
 
 Measured measure(const CrowdPlanner& planner, CrowdTown& town, const CrowdOptions& o,
                  int32_t threads, Progress& progress, bool frames) {
@@ -196,6 +232,8 @@ Measured measure(const CrowdPlanner& planner, CrowdTown& town, const CrowdOption
   Measured m;
 
   CrowdDef cold_def;
+  cold_def.fallback = split_names(o.fallback);
+  cold_def.fallback_budget = o.fallback_budget;
   pool.install(cold_def);
   TimedTasks timed(cold_def, threads);
   Crowd cold = Crowd::create(planner, cold_def).value();
@@ -225,6 +263,21 @@ Measured measure(const CrowdPlanner& planner, CrowdTown& town, const CrowdOption
     if (status[i] & kCrowdSolved) total_len += length[i];
   m.mean_length =
       static_cast<double>(total_len) / std::max(1.0, m.solved_fraction * static_cast<double>(n));
+  if (frames) {
+    count_chain(status, m);
+    // Frames of 1.67 ms over the whole batch, cold: how many NPCs wait as pending per frame.
+    CrowdCursor cursor;
+    int64_t pending_sum = 0;
+    for (int64_t f = 0; f < 10'000'000; ++f) {
+      const CrowdStats s = cold.plan_frame(batch, out, &cursor);
+      ++m.chain_frames;
+      m.pending_max = std::max(m.pending_max, s.pending);
+      pending_sum += s.pending;
+      m.resumed += s.resumed;
+      if (s.complete) break;
+    }
+    m.pending_mean = static_cast<double>(pending_sum) / static_cast<double>(m.chain_frames);
+  }
 
   PlanCacheDef cache_def;
   cache_def.capacity = o.cache_entries;
@@ -300,6 +353,15 @@ int run_crowd(const CrowdOptions& o) {
     return kExitUsage;
   }
   CrowdTown& town = created.value();
+  {
+    CrowdDef check;
+    check.fallback = split_names(o.fallback);
+    check.fallback_budget = o.fallback_budget;
+    if (Result<Crowd> crowd = Crowd::create(*planner, check); !crowd.ok()) {
+      std::fprintf(stderr, "topoplan crowd: %s\n", crowd.error().message.c_str());
+      return kExitUsage;
+    }
+  }
   const int64_t distinct = town.distinct_situations();
   const bool baseline = o.threads > 1 && !o.no_baseline;
   const double load_before = load_average();
@@ -327,6 +389,17 @@ int run_crowd(const CrowdOptions& o) {
   j["classes"] = planner->num_classes();
   j["distinct_situations"] = distinct;
   j["solved_fraction"] = m.solved_fraction;
+  j["fallback"] = o.fallback;
+  j["fallback_budget"] = o.fallback_budget;
+  j["solved_by_topo"] = static_cast<double>(m.solved_topo) / n;
+  j["solved_by_fallback"] = static_cast<double>(m.solved_fallback) / n;
+  j["unsolvable_by_topo"] = static_cast<double>(m.unsolvable_topo) / n;
+  j["unsolvable_by_fallback"] = static_cast<double>(m.unsolvable_fallback) / n;
+  j["no_plan"] = static_cast<double>(m.no_plan) / n;
+  j["cold_frames_to_complete"] = m.chain_frames;
+  j["pending_max_per_frame"] = m.pending_max;
+  j["pending_mean_per_frame"] = m.pending_mean;
+  j["pending_resumed"] = m.resumed;
   j["mean_plan_length"] = m.mean_length;
   j["npcs_per_second"] = n / m.warm_s;
   j["npcs_per_second_cold"] = n / m.cold_s;
@@ -366,6 +439,22 @@ int run_crowd(const CrowdOptions& o) {
         o.domain.c_str(), static_cast<long long>(o.npcs), o.npcs == 1 ? "" : "s", o.threads,
         o.threads == 1 ? "" : "s", std::thread::hardware_concurrency(),
         static_cast<long long>(distinct), 100 * m.solved_fraction, m.mean_length);
+    std::printf(
+        "  chain %s: solved by ℙ %.1f%%, by the fallback %.1f%%; unsolvable proved by ℙ %.1f%%, "
+        "by the fallback %.1f%%; no plan %.1f%%",
+        o.fallback.c_str(), 100.0 * static_cast<double>(m.solved_topo) / n,
+        100.0 * static_cast<double>(m.solved_fallback) / n,
+        100.0 * static_cast<double>(m.unsolvable_topo) / n,
+        100.0 * static_cast<double>(m.unsolvable_fallback) / n,
+        100.0 * static_cast<double>(m.no_plan) / n);
+    if (m.bad_input + m.too_small > 0)
+      std::printf("; bad input %lld, buffer too small %lld", static_cast<long long>(m.bad_input),
+                  static_cast<long long>(m.too_small));
+    std::printf(
+        "\n  pending (budget %lld expansions/NPC): %lld max, %.1f mean per cold frame, %lld "
+        "frames of 1.67 ms to complete, %lld resumed\n",
+        static_cast<long long>(o.fallback_budget), static_cast<long long>(m.pending_max),
+        m.pending_mean, static_cast<long long>(m.chain_frames), static_cast<long long>(m.resumed));
     std::printf("  cold  %8.1f ns/NPC/core  (%.3g NPCs/s; CPU time %.1f ns/NPC)\n", cold_ns,
                 n / m.cold_s, m.cold_cpu_s * 1e9 / n);
     std::printf("  warm CPU time %.1f ns/NPC; load average %.2f\n", m.warm_cpu_s * 1e9 / n,
@@ -414,6 +503,13 @@ void add_crowd_command(CLI::App& app, int& exit_code) {
              "per-worker memo in front of the plan cache (0: none)")
       ->capture_default_str();
   add_number(*cmd, "--seed", options->seed, uint64_t{0}, UINT64_MAX, "town seed")
+      ->capture_default_str();
+  cmd->add_option("--fallback", options->fallback,
+                  "planners tried after ℙ when it gives up, comma-separated registry names; "
+                  "none: ℙ only")
+      ->capture_default_str();
+  add_number(*cmd, "--fallback-budget", options->fallback_budget, int64_t{1},
+             int64_t{1'000'000'000}, "expansions per NPC before it goes pending to the next frame")
       ->capture_default_str();
   cmd->add_flag("--no-baseline", options->no_baseline,
                 "with --threads > 1, skip the 1-thread run that gives the speedups");
