@@ -4,16 +4,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <optional>
 
 #include "topoplan/analysis.h"
-#include "topoplan/astar.h"
-#include "topoplan/astar_back.h"
 #include "topoplan/compiled.h"
 #include "topoplan/families.h"
 #include "topoplan/plan.h"
 #include "topoplan/planner.h"
-#include "topoplan/topo.h"
 #include "topoplan/validate.h"
 
 namespace topoplan::cli {
@@ -257,6 +253,73 @@ double time_call(Call&& call, PlanStatus& status) {
 
 }  // namespace
 
+namespace {
+
+// One planner, by registry name, on one level: its hot planner per NPC class (created through
+// the registry's factory, one scratch, one reused buffer), or its PlanFn when it has no hot
+// factory. A class whose set the planner refuses answers kUnsupported.
+class LevelPlanner {
+ public:
+  LevelPlanner(const std::string& name, const Domain& domain, const PlannerOptions& options)
+      : info_(find_planner(name)), domain_(domain), options_(options) {
+    def_.limits = options.limits;
+    def_.objective = options.objective;
+    classes_.resize(static_cast<size_t>(domain.num_classes()) + 1);
+  }
+  PlanStatus plan(const Instance& inst) {
+    len_ = 0;
+    if (info_ == nullptr) return PlanStatus::kUnsupported;
+    if (info_->create_hot == nullptr) {
+      cold_ = info_->plan(domain_, inst, options_);
+      return cold_.status;
+    }
+    PerClass& c = classes_[static_cast<size_t>(inst.npc_class + 1)];
+    if (!c.tried) {
+      c.tried = true;
+      auto set = CompiledActionSet::create(domain_, inst.npc_class);
+      if (set.ok()) {
+        c.set = std::make_unique<CompiledActionSet>(std::move(set).value());
+        auto p = info_->create_hot(*c.set, def_);
+        if (p.ok()) {
+          c.planner = std::move(p).value();
+          c.scratch = c.planner->make_scratch();
+        }
+      }
+    }
+    if (!c.planner) return PlanStatus::kUnsupported;
+    if (out_.empty()) out_.resize(4096);
+    PlanOutcome o = c.planner->plan(*c.scratch, inst.init, inst.goal, out_, &len_);
+    if (o.status == PlanStatus::kBufferTooSmall) {
+      out_.resize(static_cast<size_t>(len_));
+      o = c.planner->plan(*c.scratch, inst.init, inst.goal, out_, &len_);
+    }
+    return o.status;
+  }
+  // The plan of the last solved call.
+  [[nodiscard]] std::span<const ActionId> last() const {
+    if (info_ != nullptr && info_->create_hot == nullptr) return cold_.actions;
+    return {out_.data(), static_cast<size_t>(len_)};
+  }
+
+ private:
+  struct PerClass {
+    bool tried = false;
+    std::unique_ptr<CompiledActionSet> set;
+    std::unique_ptr<HotPlanner> planner;
+    std::unique_ptr<PlanScratch> scratch;
+  };
+  const PlannerInfo* info_;
+  const Domain& domain_;
+  PlannerOptions options_;
+  HotPlannerDef def_;
+  std::vector<PerClass> classes_;
+  std::vector<ActionId> out_;
+  int32_t len_ = 0;
+  PlanResult cold_;
+};
+
+}  // namespace
+
 void run_goap_levels(const BenchConfig& config, LevelsReport& report) {
   report = LevelsReport{};
   PlannerOptions search;  // the default planner's limits, for every search planner here
@@ -270,7 +333,6 @@ void run_goap_levels(const BenchConfig& config, LevelsReport& report) {
     report.rows[static_cast<size_t>(r)].planner = names[r];
     report.rows[static_cast<size_t>(r)].subset = r == kFallback ? "topo did not answer" : "all";
   }
-  std::vector<ActionId> out, out_astar, topo_out;
   for (int level = 0; level < config.levels; ++level) {
     GoapLevelParams params =
         goap_level_params(config.seed + static_cast<uint64_t>(level), config.max_locations);
@@ -280,60 +342,44 @@ void run_goap_levels(const BenchConfig& config, LevelsReport& report) {
     const int64_t na = d.num_actions();
     report.actions_min = report.levels == 1 ? na : std::min(report.actions_min, na);
     report.actions_max = std::max(report.actions_max, na);
-    // ℙ per NPC class (hot API: built once, plans without allocating).
-    std::vector<std::optional<TopoPlanner>> topo(static_cast<size_t>(d.num_classes()) + 1);
-    std::vector<TopoScratch> scratch(topo.size());
-    for (ClassId c = kAllActions; c < d.num_classes(); ++c) {
-      auto p = TopoPlanner::create(d, c);
-      if (!p.ok()) continue;
-      topo[static_cast<size_t>(c + 1)] = std::move(p).value();
-      scratch[static_cast<size_t>(c + 1)] = topo[static_cast<size_t>(c + 1)]->make_scratch();
-    }
-    topo_out.assign(static_cast<size_t>(d.num_actions()) + 1, -1);
-    AStarPlanner astar(d);
-    BackAStarPlanner back(d);
+    // Every planner through the registry (hot planners per NPC class, built once per level).
+    LevelPlanner topo("topo", d, search), astar("astar", d, search), back("astar-back", d, search);
     auto validate = [&](const Instance& inst, std::span<const ActionId> plan) {
       if (!validate_plan(d, inst, plan).valid) ++report.invalid;
     };
     for (const Instance& inst : task.instances) {
       ++report.instances;
-      const auto k = static_cast<size_t>(inst.npc_class + 1);
-      int32_t len = 0;
-      auto run_topo = [&]() -> PlanStatus {
-        if (!topo[k]) return PlanStatus::kUnsupported;
-        return topo[k]->plan(scratch[k], inst.init, inst.goal, topo_out, &len);
-      };
       PlanStatus st = PlanStatus::kGaveUp;
       // ℙ alone.
-      const double t_topo = time_call(run_topo, st);
+      const double t_topo = time_call([&] { return topo.plan(inst); }, st);
       count(report.rows[kTopo], st);
       if (st != PlanStatus::kUnsupported) ns[kTopo].push_back(t_topo);
       const bool topo_answers = st == PlanStatus::kSolved || st == PlanStatus::kUnsolvable;
       report.topo_answered += topo_answers;
-      if (st == PlanStatus::kSolved) validate(inst, {topo_out.data(), static_cast<size_t>(len)});
+      if (st == PlanStatus::kSolved) validate(inst, topo.last());
       // A* alone (within the default planner's limits).
-      const double t_astar = time_call([&] { return astar.plan(inst, search, out_astar); }, st);
+      const double t_astar = time_call([&] { return astar.plan(inst); }, st);
       count(report.rows[kAStar], st);
       ns[kAStar].push_back(t_astar);
       const PlanStatus astar_status = st;
-      const int64_t astar_cost = astar.last_cost();
-      if (st == PlanStatus::kSolved) validate(inst, out_astar);
+      const int64_t astar_cost = st == PlanStatus::kSolved ? plan_cost(d, astar.last()) : 0;
+      if (st == PlanStatus::kSolved) validate(inst, astar.last());
       if (!topo_answers) {
         count(report.rows[kFallback], st);
         ns[kFallback].push_back(t_astar);
       }
       // astar-back.
-      const double t_back = time_call([&] { return back.plan(inst, search, out); }, st);
+      const double t_back = time_call([&] { return back.plan(inst); }, st);
       count(report.rows[kBack], st);
       ns[kBack].push_back(t_back);
-      if (st == PlanStatus::kSolved) validate(inst, out);
-      // auto: ℙ, then A* (what plan_auto does, on the hot objects).
+      if (st == PlanStatus::kSolved) validate(inst, back.last());
+      // auto: ℙ, then A* (what plan_auto does, on the hot planners).
       bool auto_by_topo = false;
       const double t_auto = time_call(
           [&] {
-            const PlanStatus t = run_topo();
+            const PlanStatus t = topo.plan(inst);
             auto_by_topo = t == PlanStatus::kSolved || t == PlanStatus::kUnsolvable;
-            return auto_by_topo ? t : astar.plan(inst, search, out);
+            return auto_by_topo ? t : astar.plan(inst);
           },
           st);
       count(report.rows[kAuto], st);
@@ -341,9 +387,7 @@ void run_goap_levels(const BenchConfig& config, LevelsReport& report) {
       report.auto_answered += st == PlanStatus::kSolved || st == PlanStatus::kUnsolvable;
       report.auto_limit += st == PlanStatus::kLimitReached;
       if (st == PlanStatus::kSolved) {
-        const std::span<const ActionId> plan =
-            auto_by_topo ? std::span<const ActionId>(topo_out.data(), static_cast<size_t>(len))
-                         : std::span<const ActionId>(out);
+        const std::span<const ActionId> plan = auto_by_topo ? topo.last() : astar.last();
         validate(inst, plan);
         if (astar_status == PlanStatus::kSolved && plan_cost(d, plan) != astar_cost)
           ++report.cost_mismatch;
