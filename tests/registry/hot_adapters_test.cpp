@@ -92,7 +92,7 @@ int compare(const std::string& name, const Domain& domain, const std::vector<Ins
 }
 
 TEST(HotAdapters, EqualColdPlansOnRandomDomains) {
-  int solved_exact = 0, solved_back = 0, solved_backstrom = 0, unsolvable = 0;
+  int solved_exact = 0, solved_back = 0, solved_backstrom = 0, solved_others = 0, unsolvable = 0;
   for (uint64_t seed = 1; seed <= 60; ++seed) {
     const Domain d = testing::random_domain(seed);
     testing::Rng rng(seed * 7919);
@@ -107,6 +107,9 @@ TEST(HotAdapters, EqualColdPlansOnRandomDomains) {
     solved_exact += compare("exact", d, instances, where);
     solved_back += compare("astar-back", d, instances, where);
     solved_backstrom += compare("backstrom", d, instances, where);
+    // The runtime's own hot planners, through the same registry path.
+    solved_others += compare("topo", d, instances, where);
+    solved_others += compare("astar", d, instances, where);
     for (const Instance& inst : instances)
       unsolvable += find_planner("exact")->plan(d, inst, {}).status == PlanStatus::kUnsolvable;
   }
@@ -114,6 +117,7 @@ TEST(HotAdapters, EqualColdPlansOnRandomDomains) {
   EXPECT_GT(solved_exact, 100);
   EXPECT_GT(solved_back, 100);
   EXPECT_GT(solved_backstrom, 30);
+  EXPECT_GT(solved_others, 200);
   EXPECT_GT(unsolvable, 10);
 }
 

@@ -1,6 +1,7 @@
 // A planner the library has never heard of, registered by this test, runs through the CLI's
-// `plan` and `bench` commands (tools/topoplan, linked in-process as topoplan_cli_commands) and
-// through the bench runner, without a line of theirs naming it: the registry (plan.h) and the
+// `plan` and `bench` commands (tools/topoplan, linked in-process as topoplan_cli_commands),
+// through the bench runner and as the crowd's fallback (crowd.h, "Planner chain"), without a
+// line of theirs naming it: the registry (plan.h) and the
 // hot-planner contract (planner.h) are the only seams.
 //
 // The toy, "first-applicable": from s0, apply the available action of lowest id that is
@@ -21,6 +22,7 @@
 #include "commands.h"
 #include "files.h"
 #include "topoplan/compiled.h"
+#include "topoplan/crowd.h"
 #include "topoplan/io.h"
 #include "topoplan/plan.h"
 #include "topoplan/planner.h"
@@ -292,6 +294,59 @@ TEST_F(ToyPlanner, BenchCommandTimesIt) {
   const auto ns = out.find("\"ns_per_plan\"");
   ASSERT_NE(ns, std::string::npos);
   EXPECT_EQ(out.find("\"toy-liar\":", ns), std::string::npos) << out;
+}
+
+// ℙ plans each action at most once; this task needs SwitchOn twice (light to open the door, dark
+// to move the box, light again), so ℙ gives up and the crowd hands the NPC to its fallback.
+TEST(ToyPlannerCrowd, CrowdFallbackRunsIt) {
+  register_toys();
+  DomainDef def;
+  def.name = "lamp-door-box";
+  def.variables = {
+      {"lamp", {"off", "on"}}, {"door", {"closed", "open"}}, {"box", {"here", "there"}}};
+  auto action = [](std::string name, VarId v, ValueId pre, ValueId post,
+                   std::vector<Fact> prevail) {
+    ActionDef a;
+    a.name = std::move(name);
+    a.effects = {{v, pre, post}};
+    a.prevail = std::move(prevail);
+    return a;
+  };
+  def.actions = {action("SwitchOn", 0, 0, 1, {}), action("SwitchOff", 0, 1, 0, {}),
+                 action("OpenDoor", 1, 0, 1, {{0, 1}}), action("CloseDoor", 1, 1, 0, {}),
+                 action("MoveBox", 2, 0, 1, {{1, 1}, {0, 0}})};
+  Result<Domain> domain = Domain::compile(def);
+  ASSERT_TRUE(domain.ok()) << domain.error().to_string();
+  Instance inst;
+  inst.init = {0, 0, 0};
+  inst.goal = {1, kUndefined, 1};
+  ASSERT_NE(find_planner("topo")->plan(domain.value(), inst, {}).status, PlanStatus::kSolved);
+
+  Result<CrowdPlanner> planner = CrowdPlanner::create(domain.value());
+  ASSERT_TRUE(planner.ok()) << planner.error().to_string();
+  CrowdDef crowd_def;
+  crowd_def.fallback = {"first-applicable"};
+  Result<Crowd> crowd = Crowd::create(planner.value(), crowd_def);
+  ASSERT_TRUE(crowd.ok()) << crowd.error().to_string();
+  const CrowdLayout& layout = planner->layout();
+  std::vector<uint64_t> init(static_cast<size_t>(layout.words())),
+      goal(static_cast<size_t>(layout.words()));
+  layout.pack_state(inst.init, init.data());
+  layout.pack_goal(inst.goal, goal.data());
+  const std::vector<uint16_t> npc_class(1, 0);
+  std::vector<ActionId> actions(32, -1);
+  std::vector<uint32_t> offset(1);
+  std::vector<uint16_t> length(1);
+  std::vector<CrowdStatus> status(1);
+  const CrowdStats stats = crowd->plan({npc_class, init, goal}, {actions, offset, length, status});
+  ASSERT_TRUE(status[0] & kCrowdSolved) << status[0];
+  EXPECT_TRUE(status[0] & kCrowdFallback);
+  EXPECT_EQ(stats.solved_fallback, 1);
+  const std::vector<ActionId> plan(actions.begin() + offset[0],
+                                   actions.begin() + offset[0] + length[0]);
+  // The toy's greedy walk, action for action.
+  EXPECT_EQ(plan, (std::vector<ActionId>{0, 2, 1, 4, 0}));
+  EXPECT_TRUE(validate_plan(domain.value(), inst, plan).valid);
 }
 
 TEST_F(ToyPlanner, BenchDomainErrors) {
