@@ -44,8 +44,8 @@
   let selected = -1;
   let lastFrameStats = null;
   let fpsT = performance.now(), fpsN = 0, fps = 0;
-  const totals = { served: 0, planned: 0, hits: 0, unsolvable: 0, noPlan: 0, fallbackSolved: 0,
-    fallbackRun: 0, fallbackUnsolvable: 0, solved: 0, pending: 0 };
+  const totals = { served: 0, planned: 0, hits: 0, unsolvable: 0, noPlan: 0, solved: 0,
+    solvedFallback: 0, unsolvableFallback: 0, pending: 0 };
 
   const fmt = (x) => x.toLocaleString("en-US");
   const pct = (x) => (x > 0 && x < 1e-4 ? "< 0.01" : (100 * x).toFixed(x < 0.01 && x > 0 ? 2 : 1)) + " %";
@@ -106,11 +106,10 @@
     totals.hits += r.cache_hits;
     totals.unsolvable += r.unsolvable;
     totals.noPlan += r.no_plan;
-    totals.fallbackSolved += r.fallback_solved;
-    totals.fallbackRun += r.fallback_run;
-    totals.fallbackUnsolvable += r.fallback_unsolvable;
     totals.solved += r.solved;
-    totals.pending += r.pending || 0;
+    totals.solvedFallback += r.solved_fallback;
+    totals.unsolvableFallback += r.unsolvable_fallback;
+    totals.pending += r.pending;
     // Idle sampled NPCs take their latest plan.
     const sample = tp.town.sample(SAMPLE);
     for (let k = 0; k < agents.length && k < sample.length; ++k) {
@@ -137,14 +136,13 @@
     const t = totals.served || 1;
     $("s-p").textContent = `${pct(totals.planned / t)} / ${pct(totals.hits / t)}`;
     $("s-unsolv").textContent = pct(totals.unsolvable / t);
-    $("s-fallback").textContent = pct(totals.noPlan / t) +
-      (totals.fallbackRun ? ` (A* on ${fmt(totals.fallbackRun)}: ${fmt(totals.fallbackSolved)} solved, ` +
-        `${fmt(totals.fallbackUnsolvable)} proven unsolvable)` : "");
-    $("s-shares").textContent = `${pct(totals.solved / t)} / ${pct(totals.noPlan / t)} / ${pct(totals.pending / t)}`;
-    window.__shares = { served: totals.served, planned: totals.planned, hits: totals.hits,
-      solved: totals.solved, noPlan: totals.noPlan, unsolvable: totals.unsolvable,
-      fallbackRun: totals.fallbackRun, fallbackSolved: totals.fallbackSolved,
-      fallbackUnsolvable: totals.fallbackUnsolvable, pending: totals.pending };
+    // The crowd's planner chain: ℙ, then GOAP A* for the NPCs ℙ gives up on (docs/crowds.md).
+    const byFallback = totals.solvedFallback + totals.unsolvableFallback;
+    $("s-fallback").textContent = pct(byFallback / t) + (byFallback
+      ? ` (${fmt(totals.solvedFallback)} plans, ${fmt(totals.unsolvableFallback)} proofs)` : "");
+    $("s-shares").textContent = `${pct((totals.solved - totals.solvedFallback) / t)} / ` +
+      `${pct(totals.solvedFallback / t)} / ${pct(totals.pending / t)}`;
+    window.__shares = { ...totals };
     $("s-frames").textContent = `${fmt(frames)} · ${fps.toFixed(0)}`;
   }
 
@@ -221,8 +219,10 @@
     }
     const a = agents[selected];
     const s = a.latest;
-    const status = !s ? "" : s.status & 1 ? "has a plan" : s.status & 2 ? "proven unsolvable" :
-      s.status & 4 ? "no plan from ℙ (fallback)" : "not served yet";
+    const by = s && s.status & 128 ? " (by the fallback, GOAP A*)" : s && s.status & 32 ? " (cached)" : "";
+    const status = (!s ? "" : s.status & 1 ? "has a plan" : s.status & 2 ? "proven unsolvable" :
+      s.status & 64 ? "pending (fallback resumes next frame)" : s.status & 4 ? "no plan, no proof" :
+      "not served yet") + by;
     const now = s && s.class !== a.cls ? ` (now a ${info.classes[s.class]}: ${status})` : ` · ${status}`;
     $("npc-info").textContent = `NPC #${fmt(a.i)} · ${info.classes[a.cls]}, walking its plan${now}`;
     $("npc-plan").innerHTML = a.plan.map((id, k) => {

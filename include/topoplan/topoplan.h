@@ -45,9 +45,10 @@
 extern "C" {
 #endif
 
-/* Bumped whenever a struct layout or a signature below changes. Compare it with
- * topoplan_c_abi_version() at start-up to detect a header/library mismatch. */
-#define TOPOPLAN_C_ABI_VERSION 1
+/* Bumped whenever a struct layout or a signature below changes (2: topoplan_crowd_stats gained
+ * the planner chain's counters). Compare it with topoplan_c_abi_version() at start-up to detect a
+ * header/library mismatch. */
+#define TOPOPLAN_C_ABI_VERSION 2
 
 #define TOPOPLAN_UNDEFINED (-1)
 #define TOPOPLAN_ALL_ACTIONS (-1)
@@ -492,8 +493,14 @@ typedef struct topoplan_crowd_stats {
   int64_t cache_hits;
   int64_t solved;
   int64_t buffer_too_small;
-  int32_t complete; /* 1 when every NPC of the batch has been served */
+  int32_t complete; /* 1 when every NPC of the batch has been served and none is pending */
   int32_t reserved;
+  /* The planner chain (docs/crowds.md): ℙ, then the fallback (GOAP A*) for the NPCs ℙ gives up
+   * on. Added in ABI version 2. */
+  int64_t solved_fallback; /* of `solved`: plans of the fallback (cache hits included) */
+  int64_t resumed;         /* pending NPCs retried by this call */
+  int64_t no_plan;         /* NPCs answered TOPOPLAN_CROWD_NO_PLAN by this call */
+  int64_t pending;         /* NPCs left pending at the end of the call (plan_frame only) */
 } topoplan_crowd_stats;
 
 /* Plans every NPC of the batch. TOPOPLAN_INVALID_ARGUMENT for NULL arrays or sizes out of range

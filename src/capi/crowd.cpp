@@ -239,7 +239,8 @@ bool crowd_views(const topoplan_crowd* crowd, const topoplan_crowd_batch* batch,
 void copy_stats(const CrowdStats& s, topoplan_crowd_stats* out) {
   if (out == nullptr) return;
   *out = topoplan_crowd_stats{
-      s.served, s.planned, s.cache_hits, s.solved, s.buffer_too_small, s.complete ? 1 : 0, 0};
+      s.served, s.planned,         s.cache_hits, s.solved,  s.buffer_too_small, s.complete ? 1 : 0,
+      0,        s.solved_fallback, s.resumed,    s.no_plan, s.pending};
 }
 }  // namespace
 

@@ -1,6 +1,7 @@
 // The WebAssembly binding, town part: a built-in town (topoplan_town_*, the towns of
-// `topoplan crowd`) planned a frame at a time by a crowd with a plan cache, through the C API;
-// NPCs ℙ leaves without a plan or a proof go to the fallback (GOAP A*, topoplan_plan "astar").
+// `topoplan crowd`) planned a frame at a time by a crowd with a plan cache, through the C API.
+// The crowd's planner chain sends the NPCs ℙ leaves without a plan or a proof to its fallback
+// (GOAP A*, a per-NPC budget; over it an NPC is pending and resumed by the next frame).
 #include <algorithm>
 #include <cstring>
 
@@ -53,25 +54,6 @@ struct LiveTown {
   int64_t cursor = 0;  // frame mode: where the current pass stands
 };
 std::unique_ptr<LiveTown> g_town;
-
-// Runs the fallback (GOAP A*, at most 10^5 expansions) on NPC i.
-topoplan_status fallback(const LiveTown& t, int64_t i) {
-  const topoplan_task* task = t.run.task.get();
-  const auto n = static_cast<size_t>(topoplan_task_num_variables(task));
-  const int32_t words = topoplan_crowd_planner_words(t.run.planner.get());
-  std::vector<int32_t> init(n), goal(n), plan(256);
-  (void)topoplan_crowd_unpack_state(t.run.planner.get(), t.run.batch.init + i * words, init.data(),
-                                    static_cast<int32_t>(n));
-  (void)topoplan_crowd_unpack_goal(t.run.planner.get(), t.run.batch.goal + i * words, goal.data(),
-                                   static_cast<int32_t>(n));
-  const topoplan_problem p{init.data(), goal.data(), static_cast<int32_t>(n),
-                           t.run.batch.npc_class[i]};
-  topoplan_plan_options o;
-  topoplan_plan_options_init(&o);
-  o.max_expansions = 100'000;
-  return topoplan_plan(task, "astar", &p, &o, plan.data(), static_cast<int32_t>(plan.size()),
-                       nullptr, nullptr, 0);
-}
 
 void write_town_info(JsonWriter& j, const LiveTown& t, double build_ms) {
   const topoplan_task* task = t.run.task.get();
@@ -134,8 +116,7 @@ TP_EXPORT const char* tp_town_create(const char* town, int npcs, int seed, int c
 
 // One frame of the town. First `churn` (a fraction) of the NPCs get a new situation, then
 // mode 0 plans the whole town in one batch; mode 1 plans from where the last frame stopped for
-// `budget_ms` (topoplan_crowd_plan_frame), churning only when a pass over the town starts. NPCs
-// that ℙ leaves without a plan or a proof go to the fallback (GOAP A*), at most 64 per frame.
+// `budget_ms` (topoplan_crowd_plan_frame), churning only when a pass over the town starts.
 TP_EXPORT const char* tp_town_frame(double churn, int mode, double budget_ms) {
   if (!g_town) return answer_error("no town");
   LiveTown& t = *g_town;
@@ -157,28 +138,22 @@ TP_EXPORT const char* tp_town_frame(double churn, int mode, double budget_ms) {
   const double ms = now_ms() - t0;
   (void)topoplan_plan_cache_stats_get(t.run.cache.get(), &after);
   if (mode == 1 && t.cursor >= n) t.cursor = 0;  // the next frame starts a new pass
-  // Untimed: what the served NPCs got, and the fallback for those ℙ left open.
-  int64_t unsolvable = 0, no_plan = 0, fallback_run = 0, fallback_solved = 0,
-          fallback_unsolvable = 0;
-  for (int64_t i = first; i < first + s.served; ++i) {
+  // Untimed: what the served NPCs got (status bits), by ℙ or by the fallback.
+  int64_t unsolvable = 0, unsolvable_fallback = 0;
+  for (int64_t i = first; i < first + s.served && i < n; ++i) {
     const uint16_t st = t.run.status[static_cast<size_t>(i)];
-    if (st & TOPOPLAN_CROWD_UNSOLVABLE) ++unsolvable;
-    if ((st & TOPOPLAN_CROWD_NO_PLAN) == 0) continue;
-    ++no_plan;
-    if (fallback_run < 64) {
-      ++fallback_run;
-      const topoplan_status f = fallback(t, i);
-      fallback_solved += f == TOPOPLAN_OK;
-      fallback_unsolvable += f == TOPOPLAN_UNSOLVABLE;
+    if (st & TOPOPLAN_CROWD_UNSOLVABLE) {
+      ++unsolvable;
+      if (st & TOPOPLAN_CROWD_FALLBACK) ++unsolvable_fallback;
     }
   }
   const int64_t hits = after.hits - before.hits, lookups = hits + (after.misses - before.misses);
   JsonWriter j;
   j.begin_object().field("ok", true).field("ms", ms).field("npcs", n).field("first", first);
   j.field("served", s.served).field("planned", s.planned).field("cache_hits", s.cache_hits);
-  j.field("solved", s.solved).field("unsolvable", unsolvable).field("no_plan", no_plan);
-  j.field("fallback_run", fallback_run).field("fallback_solved", fallback_solved);
-  j.field("fallback_unsolvable", fallback_unsolvable);
+  j.field("solved", s.solved).field("solved_fallback", s.solved_fallback);
+  j.field("unsolvable", unsolvable).field("unsolvable_fallback", unsolvable_fallback);
+  j.field("no_plan", s.no_plan).field("pending", s.pending).field("resumed", s.resumed);
   j.field("hit_rate", lookups > 0 ? static_cast<double>(hits) / static_cast<double>(lookups) : 0.0);
   j.field("pass_complete", mode == 0 || t.cursor == 0);
   return answer(j.end_object().take());

@@ -174,7 +174,7 @@ static void test_town(void) {
   static uint16_t length[kNpcs], status[kNpcs];
   static uint64_t before[kNpcs * 8];
   char error[512];
-  int64_t i, solved = 0, open = 0;
+  int64_t i, solved = 0, open = 0, by_fallback = 0, solved_fallback = 0, no_plan = 0;
   int32_t words;
   size_t bytes;
   CHECK(topoplan_num_builtin_tasks() == 3);
@@ -225,8 +225,18 @@ static void test_town(void) {
       CHECK((status[i] & (TOPOPLAN_CROWD_UNSOLVABLE | TOPOPLAN_CROWD_NO_PLAN)) != 0);
       ++open;
     }
+    /* The planner chain: the fallback's answers are marked, nothing stays pending after plan. */
+    if (status[i] & TOPOPLAN_CROWD_FALLBACK) {
+      ++by_fallback;
+      CHECK((status[i] & (TOPOPLAN_CROWD_SOLVED | TOPOPLAN_CROWD_UNSOLVABLE)) != 0);
+      if (status[i] & TOPOPLAN_CROWD_SOLVED) ++solved_fallback;
+    }
+    if (status[i] & TOPOPLAN_CROWD_NO_PLAN) ++no_plan;
+    CHECK((status[i] & TOPOPLAN_CROWD_PENDING) == 0);
   }
   CHECK(solved == stats.solved && solved + open == kNpcs && solved > kNpcs / 2);
+  CHECK(stats.solved_fallback == solved_fallback && stats.no_plan == no_plan && stats.pending == 0);
+  CHECK(by_fallback > 0); /* ℙ gives up on some GOAP-level NPCs; A* answers them */
 
   /* Churn: the arrays stay where they are and change; the twin does not. */
   memcpy(before, b.init, bytes);
