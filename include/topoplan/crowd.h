@@ -30,13 +30,13 @@
 // needed twice) goes to CrowdDef::fallback, a list of hot planners by registry name (planner.h;
 // default: "astar"), each created per class on the class's projected domain. Each fallback
 // search first runs with a per-NPC budget of CrowdDef::fallback_budget expansions. When every
-// fallback hits that budget, the NPC is PENDING (kCrowdPending): it keeps a slice of
-// min(room, CrowdDef::pending_reserve) actions at its offset, and is retried once, with the
-// larger CrowdDef::fallback_limits, by the next plan_frame() call (before the cursor moves on,
-// within that frame's budget, on the calling thread), or by plan() itself before it returns.
-// A* is deterministic and optimal, so a retried search returns the plan an unbounded one would:
-// the output stays identical for any thread count, and plan() never leaves an NPC pending. An
-// NPC still unanswered under fallback_limits is kCrowdNoPlan (no plan, no proof). The fallback
+// fallback hits that budget, the NPC is PENDING (kCrowdPending, length 0), and is retried once,
+// with the larger CrowdDef::fallback_limits, by the next plan_frame() call (before the cursor moves
+// on, within that frame's budget, on the calling thread), or by plan() itself before it returns.
+// Its plan then goes after the plans of its block, in its block's slice (retries run in NPC
+// order). A* is deterministic and optimal, so a retried search returns the plan an unbounded one
+// would: the output stays identical for any thread count, and plan() never leaves an NPC pending.
+// An NPC still unanswered under fallback_limits is kCrowdNoPlan (no plan, no proof). The fallback
 // limits carry no time limit (time would make the output depend on load).
 //
 // Work is cut into blocks of CrowdDef::npcs_per_block NPCs (in priority order). Block b owns the
@@ -75,8 +75,7 @@ inline constexpr CrowdStatus kCrowdBufferTooSmall = 1u << 3;  // length = action
 inline constexpr CrowdStatus kCrowdBadInput = 1u << 4;        // class id or value out of range
 inline constexpr CrowdStatus kCrowdCacheHit = 1u << 5;        // answered from the PlanCache
 inline constexpr CrowdStatus kCrowdPending = 1u << 6;   // fallback over its per-NPC budget: retried
-                                                        // by the next plan_frame(); length = the
-                                                        // actions reserved at offset
+                                                        // by the next plan_frame()
 inline constexpr CrowdStatus kCrowdFallback = 1u << 7;  // with kCrowdSolved / kCrowdUnsolvable:
                                                         // answered by a fallback planner, not ℙ
 
@@ -244,7 +243,6 @@ struct CrowdDef {
   int64_t fallback_budget = 2000;  // expansions per NPC per fallback in the first attempt
   // The retry of a pending NPC (no time limit: see "Planner chain" above).
   SearchLimits fallback_limits{500'000, int64_t{256} << 20, 0.0};
-  int32_t pending_reserve = 32;  // actions kept for a pending NPC's plan (at most its room)
 };
 
 // Structure-of-arrays input for N NPCs, in priority order (most urgent first).
@@ -332,7 +330,11 @@ class Crowd {
   std::vector<std::unique_ptr<PlanScratch>> resume_scratch_;  // full_'s, created on first use
   std::vector<ActionId> resume_plan_;
   std::vector<ValueId> resume_s0_, resume_goal_;
-  std::vector<int64_t> pending_;  // NPC indices, ascending after each run
+  struct Pending {
+    int64_t npc;
+    int64_t tail;  // first free action of the NPC's block slice
+  };
+  std::vector<Pending> pending_;  // ascending NPC after each run
 };
 
 // ---------------------------------------------------------------------------------------------

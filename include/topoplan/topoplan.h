@@ -381,8 +381,7 @@ typedef struct topoplan_crowd topoplan_crowd;
 #define TOPOPLAN_CROWD_BUFFER_TOO_SMALL 0x08u /* length = actions needed */
 #define TOPOPLAN_CROWD_BAD_INPUT 0x10u        /* class id or value out of range */
 #define TOPOPLAN_CROWD_CACHE_HIT 0x20u        /* answered from the plan cache */
-/* Fallback over its per-NPC budget: answered by the next frame call; length = actions reserved
- * at offset. */
+/* Fallback over its per-NPC budget: answered by the next frame call (length 0 until then). */
 #define TOPOPLAN_CROWD_PENDING 0x40u
 /* With SOLVED or UNSOLVABLE: answered by a fallback planner after ℙ gave up (docs/crowds.md). */
 #define TOPOPLAN_CROWD_FALLBACK 0x80u

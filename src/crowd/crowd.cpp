@@ -41,7 +41,7 @@ struct alignas(64) Crowd::Worker {
   // scratch, the plan buffer, and the NPCs this worker left pending in the current run.
   std::vector<std::unique_ptr<PlanScratch>> fallback_scratch;
   std::vector<ActionId> fallback_plan;
-  std::vector<int64_t> pending;
+  std::vector<Pending> pending;
   CrowdStats stats;
   int64_t misses = 0;
   int64_t inserts = 0;
@@ -124,8 +124,6 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
   if ((def.enqueue_task == nullptr) != (def.finish_task == nullptr))
     return error_of("crowd: set both enqueue_task and finish_task, or neither");
   if (def.fallback_budget < 1) return error_of("crowd: fallback_budget must be at least 1");
-  if (def.pending_reserve < 0 || def.pending_reserve > 65535)
-    return error_of("crowd: pending_reserve must be in [0, 65535]");
   if (def.fallback_limits.max_expansions < 1 || def.fallback_limits.max_memory_bytes < 1 ||
       def.fallback_limits.max_seconds < 0)
     return error_of("crowd: fallback_limits must be positive");
@@ -290,7 +288,8 @@ CrowdStats Crowd::run(const CrowdBatch& batch, const CrowdOutput& out, int64_t f
     pending_.insert(pending_.end(), w.pending.begin(), w.pending.end());
     w.pending.clear();
   }
-  std::sort(pending_.begin(), pending_.end());
+  std::sort(pending_.begin(), pending_.end(),
+            [](const Pending& a, const Pending& b) { return a.npc < b.npc; });
   total.pending = static_cast<int64_t>(pending_.size());
   total.complete = first_block * def_.npcs_per_block + total.served >= n && pending_.empty();
   return total;
@@ -337,11 +336,20 @@ void Crowd::resume_pending(const CrowdBatch& batch, const CrowdOutput& out, int6
   const int32_t words = planner_->layout().words();
   PlanCache* cache = def_.cache;
   std::vector<uint64_t>& key = workers_[0].key;  // no task runs now: worker 0's is free
+  const auto n = static_cast<int64_t>(batch.npc_class.size());
+  const auto capacity = static_cast<int64_t>(out.actions.size());
+  const int64_t block = def_.npcs_per_block;
+  int64_t cur_block = -1, tail = 0;  // the free part of the current block's slice
   size_t done = 0;
   for (; done < pending_.size(); ++done) {
     // At least one retry per call, so that a pass always ends.
     if (done > 0 && deadline_ns != 0 && now_ns() >= deadline_ns) break;
-    const int64_t i = pending_[done];
+    const int64_t i = pending_[done].npc;
+    if (i / block != cur_block) {
+      cur_block = i / block;
+      tail = pending_[done].tail;
+    }
+    const int64_t slice_end = capacity * std::min(n, (cur_block + 1) * block) / n;
     const uint32_t c = batch.npc_class[static_cast<size_t>(i)];
     const ClassHot& h = hot_[c];
     const uint64_t* s = batch.init.data() + i * words;
@@ -358,13 +366,14 @@ void Crowd::resume_pending(const CrowdBatch& batch, const CrowdOutput& out, int6
         run_fallback(resume_scratch_, c, true, std::span<const ValueId>(resume_s0_.data(), nv),
                      std::span<const ValueId>(resume_goal_.data(), nv), resume_plan_, &len);
     const auto idx = static_cast<size_t>(i);
-    const int32_t room = out.length[idx];  // reserved when the NPC went pending
+    const int64_t room = slice_end - tail;
+    out.offset[idx] = static_cast<uint32_t>(tail);
     CrowdStatus st = kCrowdNoPlan;
     if (ps == PlanStatus::kSolved) {
       st = kCrowdSolved | kCrowdFallback;
-      if (len <= room) {
-        std::copy(resume_plan_.begin(), resume_plan_.begin() + len,
-                  out.actions.begin() + out.offset[idx]);
+      if (len <= room && len <= 65535) {
+        std::copy(resume_plan_.begin(), resume_plan_.begin() + len, out.actions.begin() + tail);
+        tail += len;
         ++stats.solved;
         ++stats.solved_fallback;
       } else {
@@ -393,6 +402,9 @@ void Crowd::resume_pending(const CrowdBatch& batch, const CrowdOutput& out, int6
                           cached);
     }
   }
+  // The rest of the current block's pending NPCs write after what this call added.
+  for (size_t k = done; k < pending_.size() && pending_[k].npc / block == cur_block; ++k)
+    pending_[k].tail = tail;
   pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(done));
 }
 
@@ -458,6 +470,7 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
   // Counters in registers, added to the worker once per block.
   int64_t hits = 0, misses = 0, planned = 0, solved = 0, too_small = 0, inserts = 0, evictions = 0;
   int64_t fallback_solved = 0, no_plan = 0;
+  const size_t pending_before = w.pending.size();
 
   for (int64_t i = first; i < end; ++i) {
     const uint32_t c = npc_class[i];
@@ -590,10 +603,9 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
           } else if (fs == PlanStatus::kUnsolvable) {
             st = kCrowdUnsolvable | kCrowdFallback;
           } else if (fs == PlanStatus::kLimitReached) {
-            // Reserve room for the retry's plan; the NPC's length says how much.
-            st = kCrowdPending;
-            len = std::min(room, def_.pending_reserve);
-            w.pending.push_back(i);
+            st = kCrowdPending;  // its block's tail is recorded after the block
+            len = 0;
+            w.pending.push_back(Pending{i, 0});
           } else {
             st = kCrowdNoPlan;
           }
@@ -626,12 +638,12 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
       fallback_solved += (st & kCrowdFallback) != 0;
     } else if (st & kCrowdBufferTooSmall) {
       ++too_small;
-    } else if (st & kCrowdPending) {
-      pos += len;
     } else if (st & kCrowdNoPlan) {
       ++no_plan;
     }
   }
+  // The retries of this block's pending NPCs write after its last plan.
+  for (size_t k = pending_before; k < w.pending.size(); ++k) w.pending[k].tail = pos;
   w.stats.served += end - first;
   w.stats.planned += planned;
   w.stats.cache_hits += hits;

@@ -163,7 +163,8 @@ TEST(CrowdChain, PendingNpcsAreResumedAndTheOutputIsTheSameForAnyThreadCount) {
   expect_same(one, two);
   expect_same(one, framed);
   EXPECT_EQ(one_stats.no_plan, 0);
-  // Pending NPCs keep their room, so offsets differ from the unbudgeted run; answers do not.
+  // Retried plans go to their block's tail, so offsets differ from the unbudgeted run; answers
+  // do not.
   for (size_t i = 0; i < base.status.size(); ++i) {
     ASSERT_EQ(base.status[i], one.status[i]) << i;
     if (base.status[i] & kCrowdSolved) {
@@ -182,7 +183,7 @@ TEST(CrowdChain, WithACacheTheAnswersAreTheSame) {
   def.fallback_budget = 1;
   (void)run(f, def, 2, false, &s1);  // fills the cache, fallback answers included
   const Output warm = run(f, def, 2, false, &s1);
-  // Every NPC that went pending is now a cache hit: no room reserved, offsets as without budget.
+  // Every NPC that went pending is now a cache hit, answered in order: offsets as without budget.
   expect_same(plain, warm);
   EXPECT_EQ(s1.resumed, 0);
 }
