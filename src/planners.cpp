@@ -2,8 +2,10 @@
 // PlanFn; add it here to make it reachable by name (CLI --planner, tests, benchmarks).
 #include <array>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "topoplan/astar.h"
@@ -11,6 +13,7 @@
 #include "topoplan/plan.h"
 #include "topoplan/planner.h"
 #include "topoplan/topo.h"
+#include "udgoap/def_check.h"
 
 namespace topoplan {
 struct PlannerInfo;
@@ -50,6 +53,38 @@ int64_t plan_cost(const Domain& domain, std::span<const ActionId> actions) {
   int64_t cost = 0;
   for (ActionId a : actions) cost += domain.cost(a);
   return cost;
+}
+
+std::optional<Error> check(const PlannerOptions& options) {
+  constexpr std::string_view kWhere = "PlannerOptions";
+  constexpr int64_t kMax = INT64_MAX;
+  for (const auto& [prefix, l] :
+       {std::pair<const char*, const SearchLimits*>{"limits.", &options.limits},
+        {"auto_limits.", &options.auto_limits}}) {
+    const std::string p = prefix;
+    if (auto e = def_check::range(kWhere, p + "max_expansions", l->max_expansions, 0, kMax))
+      return e;
+    if (auto e = def_check::range(kWhere, p + "max_memory_bytes", l->max_memory_bytes, 0, kMax))
+      return e;
+    if (auto e = def_check::range(kWhere, p + "max_seconds", l->max_seconds, 0.0, 1e9)) return e;
+  }
+  if (options.objective != Objective::kCost && options.objective != Objective::kLength) {
+    return Error{std::string(kWhere) + ": 'objective' must be kCost or kLength, found " +
+                     std::to_string(static_cast<int>(options.objective)),
+                 "", 0};
+  }
+  return std::nullopt;
+}
+
+PlanResult RegisteredPlanFn::operator()(const Domain& domain, const Instance& instance,
+                                        const PlannerOptions& options) const {
+  if (auto bad = check(options)) {
+    PlanResult r;
+    r.status = PlanStatus::kUnsupported;
+    r.message = std::move(bad->message);
+    return r;
+  }
+  return fn_(domain, instance, options);
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -70,6 +71,30 @@ struct PlannerOptions {
 
 using PlanFn = PlanResult (*)(const Domain&, const Instance&, const PlannerOptions&);
 
+// The accepted ranges of PlannerOptions, for `limits` and `auto_limits` alike: max_expansions and
+// max_memory_bytes in [0, 2^63 - 1] (0 stops at once), max_seconds in [0, 1e9] (0: no time
+// limit; NaN and infinity are refused), objective kCost or kLength. nullopt when they hold, else
+// a one-line Error naming the field and its range.
+[[nodiscard]] std::optional<Error> check(const PlannerOptions& options);
+
+// A registered planner's cold entry (PlannerInfo::plan). Calling it checks the options once, at
+// the registry's entrance, whatever the planner: options out of range (check() above) give
+// kUnsupported with check()'s message, and the planner does not run. Built implicitly from a
+// PlanFn, so registering stays `PlannerInfo{"name", "description", &plan_fn}`.
+class RegisteredPlanFn {
+ public:
+  constexpr RegisteredPlanFn(PlanFn fn = nullptr)
+      : fn_(fn) {}  // NOLINT(google-explicit-constructor)
+  PlanResult operator()(const Domain& domain, const Instance& instance,
+                        const PlannerOptions& options) const;
+  // The planner's own function, unchecked.
+  [[nodiscard]] constexpr PlanFn get() const { return fn_; }
+  constexpr explicit operator bool() const { return fn_ != nullptr; }
+
+ private:
+  PlanFn fn_;
+};
+
 class CompiledActionSet;  // compiled.h
 class HotPlanner;         // planner.h
 struct HotPlannerDef;     // planner.h
@@ -79,7 +104,7 @@ using HotPlannerFactory = Result<std::unique_ptr<HotPlanner>> (*)(const Compiled
 struct PlannerInfo {
   std::string_view name;         // e.g. "exact", "topo", "astar"
   std::string_view description;  // one line for --help
-  PlanFn plan;                   // cold path: one call, one vector
+  RegisteredPlanFn plan;         // cold path: one call, one vector; checks the options
   // Hot path (planner.h): creates the planner once for an action set; nullptr when the planner
   // has none yet.
   HotPlannerFactory create_hot = nullptr;

@@ -1,0 +1,99 @@
+// The registry's entrance (include/topoplan/plan.h, RegisteredPlanFn): every registered planner's
+// cold PlanFn refuses PlannerOptions out of range — negative, NaN, infinite or too large limits,
+// an objective outside the enum — with kUnsupported and a one-line message naming the field and
+// its range, before the planner runs; options at the edges of the ranges still plan.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "topoplan/families.h"
+#include "topoplan/plan.h"
+
+namespace topoplan {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+struct BadCase {
+  std::string field;  // what the message must name
+  std::function<void(PlannerOptions&)> set;
+};
+
+std::vector<BadCase> bad_cases() {
+  return {
+      {"'limits.max_expansions' must be in [0, 9223372036854775807], found -1",
+       [](PlannerOptions& o) { o.limits.max_expansions = -1; }},
+      {"'limits.max_expansions'",
+       [](PlannerOptions& o) { o.limits.max_expansions = std::numeric_limits<int64_t>::min(); }},
+      {"'limits.max_memory_bytes'", [](PlannerOptions& o) { o.limits.max_memory_bytes = -1; }},
+      {"'limits.max_seconds' must be in [0, 1e+09], found nan",
+       [](PlannerOptions& o) { o.limits.max_seconds = kNaN; }},
+      {"'limits.max_seconds'", [](PlannerOptions& o) { o.limits.max_seconds = -0.5; }},
+      {"'limits.max_seconds'", [](PlannerOptions& o) { o.limits.max_seconds = kInf; }},
+      {"'limits.max_seconds'", [](PlannerOptions& o) { o.limits.max_seconds = 1e300; }},
+      {"'auto_limits.max_expansions'",
+       [](PlannerOptions& o) { o.auto_limits.max_expansions = -5; }},
+      {"'auto_limits.max_memory_bytes'",
+       [](PlannerOptions& o) { o.auto_limits.max_memory_bytes = -1; }},
+      {"'auto_limits.max_seconds'", [](PlannerOptions& o) { o.auto_limits.max_seconds = kNaN; }},
+      {"'auto_limits.max_seconds'", [](PlannerOptions& o) { o.auto_limits.max_seconds = -kInf; }},
+      {"'objective' must be kCost or kLength, found 7",
+       [](PlannerOptions& o) { o.objective = static_cast<Objective>(7); }},
+  };
+}
+
+TEST(Registry, EveryPlannerRefusesOptionsOutOfRange) {
+  const Task task = western_pus();
+  int planners_checked = 0;
+  for (const PlannerInfo& info : planners()) {
+    ++planners_checked;
+    for (const BadCase& c : bad_cases()) {
+      PlannerOptions o;
+      c.set(o);
+      const PlanResult r = info.plan(task.domain, task.instances.front(), o);
+      EXPECT_EQ(r.status, PlanStatus::kUnsupported) << info.name << ": " << c.field;
+      EXPECT_NE(r.message.find(c.field), std::string::npos)
+          << info.name << ": '" << r.message << "' should name " << c.field;
+      EXPECT_EQ(r.message.find('\n'), std::string::npos) << r.message;
+      EXPECT_TRUE(r.actions.empty());
+    }
+  }
+  EXPECT_GE(planners_checked, 4);  // auto, astar, astar-back, topo at least
+}
+
+TEST(Registry, OptionsAtTheEdgesOfTheRangesStillPlan) {
+  const Task task = western_pus();
+  PlannerOptions edges;
+  edges.limits.max_expansions = std::numeric_limits<int64_t>::max();
+  edges.limits.max_memory_bytes = std::numeric_limits<int64_t>::max();
+  edges.limits.max_seconds = 1e9;
+  edges.objective = Objective::kLength;
+  for (const char* name : {"auto", "astar", "astar-back", "topo"}) {
+    const PlannerInfo* info = find_planner(name);
+    ASSERT_NE(info, nullptr) << name;
+    const PlanResult r = info->plan(task.domain, task.instances.front(), edges);
+    EXPECT_EQ(r.status, PlanStatus::kSolved) << name << ": " << r.message;
+  }
+  // A zero limit is a limit, not an error: the search stops at once.
+  PlannerOptions zero;
+  zero.limits.max_expansions = 0;
+  const PlanResult r = find_planner("astar")->plan(task.domain, task.instances.front(), zero);
+  EXPECT_EQ(r.status, PlanStatus::kLimitReached) << r.message;
+}
+
+TEST(Registry, CheckNamesTheFieldAndItsRange) {
+  EXPECT_FALSE(check(PlannerOptions{}).has_value());
+  PlannerOptions o;
+  o.limits.max_seconds = kNaN;
+  const auto e = check(o);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->message, "PlannerOptions: 'limits.max_seconds' must be in [0, 1e+09], found nan");
+}
+
+}  // namespace
+}  // namespace topoplan
