@@ -3,28 +3,28 @@
 // file may say. run_arena_episode asserts them in debug builds.
 #include <array>
 #include <cmath>
+#include <span>
 
 #include "../udgoap/def_check.h"
 #include "topoplan/sim/arena.h"
 
 namespace topoplan::sim {
 
+using def_check::Field;
+using def_check::IntField;
+
 std::optional<Error> check(const LoopConfig& loop) {
   constexpr std::string_view kWhere = "LoopConfig";
-  if (auto e =
-          def_check::range(kWhere, "decision_ticks", int64_t{loop.decision_ticks}, 1, 1'000'000))
-    return e;
-  if (auto e = def_check::range(kWhere, "replan_ticks", int64_t{loop.replan_ticks}, 0, 100'000'000))
-    return e;
+  const std::array ints = {
+      IntField{"decision_ticks", loop.decision_ticks, 1, 1'000'000},
+      IntField{"replan_ticks", loop.replan_ticks, 0, 100'000'000},
+  };
+  if (auto e = def_check::first_out_of_range(kWhere, std::span<const IntField>(ints))) return e;
   return def_check::range(kWhere, "better_margin", loop.better_margin, 0.0, 1e6);
 }
 
 std::optional<Error> check(const ArenaConfig& c) {
   constexpr std::string_view kWhere = "ArenaConfig";
-  struct Field {
-    std::string_view name;
-    double value, lo, hi;
-  };
   const std::array fields = {
       Field{"width", c.width, 1.0, 1e5},
       Field{"height", c.height, 1.0, 1e5},
@@ -72,12 +72,7 @@ std::optional<Error> check(const ArenaConfig& c) {
       Field{"goap_health", c.goap_health, 0.0, 1e6},
       Field{"udgoap_near", c.udgoap_near, 0.0, 1e4},
   };
-  for (const Field& f : fields)
-    if (auto e = def_check::range(kWhere, f.name, f.value, f.lo, f.hi)) return e;
-  struct IntField {
-    std::string_view name;
-    int64_t value, lo, hi;
-  };
+  if (auto e = def_check::first_out_of_range(kWhere, std::span<const Field>(fields))) return e;
   const std::array ints = {
       IntField{"max_antlions", c.max_antlions, 1, 4096},
       IntField{"max_potions", c.max_potions, 1, 4096},
@@ -86,8 +81,7 @@ std::optional<Error> check(const ArenaConfig& c) {
       IntField{"udgoap_potions", c.udgoap_potions, 0, 16},
       IntField{"udgoap_max_expansions", c.udgoap_max_expansions, 1, 10'000'000},
   };
-  for (const IntField& f : ints)
-    if (auto e = def_check::range(kWhere, f.name, f.value, f.lo, f.hi)) return e;
+  if (auto e = def_check::first_out_of_range(kWhere, std::span<const IntField>(ints))) return e;
   if (c.spawn_points.empty()) return Error{"ArenaConfig: 'spawn_points' must not be empty", "", 0};
   for (const NamedSpot& s : c.spawn_points)  // the arena is centred on (0, 0)
     if (!(std::abs(s.pos.x) <= c.width / 2 && std::abs(s.pos.y) <= c.height / 2))

@@ -1,18 +1,18 @@
 // The ranges of HospitalConfig's numeric fields (include/topoplan/sim/hospital.h): the same as
 // the scenario file's (src/sim/scenario_toml.cpp). run_hospital asserts them in debug builds.
 #include <array>
+#include <span>
 
 #include "../udgoap/def_check.h"
 #include "topoplan/sim/hospital.h"
 
 namespace topoplan::sim {
 
+using def_check::Field;
+using def_check::IntField;
+
 std::optional<Error> check(const HospitalConfig& c) {
   constexpr std::string_view kWhere = "HospitalConfig";
-  struct Field {
-    std::string_view name;
-    double value, lo, hi;
-  };
   const std::array fields = {
       Field{"dt", c.dt, 1e-3, 1.0},
       Field{"seconds", c.seconds, 0.0, 1e7},
@@ -39,12 +39,7 @@ std::optional<Error> check(const HospitalConfig& c) {
       Field{"w_chat", c.w_chat, 0.0, 1e3},
       Field{"crowd_seconds", c.crowd_seconds, 0.0, 1e5},
   };
-  for (const Field& f : fields)
-    if (auto e = def_check::range(kWhere, f.name, f.value, f.lo, f.hi)) return e;
-  struct IntField {
-    std::string_view name;
-    int64_t value, lo, hi;
-  };
+  if (auto e = def_check::first_out_of_range(kWhere, std::span<const Field>(fields))) return e;
   const std::array ints = {
       IntField{"decision_ticks", c.decision_ticks, 1, 1'000'000},
       IntField{"nurses", c.nurses, 0, 10'000},
@@ -53,8 +48,7 @@ std::optional<Error> check(const HospitalConfig& c) {
       IntField{"threads", c.threads, 1, 256},
       IntField{"npcs", c.npcs, 1, 1'000'000},
   };
-  for (const IntField& f : ints)
-    if (auto e = def_check::range(kWhere, f.name, f.value, f.lo, f.hi)) return e;
+  if (auto e = def_check::first_out_of_range(kWhere, std::span<const IntField>(ints))) return e;
   if (c.nurses + c.doctors + c.visitors < 1)
     return Error{"HospitalConfig: the mix (nurses + doctors + visitors) needs at least one NPC", "",
                  0};

@@ -2,12 +2,16 @@
 // scenario file's (src/sim/scenario_toml.cpp). HouseSim asserts them in debug builds.
 #include <array>
 #include <cmath>
+#include <span>
 
 #include "../udgoap/def_check.h"
 #include "topoplan/sim/arena.h"
 #include "topoplan/sim/house.h"
 
 namespace topoplan::sim {
+
+using def_check::Field;
+using def_check::IntField;
 namespace {
 
 std::optional<Error> index(std::string_view where, std::string_view field, int32_t v, int32_t lo,
@@ -19,10 +23,6 @@ std::optional<Error> index(std::string_view where, std::string_view field, int32
 
 std::optional<Error> check(const HouseConfig& c) {
   constexpr std::string_view kWhere = "HouseConfig";
-  struct Field {
-    std::string_view name;
-    double value, lo, hi;
-  };
   const std::array fields = {
       Field{"dt", c.dt, 1e-3, 1.0},
       Field{"max_seconds", c.max_seconds, 0.0, 1e7},
@@ -33,12 +33,12 @@ std::optional<Error> check(const HouseConfig& c) {
       Field{"activity_energy", c.activity_energy, 0.0, 1e3},
       Field{"switch_margin", c.switch_margin, 0.0, 100.0},
   };
-  for (const Field& f : fields)
-    if (auto e = def_check::range(kWhere, f.name, f.value, f.lo, f.hi)) return e;
-  if (auto e = def_check::range(kWhere, "goto_cost", c.goto_cost, 0, 1'000'000)) return e;
-  if (auto e =
-          def_check::range(kWhere, "udgoap_max_expansions", c.udgoap_max_expansions, 1, 10'000'000))
-    return e;
+  if (auto e = def_check::first_out_of_range(kWhere, std::span<const Field>(fields))) return e;
+  const std::array ints = {
+      IntField{"goto_cost", c.goto_cost, 0, 1'000'000},
+      IntField{"udgoap_max_expansions", c.udgoap_max_expansions, 1, 10'000'000},
+  };
+  if (auto e = def_check::first_out_of_range(kWhere, std::span<const IntField>(ints))) return e;
   if (c.decay.size() != c.drives.size() || c.initial.size() != c.drives.size())
     return Error{"HouseConfig: 'decay' and 'initial' need one value per drive", "", 0};
   for (size_t d = 0; d < c.drives.size(); ++d) {

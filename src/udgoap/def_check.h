@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -35,6 +36,32 @@ inline std::optional<Error> range(std::string_view where, std::string_view field
   return Error{std::string(where) + ": '" + std::string(field) + "' must be in [" +
                    std::to_string(lo) + ", " + std::to_string(hi) + "], found " + std::to_string(v),
                "", 0};
+}
+
+// A field of a struct and its accepted range, for checking a struct as a table of fields.
+struct Field {
+  std::string_view name;
+  double value, lo, hi;
+};
+struct IntField {
+  std::string_view name;
+  int64_t value, lo, hi;
+};
+
+// The Error of the first field outside its range, in table order; nullopt when all hold.
+template <typename F>
+std::optional<Error> first_out_of_range(std::string_view where, std::span<const F> fields) {
+  for (const F& f : fields)
+    if (auto e = range(where, f.name, f.value, f.lo, f.hi)) return e;
+  return std::nullopt;
+}
+inline std::optional<Error> first_out_of_range(std::string_view where,
+                                               std::span<const Field> fields) {
+  return first_out_of_range<Field>(where, fields);
+}
+inline std::optional<Error> first_out_of_range(std::string_view where,
+                                               std::span<const IntField> fields) {
+  return first_out_of_range<IntField>(where, fields);
 }
 
 }  // namespace topoplan::def_check
