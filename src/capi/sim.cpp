@@ -104,24 +104,36 @@ topoplan_status wrap(Result<SimScenario> sc, topoplan_sim** out, char* error, si
   return ok(error, error_size);
 }
 
+// The scenario's config (ArenaConfig, HouseConfig), cut at the options' max_seconds when shorter.
+template <typename Config>
+Config limited(Config c, const topoplan_sim_options& o) {
+  if (o.max_seconds > 0 && o.max_seconds < c.max_seconds) c.max_seconds = o.max_seconds;
+  return c;
+}
+
+// What every episode reports: its clock and the decision loop's counters.
+void fill(topoplan_sim_result& r, int64_t ticks, double seconds, bool censored,
+          const LoopCounters& counters) {
+  r.ticks = ticks;
+  r.seconds = seconds;
+  r.censored = censored ? 1 : 0;
+  r.decisions = counters.decisions;
+  r.plans = counters.plans;
+  r.plan_failures = counters.plan_failures;
+  r.steps_done = counters.steps_done;
+}
+
 // Episode 0 of the arena: replay lines, then the end line, the header (which lists every
 // antlion that appeared) in front.
 void run_arena(topoplan_sim& s, SelectorKind kind, const topoplan_sim_options& o,
                topoplan_sim_result& r) {
-  ArenaConfig c = s.scenario.arena;
-  if (o.max_seconds > 0 && o.max_seconds < c.max_seconds) c.max_seconds = o.max_seconds;
+  const ArenaConfig c = limited(s.scenario.arena, o);
   std::string text;
   ReplayWriter writer(o.replay_every > 0 ? &text : nullptr, o.replay_every);
   const ArenaEpisode ep = run_arena_episode(c, kind, stream_seed(o.seed, 0),
                                             writer.enabled() ? &writer : nullptr, nullptr);
-  r.ticks = ep.ticks;
-  r.seconds = ep.lifespan;
-  r.censored = ep.censored ? 1 : 0;
+  fill(r, ep.ticks, ep.lifespan, ep.censored, ep.counters);
   r.kills = ep.kills;
-  r.decisions = ep.counters.decisions;
-  r.plans = ep.counters.plans;
-  r.plan_failures = ep.counters.plan_failures;
-  r.steps_done = ep.counters.steps_done;
   s.replay.clear();
   if (!writer.enabled()) return;
   text += end_line(ep.ticks, ep.lifespan);
@@ -139,8 +151,7 @@ void run_arena(topoplan_sim& s, SelectorKind kind, const topoplan_sim_options& o
 
 void run_house_episode(topoplan_sim& s, SelectorKind kind, const topoplan_sim_options& o,
                        topoplan_sim_result& r) {
-  HouseConfig c = s.scenario.house;
-  if (o.max_seconds > 0 && o.max_seconds < c.max_seconds) c.max_seconds = o.max_seconds;
+  const HouseConfig c = limited(s.scenario.house, o);
   std::string text;
   ReplayWriter writer(o.replay_every > 0 ? &text : nullptr, o.replay_every);
   if (writer.enabled()) {
@@ -149,13 +160,7 @@ void run_house_episode(topoplan_sim& s, SelectorKind kind, const topoplan_sim_op
                          agents, c.drives);
   }
   const HouseRun h = run_house(c, kind, writer.enabled() ? &writer : nullptr, nullptr, false);
-  r.ticks = h.ticks;
-  r.seconds = h.time;
-  r.censored = h.reached ? 0 : 1;
-  r.decisions = h.counters.decisions;
-  r.plans = h.counters.plans;
-  r.plan_failures = h.counters.plan_failures;
-  r.steps_done = h.counters.steps_done;
+  fill(r, h.ticks, h.time, !h.reached, h.counters);
   s.replay.clear();
   if (!writer.enabled()) return;
   text += end_line(h.ticks, h.time);
