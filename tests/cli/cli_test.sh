@@ -2,34 +2,8 @@
 # End-to-end checks of the topoplan command line: outputs, exit codes, error messages.
 # Usage: cli_test.sh PATH/TO/topoplan SOURCE_DIR
 set -uo pipefail
-bin=$1
-src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-
-# expect NAME EXIT_CODE PATTERN -- command...   (PATTERN: grep -E over stdout+stderr, or "")
-expect() {
-  local name=$1 code=$2 pattern=$3
-  shift 4
-  local out
-  out=$("$@" 2>&1)
-  local got=$?
-  if [[ $got -ne $code ]]; then
-    echo "FAIL $name: exit $got, expected $code"
-    echo "$out" | sed 's/^/    /' | head -20
-    failed=$((failed + 1))
-    return
-  fi
-  if [[ -n $pattern ]] && ! grep -Eq -- "$pattern" <<<"$out"; then
-    echo "FAIL $name: output does not match /$pattern/"
-    echo "$out" | sed 's/^/    /' | head -20
-    failed=$((failed + 1))
-    return
-  fi
-  passed=$((passed + 1))
-}
+# shellcheck source=expect.sh
+source "$(dirname "$0")/expect.sh" "$@"
 
 hb=$src/domains/horse-breeder.toml
 
@@ -153,5 +127,4 @@ expect "crowd missing file exits 33" 33 'cannot open' -- "$bin" crowd --domain "
 # show
 expect "show lists actions" 0 'PickUpBucket' -- "$bin" show "$hb"
 
-echo "$passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+summary

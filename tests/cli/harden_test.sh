@@ -3,35 +3,9 @@
 # one-line message naming the option and its range (exit 2); no crash, hang or false success.
 # Usage: harden_test.sh PATH/TO/topoplan SOURCE_DIR
 set -uo pipefail
-bin=$1
-src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-
-# expect NAME EXIT_CODE PATTERN -- command...   (PATTERN: grep -E over stdout+stderr, or "")
-# Every command runs under a 60 s timeout: a hang is a failure (exit 124), not a stuck CI.
-expect() {
-  local name=$1 code=$2 pattern=$3
-  shift 4
-  local out
-  out=$(timeout 60 "$@" 2>&1)
-  local got=$?
-  if [[ $got -ne $code ]]; then
-    echo "FAIL $name: exit $got, expected $code"
-    echo "$out" | sed 's/^/    /' | head -20
-    failed=$((failed + 1))
-    return
-  fi
-  if [[ -n $pattern ]] && ! grep -Eq -- "$pattern" <<<"$out"; then
-    echo "FAIL $name: output does not match /$pattern/"
-    echo "$out" | sed 's/^/    /' | head -20
-    failed=$((failed + 1))
-    return
-  fi
-  passed=$((passed + 1))
-}
+expect_timeout=60  # a hang is a failure (exit 124), not a stuck CI
+# shellcheck source=expect.sh
+source "$(dirname "$0")/expect.sh" "$@"
 # one_line NAME -- command...: the command's stderr is exactly one line.
 one_line() {
   local name=$1
@@ -142,5 +116,4 @@ expect "show: 1 NPC class, not 1 NPC classes" 0 '' -- bash -c '! "$0" show "$1" 
 printf '\xef\xbb\xbf' >"$tmp/bom.sas" && cat "$src/domains/horse-breeder.sas" >>"$tmp/bom.sas"
 expect "SAS file with a byte-order mark" 0 '^; cost = 6' -- "$bin" plan "$tmp/bom.sas"
 
-echo "$passed passed, $failed failed"
-[[ $failed -eq 0 ]]
+summary
