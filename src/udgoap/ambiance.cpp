@@ -2,7 +2,11 @@
 #include "topoplan/udgoap/ambiance.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
+#include <string>
+
+#include "def_check.h"
 
 namespace topoplan::udgoap {
 namespace {
@@ -46,23 +50,62 @@ double cost_change(const AmbianceInfo& npc, const std::vector<std::string>& anno
   return change;
 }
 
+namespace {
+
+// Clamp before rounding: llround of a double beyond int64 (a 1e19 penalty) is undefined and gave
+// LLONG_MIN, i.e. cost 0 — a huge penalty made the action free. NaN (opposite infinities) counts
+// as the largest cost, never as free.
+int64_t saturated_cost(double cost) {
+  if (std::isnan(cost) || cost >= static_cast<double>(kMaxCost)) return kMaxCost;
+  if (cost <= 0) return 0;
+  return std::llround(cost);
+}
+
+}  // namespace
+
+void ambiance_costs(std::span<const int64_t> base, const ActionAnnotations& annotations,
+                    const AmbianceInfo& npc, double t, std::span<int64_t> out) {
+  assert(out.size() == base.size());
+  for (size_t a = 0; a < base.size(); ++a) {
+    out[a] =
+        a < annotations.size()
+            ? saturated_cost(static_cast<double>(base[a]) + cost_change(npc, annotations[a], t))
+            : base[a];
+  }
+}
+
 DomainDef apply_ambiance(const DomainDef& def, const ActionAnnotations& annotations,
                          const AmbianceInfo& npc, double t) {
   DomainDef out = def;
   for (size_t a = 0; a < out.actions.size() && a < annotations.size(); ++a) {
-    const double cost =
-        static_cast<double>(out.actions[a].cost) + cost_change(npc, annotations[a], t);
-    // Clamp before rounding: llround of a double beyond int64 (a 1e19 penalty) is undefined and
-    // gave LLONG_MIN, i.e. cost 0 — a huge penalty made the action free. NaN (opposite
-    // infinities) counts as the largest cost, never as free.
-    if (std::isnan(cost) || cost >= static_cast<double>(kMaxCost))
-      out.actions[a].cost = kMaxCost;
-    else if (cost <= 0)
-      out.actions[a].cost = 0;
-    else
-      out.actions[a].cost = std::llround(cost);
+    out.actions[a].cost = saturated_cost(static_cast<double>(out.actions[a].cost) +
+                                         cost_change(npc, annotations[a], t));
   }
   return out;
+}
+
+std::optional<Error> check(const CostModifier& m, std::string_view where) {
+  if (auto e = def_check::range(where, "start", m.start, 0.0, kMaxModifierSeconds)) return e;
+  if (auto e = def_check::range(where, "amount", m.amount, -kMaxModifierAmount, kMaxModifierAmount))
+    return e;
+  if (auto e = def_check::range(where, "duration", m.duration, 0.0, kMaxModifierSeconds)) return e;
+  if (m.rate != Rate::kInstantaneous && m.rate != Rate::kLinear) {
+    return Error{std::string(where) + ": 'rate' must be kInstantaneous or kLinear, found " +
+                     std::to_string(static_cast<int>(m.rate)),
+                 "", 0};
+  }
+  if (m.rate == Rate::kLinear && !(m.duration > 0.0))
+    return Error{std::string(where) + ": a linear rate needs 'duration' > 0", "", 0};
+  return std::nullopt;
+}
+
+std::optional<Error> check(const AmbianceModifier& m) {
+  const std::string where = "modifier '" + m.name + "'";
+  if (m.booster.annotations.empty())
+    return Error{where + " booster: 'annotations' must not be empty", "", 0};
+  if (auto e = check(m.booster, where + " booster")) return e;
+  if (m.has_dampener) return check(m.dampener, where + " dampener");
+  return std::nullopt;
 }
 
 void expire(AmbianceInfo& npc, double t) {

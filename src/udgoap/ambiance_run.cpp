@@ -4,6 +4,7 @@
 #include <cassert>
 #include <cstdio>
 
+#include "def_check.h"
 #include "topoplan/astar.h"
 #include "topoplan/udgoap/ambiance_scenario.h"
 #include "topoplan/validate.h"
@@ -99,15 +100,22 @@ std::optional<Error> check(const AmbianceScenario& sc) {
       return bad("npc '" + n.name + "': " + e->message);
     }
   }
-  if (!(sc.action_time >= 0.0) || sc.max_steps < 1) return bad("bad action_time or max_steps");
-  return std::nullopt;
+  for (const AmbianceModifier& m : sc.modifiers) {
+    if (auto e = check(m)) return e;
+  }
+  constexpr std::string_view kWhere = "AmbianceScenario";
+  if (auto e = def_check::range(kWhere, "action_time", sc.action_time, 0.0, kMaxModifierSeconds))
+    return e;
+  return def_check::range(kWhere, "max_steps", int64_t{sc.max_steps}, 1, kMaxAmbianceSteps);
 }
 
 AmbianceRun run_ambiance(const AmbianceScenario& sc, bool with_ambiance) {
   AmbianceRun run;
   double t = 0.0;
+  assert(!check(sc));
   // One compiled domain and one planner for the whole run: a decision changes only the costs
-  // (AStarPlanner::set_costs), so the planner re-derives its cost tables, nothing else.
+  // (AStarPlanner's cost overlay, set_costs), so the planner re-derives its cost tables, nothing
+  // else, and no domain definition is copied.
   Result<Domain> domain = Domain::compile(sc.domain);
   assert(domain.ok());  // check() held
   AStarPlanner astar(domain.value());
@@ -119,11 +127,8 @@ AmbianceRun run_ambiance(const AmbianceScenario& sc, bool with_ambiance) {
     out.name = npc.name;
     std::vector<ValueId> s = npc.init;
     std::vector<double> area_entry(sc.areas.size(), -1.0), object_entry(sc.objects.size(), -1.0);
-    // apply_ambiance reads only the costs: a definition holding just those is cheap to copy.
-    DomainDef def;
-    def.actions.resize(sc.domain.actions.size());
-    for (size_t a = 0; a < def.actions.size(); ++a) def.actions[a].cost = type.costs[a];
-    std::vector<int64_t> costs(def.actions.size());
+    std::vector<int64_t> costs(type.costs.size());  // this decision's, by ambiance_costs
+    AmbianceInfo info{type.susceptible, {}};
     for (int32_t step = 0;; ++step) {
       if (goal_holds(npc.goal, s)) break;
       if (step >= sc.max_steps) {
@@ -131,7 +136,7 @@ AmbianceRun run_ambiance(const AmbianceScenario& sc, bool with_ambiance) {
         break;
       }
       // Who is inside what, and since when.
-      AmbianceInfo info{type.susceptible, {}};
+      info.active.clear();
       for (size_t a = 0; a < sc.areas.size(); ++a) {
         if (!holds(sc.areas[a].inside, s)) {
           area_entry[a] = -1.0;
@@ -160,12 +165,9 @@ AmbianceRun run_ambiance(const AmbianceScenario& sc, bool with_ambiance) {
       for (const AmbianceModifier& m : info.active) {
         if (shares(m.booster.annotations, info.susceptible)) d.active.push_back(label(m));
       }
-      const DomainDef costed = apply_ambiance(def, sc.annotations, info, t);
-      for (size_t a = 0; a < def.actions.size(); ++a) {
-        d.base_cost.push_back(def.actions[a].cost);
-        d.cost.push_back(costed.actions[a].cost);
-        costs[a] = costed.actions[a].cost;
-      }
+      ambiance_costs(type.costs, sc.annotations, info, t, costs);
+      d.base_cost = type.costs;
+      d.cost = costs;
       Instance inst;
       inst.init = s;
       inst.goal = npc.goal;

@@ -7,37 +7,20 @@
 #include <initializer_list>
 #include <map>
 
-#include "io/toml_reader.h"
+#include "table_reader.h"
 #include "topoplan/udgoap/ambiance_scenario.h"
 
 namespace topoplan::udgoap {
 namespace {
 
-using toml_detail::Empty;
 using toml_detail::line_of;
 
-class AmbianceReader : toml_detail::TomlReader {
+class AmbianceReader : detail::TableReader {
  public:
-  explicit AmbianceReader(std::string file)
-      : TomlReader(std::move(file), toml_detail::quote_verbatim) {}
+  explicit AmbianceReader(std::string file) : TableReader(std::move(file)) {}
   Result<AmbianceScenario> read(std::string_view text);
 
  private:
-  bool string_of(const toml::table& t, std::string_view key, const std::string& where,
-                 bool required, std::string& out) {
-    return get_string(t, key, where, required, Empty::kReject, out);
-  }
-
-  bool number_of(const toml::table& t, std::string_view key, const std::string& where,
-                 double& out) {
-    return get_number(t, key, where, true, out);
-  }
-
-  bool strings_of(const toml::table& t, std::string_view key, const std::string& where,
-                  std::vector<std::string>& out) {
-    return get_strings(t, key, where, Empty::kReject, out);
-  }
-
   bool cost_of(const toml::node& n, const std::string& where, int64_t& out) {
     const auto v = n.value<int64_t>();
     if (!n.is_integer() || !v || *v < 0 || *v > kMaxCost)
@@ -158,12 +141,15 @@ class AmbianceReader : toml_detail::TomlReader {
     if (!m) return fail(line_of(*n), w + " must be a table");
     if (!check_keys(*m, {"amount", "rate", "delay", "duration", "annotations"}, w)) return false;
     if (!m->get("amount")) return fail_missing(line_of(*m), w, "amount");
-    if (!number_of(*m, "amount", w, out.amount) || !number_of(*m, "delay", w, out.start) ||
-        !number_of(*m, "duration", w, out.duration))
+    if (!number_in(*m, "amount", w, -kMaxModifierAmount, kMaxModifierAmount, out.amount) ||
+        !number_of(*m, "delay", w, out.start) || !number_of(*m, "duration", w, out.duration))
       return false;
     if (out.start < 0.0) return fail(line_of(*m->get("delay")), w + ": 'delay' must be >= 0");
     if (out.duration < 0.0)
       return fail(line_of(*m->get("duration")), w + ": 'duration' must be >= 0");
+    if (!number_in(*m, "delay", w, 0.0, kMaxModifierSeconds, out.start) ||
+        !number_in(*m, "duration", w, 0.0, kMaxModifierSeconds, out.duration))
+      return false;
     std::string rate = "instantaneous";
     if (!string_of(*m, "rate", w, false, rate)) return false;
     if (rate == "instantaneous") {
@@ -208,10 +194,13 @@ bool AmbianceReader::read_scenario(const toml::table& root) {
     return false;
   if (sc_.action_time < 0.0)
     return fail(line_of(*t->get("action_time")), "'action_time' must be >= 0");
+  if (!number_in(*t, "action_time", "[scenario]", 0.0, kMaxModifierSeconds, sc_.action_time))
+    return false;
   if (const toml::node* m = t->get("max_steps")) {
     const auto v = m->value<int64_t>();
-    if (!m->is_integer() || !v || *v < 1 || *v > 1000000)
-      return fail(line_of(*m), "'max_steps' must be an integer in [1, 1000000]");
+    if (!m->is_integer() || !v || *v < 1 || *v > kMaxAmbianceSteps)
+      return fail(line_of(*m), "'max_steps' must be an integer in [1, " +
+                                   std::to_string(kMaxAmbianceSteps) + "]");
     sc_.max_steps = static_cast<int32_t>(*v);
   }
   return true;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "io/toml_reader.h"
+#include "table_reader.h"
 #include "topoplan/udgoap/scenario.h"
 
 namespace topoplan::udgoap::scenario_detail {
@@ -17,21 +17,16 @@ namespace topoplan::udgoap::scenario_detail {
 using toml_detail::Empty;
 using toml_detail::line_of;
 
-class Reader : toml_detail::TomlReader {
+class Reader : detail::TableReader {
  public:
-  explicit Reader(std::string file) : TomlReader(std::move(file), toml_detail::quote_verbatim) {}
+  explicit Reader(std::string file) : TableReader(std::move(file)) {}
   Result<Scenario> read(std::string_view text);
 
  private:
-  bool string_of(const toml::table& t, std::string_view key, const std::string& where,
-                 bool required, std::string& out) {
-    return get_string(t, key, where, required, Empty::kReject, out);
-  }
-
   // Bounds may be infinite.
   bool number_of(const toml::table& t, std::string_view key, const std::string& where,
                  double& out) {
-    return get_number(t, key, where, key != "max" && key != "min", out);
+    return TableReader::number_of(t, key, where, out, key != "max" && key != "min");
   }
 
   // "consumer.mana", "self.mana", "supplier.position", "target.health", "goblin.health".

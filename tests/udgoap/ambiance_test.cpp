@@ -256,5 +256,137 @@ TEST(AmbianceScenarioFile, ErrorsNameFileAndLine) {
             std::string::npos);
 }
 
+// The messages the ambiance reader gave before it shared the UDGOAP table reader
+// (src/udgoap/table_reader.h), and the ranges of the modifiers' numbers (issue 14): each is
+// "file:line: message", the line of the offending value.
+TEST(AmbianceScenarioFile, ModifierNumbersAreCheckedWithTheirLine) {
+  const auto error = [](const std::string& text) {
+    Result<AmbianceScenario> sc = parse_ambiance_scenario(text, "bad.toml");
+    return sc.ok() ? std::string("ok") : sc.error().to_string();
+  };
+  const std::string head =
+      "[scenario]\naction_time = 1\n"                                                // 1-2
+      "[[variable]]\nname = \"side\"\nvalues = [\"near\", \"far\"]\n"                // 3-5
+      "[[action]]\nname = \"walk\"\neffects = [{ var = \"side\", to = \"far\" }]\n"  // 6-8
+      "[[npc_type]]\nname = \"t\"\n"                                                 // 9-10
+      "[[npc]]\nname = \"n\"\ntype = \"t\"\ninit = { side = \"near\" }\n"            // 11-14
+      "goal = { side = \"far\" }\n"                                                  // 15
+      "[[modifier]]\nname = \"m\"\n";                                                // 16-17
+  const auto booster = [&](const std::string& fields) {
+    return error(head + "booster = { " + fields + ", annotations = [\"x\"] }\n");
+  };
+  EXPECT_EQ(booster("amount = 10, rate = \"linear\", duration = 2"), "ok");
+  EXPECT_EQ(booster("amount = -1e12"), "ok");
+  // Unchanged messages.
+  EXPECT_EQ(booster("rate = \"linear\""),
+            "bad.toml:18: 'booster' of modifier 'm' is missing the key 'amount'");
+  EXPECT_EQ(booster("amount = 1, delay = -1"),
+            "bad.toml:18: 'booster' of modifier 'm': 'delay' must be >= 0");
+  EXPECT_EQ(booster("amount = 1, duration = -1"),
+            "bad.toml:18: 'booster' of modifier 'm': 'duration' must be >= 0");
+  EXPECT_EQ(booster("amount = 1, rate = \"linear\""),
+            "bad.toml:18: 'booster' of modifier 'm': a linear rate needs duration > 0");
+  EXPECT_EQ(booster("amount = nan"),
+            "bad.toml:18: 'amount' of 'booster' of modifier 'm' must be finite");
+  EXPECT_EQ(booster("amount = \"x\""),
+            "bad.toml:18: 'amount' of 'booster' of modifier 'm' must be a number, found a string");
+  // New: ranges (a 1e19 amount used to overflow the cost to 0; 1e300 s of delay never started).
+  EXPECT_EQ(
+      booster("amount = 1e19"),
+      "bad.toml:18: 'booster' of modifier 'm': 'amount' must be in [-1e+12, 1e+12], found 1e+19");
+  EXPECT_EQ(
+      booster("amount = -2e12"),
+      "bad.toml:18: 'booster' of modifier 'm': 'amount' must be in [-1e+12, 1e+12], found -2e+12");
+  EXPECT_EQ(booster("amount = 1, delay = 1e300"),
+            "bad.toml:18: 'booster' of modifier 'm': 'delay' must be in [0, 1e+09], found 1e+300");
+  EXPECT_EQ(
+      booster("amount = 1, rate = \"linear\", duration = 2e9"),
+      "bad.toml:18: 'booster' of modifier 'm': 'duration' must be in [0, 1e+09], found 2e+09");
+  EXPECT_EQ(
+      error(head + "booster = { amount = 1, annotations = [\"x\"] }\n"
+                   "dampener = { amount = 1e13 }\n"),
+      "bad.toml:19: 'dampener' of modifier 'm': 'amount' must be in [-1e+12, 1e+12], found 1e+13");
+  std::string slow = head + "booster = { amount = 1, annotations = [\"x\"] }\n";
+  slow.replace(slow.find("action_time = 1"), 15, "action_time = 1e10");
+  EXPECT_EQ(error(slow),
+            "bad.toml:2: [scenario]: 'action_time' must be in [0, 1e+09], found 1e+10");
+}
+
+// check() holds a scenario built in code to the files' ranges: every numeric field of the
+// modifiers, action_time and max_steps; NaN always fails; the message names the field.
+TEST(AmbianceCheck, EveryNumericFieldOutOfRangeIsAnError) {
+  const AmbianceScenario good = load("library");
+  ASSERT_FALSE(check(good).has_value());
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  struct Case {
+    std::string expected;  // the whole message
+    void (*set)(AmbianceScenario&, double, double);
+  };
+  const Case cases[] = {
+      {"modifier 'library_hush' booster: 'amount' must be in [-1e+12, 1e+12], found nan",
+       [](AmbianceScenario& s, double n, double) { s.modifiers[0].booster.amount = n; }},
+      {"modifier 'library_hush' booster: 'amount' must be in [-1e+12, 1e+12], found 1e+19",
+       [](AmbianceScenario& s, double, double) { s.modifiers[0].booster.amount = 1e19; }},
+      {"modifier 'library_hush' booster: 'amount' must be in [-1e+12, 1e+12], found -inf",
+       [](AmbianceScenario& s, double, double i) { s.modifiers[0].booster.amount = -i; }},
+      {"modifier 'library_hush' booster: 'start' must be in [0, 1e+09], found -1",
+       [](AmbianceScenario& s, double, double) { s.modifiers[0].booster.start = -1; }},
+      {"modifier 'library_hush' booster: 'start' must be in [0, 1e+09], found nan",
+       [](AmbianceScenario& s, double n, double) { s.modifiers[0].booster.start = n; }},
+      {"modifier 'library_hush' booster: 'duration' must be in [0, 1e+09], found inf",
+       [](AmbianceScenario& s, double, double i) { s.modifiers[0].booster.duration = i; }},
+      {"modifier 'library_hush' booster: a linear rate needs 'duration' > 0",
+       [](AmbianceScenario& s, double, double) { s.modifiers[0].booster.rate = Rate::kLinear; }},
+      {"modifier 'library_hush' booster: 'rate' must be kInstantaneous or kLinear, found 9",
+       [](AmbianceScenario& s, double, double) {
+         s.modifiers[0].booster.rate = static_cast<Rate>(9);
+       }},
+      {"modifier 'library_hush' booster: 'annotations' must not be empty",
+       [](AmbianceScenario& s, double, double) { s.modifiers[0].booster.annotations.clear(); }},
+      {"modifier 'library_hush' dampener: 'amount' must be in [-1e+12, 1e+12], found nan",
+       [](AmbianceScenario& s, double n, double) {
+         s.modifiers[0].has_dampener = true;
+         s.modifiers[0].dampener.amount = n;
+       }},
+      {"AmbianceScenario: 'action_time' must be in [0, 1e+09], found nan",
+       [](AmbianceScenario& s, double n, double) { s.action_time = n; }},
+      {"AmbianceScenario: 'action_time' must be in [0, 1e+09], found inf",
+       [](AmbianceScenario& s, double, double i) { s.action_time = i; }},
+      {"AmbianceScenario: 'max_steps' must be in [1, 1000000], found 0",
+       [](AmbianceScenario& s, double, double) { s.max_steps = 0; }},
+      {"AmbianceScenario: 'max_steps' must be in [1, 1000000], found 2000000000",
+       [](AmbianceScenario& s, double, double) { s.max_steps = 2'000'000'000; }},
+  };
+  for (const Case& c : cases) {
+    AmbianceScenario s = good;
+    c.set(s, nan, inf);
+    const auto e = check(s);
+    EXPECT_EQ(e ? e->message : std::string("no error"), c.expected);
+  }
+}
+
+// The costs a decision plans with come from ambiance_costs, on the type's costs, without a
+// domain definition copied; they equal apply_ambiance's on the same definition.
+TEST(Ambiance, CostsWithoutADomainCopyEqualApplyAmbiance) {
+  DomainDef def;
+  def.variables.push_back({"v", {"a", "b"}});
+  def.actions.push_back({"shout", 5, {{0, 0, 1}}, {}});
+  def.actions.push_back({"whisper", 5, {{0, 0, 1}}, {}});
+  def.actions.push_back({"plain", 7, {{0, 0, 1}}, {}});
+  const ActionAnnotations annotations{{"loud"}, {"quiet"}};  // 'plain' has none: base cost
+  AmbianceModifier loud, hush;
+  loud.booster = modifier(0, 2.6, 0, Rate::kInstantaneous, {"loud"});
+  hush.booster = modifier(1, -9, 4, Rate::kLinear, {"quiet"});
+  const AmbianceInfo npc{{"loud", "quiet"}, {loud, hush}};
+  for (double t : {0.0, 1.0, 2.5, 5.0, 100.0}) {
+    const std::vector<int64_t> base{5, 5, 7};
+    std::vector<int64_t> out(3, -1);
+    ambiance_costs(base, annotations, npc, t, out);
+    const DomainDef costed = apply_ambiance(def, annotations, npc, t);
+    for (size_t a = 0; a < 3; ++a) EXPECT_EQ(out[a], costed.actions[a].cost) << t << " " << a;
+  }
+}
+
 }  // namespace
 }  // namespace topoplan::udgoap

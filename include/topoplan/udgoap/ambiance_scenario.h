@@ -66,6 +66,8 @@ struct AmbianceNpc {
   bool replan = true;         // replan after every action; false: execute the first plan whole
 };
 
+inline constexpr int32_t kMaxAmbianceSteps = 1'000'000;
+
 struct AmbianceScenario {
   std::string name;
   DomainDef domain;                                 // base costs; every action listed, no classes
@@ -76,8 +78,8 @@ struct AmbianceScenario {
   std::vector<AmbianceObject> objects;
   std::vector<AmbianceNpcType> types;
   std::vector<AmbianceNpc> npcs;
-  double action_time = 1.0;  // seconds per executed action
-  int32_t max_steps = 100;   // decisions per NPC at most
+  double action_time = 1.0;  // seconds per executed action: [0, 1e9]
+  int32_t max_steps = 100;   // decisions per NPC at most: [1, kMaxAmbianceSteps]
 };
 
 // One decision of one NPC.
@@ -106,7 +108,9 @@ struct AmbianceRun {
   bool all_solved = true;
 };
 
-// Checks the cross references (names resolved, sizes, ranges). run_ambiance() asserts it held.
+// Checks the cross references (names resolved, sizes, ranges) and every numeric field: the
+// modifiers' (check(AmbianceModifier)), the types' costs, action_time, max_steps; NaN fails.
+// run_ambiance() asserts it held.
 [[nodiscard]] std::optional<Error> check(const AmbianceScenario& scenario);
 
 // Runs the scenario; `with_ambiance` = false plays it with every NPC's active set empty (the
