@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "topoplan/compiled.h"
 #include "topoplan/domain.h"
 
 namespace topoplan {
@@ -137,5 +138,10 @@ struct ClassReport {
 // Analyses the actions whose entry in `action_mask` (size num_actions()) is non-zero: a per-NPC
 // enabled-action set.
 [[nodiscard]] ClassReport analyze(const Domain& domain, std::span<const uint8_t> action_mask);
+
+// Analyses the actions of a compiled action set (its class, or kAllActions for a mask), reading
+// the set's value slots and its producer, consumer and requester indexes. The two overloads
+// above compile a set and call this one.
+[[nodiscard]] ClassReport analyze(const CompiledActionSet& set);
 
 }  // namespace topoplan

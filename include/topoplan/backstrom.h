@@ -17,6 +17,8 @@
 //      action); a topological sort gives the total order, a cycle means no plan.
 // Time O(m²n) per plan, as Theorem 4.11 states — the cost the papers compare ℙ against. The
 // per-plan working arrays are owned by the planner and reused (no allocation after warm-up).
+// The value slots and producers come from a CompiledActionSet (compiled.h, shared with ℙ, the
+// class analysis and the searches); only the dense prevail rows are 𝒫's own.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "topoplan/compiled.h"
 #include "topoplan/domain.h"
 #include "topoplan/plan.h"
 #include "topoplan/result.h"
@@ -37,6 +40,9 @@ class BackstromPlanner {
   // `npc_class` are unary, post-unique and single-valued. Keeps a reference to `domain`.
   [[nodiscard]] static Result<BackstromPlanner> create(const Domain& domain,
                                                        ClassId npc_class = kAllActions);
+  // The same over a compiled action set (its class or mask): the chains walk the set's producer
+  // index. Shares the set's indexes; its Domain must outlive the planner.
+  [[nodiscard]] static Result<BackstromPlanner> create(const CompiledActionSet& set);
 
   // Plans from the total state `init` to the partial state `goal`. kSolved: `out` holds a plan
   // (minimal in length, each action type at most twice); kUnsolvable: proven.
@@ -61,14 +67,9 @@ class BackstromPlanner {
   bool walk(VarId v, ValueId stop, ValueId to);
   bool build(VarId v, std::span<const ValueId> init, std::span<const ValueId> goal);
 
-  const Domain* domain_ = nullptr;
+  CompiledActionSet set_;  // value slots and the (post-unique) producer per slot
   int32_t m_ = 0;
-  std::vector<int32_t> value_offset_;  // per variable
-  std::vector<ActionId> producer_;     // per (var, value): the action with that post, or -1
-  std::vector<VarId> var_;             // per action
-  std::vector<ValueId> pre_;           // per action
-  std::vector<ValueId> post_;          // per action
-  std::vector<ValueId> prevail_;       // per action, dense: m entries (kUndefined = none)
+  std::vector<ValueId> prevail_;  // per action, dense: m entries (kUndefined = none), as in 𝒫
 
   // Working arrays, reused.
   std::vector<ValueId> request_;    // per variable: the requested value (S: at most one)

@@ -1,10 +1,11 @@
 // Class analysis (Prévost et al. 2023, Defs 1-7). docs/classes.md explains every step and decision.
 // References: docs/references.md.
 //
-// Everything is indexed through "value slots": slot(v, x) = Σ_{w<v} |D_w| + x. Three CSR tables
-// over the slots (producers: actions whose post is (v, x); consumers: actions whose defined pre is
-// (v, x); requesters: actions with prevail (v, x)) give every graph of the papers without hashing
-// or sorting, so the whole analysis is O(|M| + Σ|D_v| + Σ|prv(a)| + |A| + |E_A|).
+// Everything is indexed through the value slots of a CompiledActionSet (compiled.h): slot(v, x) =
+// Σ_{w<v} |D_w| + x. Its CSR tables over the slots (producers: actions whose post is (v, x);
+// consumers: actions whose defined pre is (v, x); requesters: actions with prevail (v, x)) give
+// every graph of the papers without hashing, so the whole analysis is O(|M| + Σ|D_v| +
+// Σ|prv(a)| + |A| + |E_A|) but for sorting each A(v) (the producers of v's values) by id.
 #include "topoplan/analysis.h"
 
 #include <algorithm>
@@ -32,32 +33,6 @@ std::string_view to_string(StructuralClass c) {
 }
 
 namespace {
-
-// Compressed rows of int32 items.
-struct Csr {
-  std::vector<int32_t> off;
-  std::vector<int32_t> items;
-  [[nodiscard]] std::span<const int32_t> row(int32_t i) const {
-    const auto si = static_cast<size_t>(i);
-    return {items.data() + off[si], static_cast<size_t>(off[si + 1] - off[si])};
-  }
-};
-
-// `emit(add)` must call add(row, item) for every pair, the same way on both passes; rows keep the
-// emission order.
-template <typename Emit>
-Csr build_csr(int32_t rows, Emit emit) {
-  Csr c;
-  c.off.assign(static_cast<size_t>(rows) + 1, 0);
-  emit([&](int32_t row, int32_t) { ++c.off[static_cast<size_t>(row) + 1]; });
-  for (size_t i = 0; i < static_cast<size_t>(rows); ++i) c.off[i + 1] += c.off[i];
-  c.items.resize(static_cast<size_t>(c.off.back()));
-  std::vector<int32_t> pos(c.off.begin(), c.off.end() - 1);
-  emit([&](int32_t row, int32_t item) {
-    c.items[static_cast<size_t>(pos[static_cast<size_t>(row)]++)] = item;
-  });
-  return c;
-}
 
 // Disjoint sets with union by size and path halving (used for the weak components of G(v)).
 class DisjointSets {
@@ -93,10 +68,9 @@ std::string quote(const std::string& s) {
 
 class Analyzer {
  public:
-  Analyzer(const Domain& d, std::span<const uint8_t> mask, ClassId cls)
-      : d_(d), mask_(mask), n_(d.num_actions()), m_(d.num_variables()) {
-    assert(mask.size() == static_cast<size_t>(n_));
-    r_.npc_class = cls;
+  explicit Analyzer(const CompiledActionSet& set)
+      : set_(set), d_(set.domain()), n_(d_.num_actions()), m_(d_.num_variables()) {
+    r_.npc_class = set.npc_class();
   }
 
   ClassReport run() {
@@ -109,11 +83,16 @@ class Analyzer {
   }
 
  private:
-  [[nodiscard]] bool in(ActionId a) const { return mask_[static_cast<size_t>(a)] != 0; }
-  [[nodiscard]] int32_t slot(VarId v, ValueId x) const { return voff_[static_cast<size_t>(v)] + x; }
+  [[nodiscard]] bool in(ActionId a) const { return set_.available(a); }
+  [[nodiscard]] int32_t slot(VarId v, ValueId x) const { return set_.slot(v, x); }
   [[nodiscard]] ValueId post_on(ActionId a, VarId v) const {
     for (const Effect& e : d_.effects(a))
       if (e.var == v) return e.post;
+    return kUndefined;
+  }
+  [[nodiscard]] ValueId pre_on(ActionId a, VarId v) const {
+    for (const Effect& e : d_.effects(a))
+      if (e.var == v) return e.pre;
     return kUndefined;
   }
   [[nodiscard]] std::string aname(ActionId a) const { return quote(d_.action_name(a)); }
@@ -123,19 +102,13 @@ class Analyzer {
     return s + "}";
   }
 
-  // (U), (P), (S), defined pre-conditions, and the slot tables.
+  // (U), (P), (S), defined pre-conditions.
   void syntactic() {
     const auto sn = static_cast<size_t>(n_);
     r_.analysed.assign(sn, 0);
     r_.is_requestable.assign(sn, 0);
     r_.on_cycle.assign(sn, 0);
-    voff_.assign(static_cast<size_t>(m_) + 1, 0);
-    for (VarId v = 0; v < m_; ++v)
-      voff_[static_cast<size_t>(v) + 1] = voff_[static_cast<size_t>(v)] + d_.domain_size(v);
-    const int32_t slots = voff_.back();
-
-    for (ActionId a = 0; a < n_; ++a) {
-      if (!in(a)) continue;
+    for (const ActionId a : set_.actions()) {
       r_.analysed[static_cast<size_t>(a)] = 1;
       ++r_.num_analysed;
       const auto effects = d_.effects(a);
@@ -147,42 +120,14 @@ class Analyzer {
     r_.unary = r_.non_unary.empty();
     r_.pre_defined = r_.undefined_pre.empty();
 
-    producers_ = build_csr(slots, [&](auto add) {
-      for (ActionId a = 0; a < n_; ++a)
-        if (in(a))
-          for (const Effect& e : d_.effects(a)) add(slot(e.var, e.post), a);
-    });
-    consumers_ = build_csr(slots, [&](auto add) {
-      for (ActionId a = 0; a < n_; ++a)
-        if (in(a))
-          for (const Effect& e : d_.effects(a))
-            if (e.pre != kUndefined) add(slot(e.var, e.pre), a);
-    });
-    requesters_ = build_csr(slots, [&](auto add) {
-      for (ActionId a = 0; a < n_; ++a)
-        if (in(a))
-          for (const Fact& f : d_.prevail(a)) add(slot(f.var, f.value), a);
-    });
-    by_var_ = build_csr(m_, [&](auto add) {
-      for (ActionId a = 0; a < n_; ++a)
-        if (in(a))
-          for (const Effect& e : d_.effects(a)) add(e.var, a);
-    });
-    undef_by_var_ = build_csr(m_, [&](auto add) {
-      for (ActionId a = 0; a < n_; ++a)
-        if (in(a))
-          for (const Effect& e : d_.effects(a))
-            if (e.pre == kUndefined) add(e.var, a);
-    });
-
     for (VarId v = 0; v < m_; ++v) {
       PrevailConflict pc;
       pc.var = v;
       for (ValueId x = 0; x < d_.domain_size(v); ++x) {
-        const auto prod = producers_.row(slot(v, x));
+        const auto prod = set_.producers(slot(v, x));
         if (prod.size() >= 2)
           r_.post_conflicts.push_back({v, x, std::vector<ActionId>(prod.begin(), prod.end())});
-        const auto req = requesters_.row(slot(v, x));
+        const auto req = set_.requesters(slot(v, x));
         if (!req.empty()) {
           pc.values.push_back(x);
           pc.witnesses.push_back(req.front());
@@ -195,10 +140,9 @@ class Analyzer {
 
     // Def 3: a is requestable when some other action's defined prevail equals one of its posts
     // (an action never has a prevail on a variable it changes, so "other" is automatic).
-    for (ActionId a = 0; a < n_; ++a) {
-      if (!in(a)) continue;
+    for (const ActionId a : set_.actions()) {
       for (const Effect& e : d_.effects(a))
-        if (!requesters_.row(slot(e.var, e.post)).empty())
+        if (!set_.requesters(slot(e.var, e.post)).empty())
           r_.is_requestable[static_cast<size_t>(a)] = 1;
       if (r_.is_requestable[static_cast<size_t>(a)]) r_.requestable.push_back(a);
     }
@@ -214,7 +158,7 @@ class Analyzer {
       const auto first = r_.prv_edges.size();
       const auto effects = d_.effects(a);
       for (const Effect& e : effects)
-        for (ActionId b : requesters_.row(slot(e.var, e.post))) r_.prv_edges.push_back({a, b});
+        for (ActionId b : set_.requesters(slot(e.var, e.post))) r_.prv_edges.push_back({a, b});
       if (effects.size() > 1) {  // several effects may reach the same requester: sort and merge
         auto begin = r_.prv_edges.begin() + static_cast<std::ptrdiff_t>(first);
         std::sort(begin, r_.prv_edges.end(),
@@ -236,10 +180,17 @@ class Analyzer {
   void analyse_variable(VarId v) {
     VariableReport& vr = r_.variables[static_cast<size_t>(v)];
     vr.var = v;
-    const auto av = by_var_.row(v);
+    // A(v): the producers of v's values (an action sets v to one value), ascending.
+    av_.clear();
+    for (ValueId x = 0; x < d_.domain_size(v); ++x) {
+      const auto prod = set_.producers(slot(v, x));
+      av_.insert(av_.end(), prod.begin(), prod.end());
+    }
+    std::sort(av_.begin(), av_.end());
+    const std::span<const ActionId> av = av_;
     vr.actions.assign(av.begin(), av.end());
     for (ValueId x = 0; x < d_.domain_size(v); ++x)
-      if (producers_.row(slot(v, x)).empty()) vr.ghost_values.push_back(x);
+      if (set_.producers(slot(v, x)).empty()) vr.ghost_values.push_back(x);
     for (ActionId a : av)
       if (r_.is_requestable[static_cast<size_t>(a)]) vr.requestable.push_back(a);
     if (av.empty()) return;
@@ -249,12 +200,15 @@ class Analyzer {
     // Edges a → b: b's defined pre is post(a) (a self-loop when b = a has pre = post), or b's
     // pre is undefined (b may follow any other action of v). Both lists are ascending and
     // disjoint, so merging keeps (from, to) order.
-    const auto undef = undef_by_var_.row(v);
+    undef_.clear();  // A(v)'s actions whose pre on v is undefined, ascending
+    for (ActionId a : av)
+      if (pre_on(a, v) == kUndefined) undef_.push_back(a);
+    const std::span<const ActionId> undef = undef_;
     std::vector<int32_t> eb(k + 1, 0);
     for (size_t i = 0; i < k; ++i) {
       const ActionId a = av[i];
       eb[i] = static_cast<int32_t>(vr.edges.size());
-      const auto cons = consumers_.row(slot(v, post_on(a, v)));
+      const auto cons = set_.consumers(slot(v, post_on(a, v)));
       size_t p = 0, q = 0;
       while (p < cons.size() || q < undef.size()) {
         if (q < undef.size() && undef[q] == a) {
@@ -513,13 +467,13 @@ class Analyzer {
     return std::nullopt;
   }
 
+  const CompiledActionSet& set_;
   const Domain& d_;
-  std::span<const uint8_t> mask_;
   int32_t n_;
   int32_t m_;
   ClassReport r_;
-  std::vector<int32_t> voff_;
-  Csr producers_, consumers_, requesters_, by_var_, undef_by_var_;
+  std::vector<ActionId> av_;     // A(v) of the variable being analysed
+  std::vector<ActionId> undef_;  // its actions whose pre on v is undefined
   std::vector<int32_t> prv_begin_;
   std::vector<int32_t> local_;  // action → index in A(v) of the variable being analysed
   std::vector<int32_t> part_;   // action → global id of its weak component of G(v)
@@ -532,12 +486,22 @@ class Analyzer {
 
 }  // namespace
 
+ClassReport analyze(const CompiledActionSet& set) {
+  return Analyzer(set).run();
+}
+
 ClassReport analyze(const Domain& domain, std::span<const uint8_t> action_mask) {
-  return Analyzer(domain, action_mask, kAllActions).run();
+  assert(action_mask.size() == static_cast<size_t>(domain.num_actions()));
+  const Result<CompiledActionSet> set = CompiledActionSet::create(domain, action_mask);
+  assert(set.ok());
+  return analyze(set.value());
 }
 
 ClassReport analyze(const Domain& domain, ClassId npc_class) {
-  return Analyzer(domain, domain.action_mask(npc_class), npc_class).run();
+  assert(npc_class == kAllActions || (npc_class >= 0 && npc_class < domain.num_classes()));
+  const Result<CompiledActionSet> set = CompiledActionSet::create(domain, npc_class);
+  assert(set.ok());
+  return analyze(set.value());
 }
 
 }  // namespace topoplan

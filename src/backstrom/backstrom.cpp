@@ -3,50 +3,44 @@
 
 #include <algorithm>
 #include <chrono>
+#include <span>
 #include <utility>
 
 namespace topoplan {
 
 Result<BackstromPlanner> BackstromPlanner::create(const Domain& domain, ClassId npc_class) {
+  Result<CompiledActionSet> set = CompiledActionSet::create(domain, npc_class);
+  if (!set.ok()) return set.error();
+  return create(set.value());
+}
+
+Result<BackstromPlanner> BackstromPlanner::create(const CompiledActionSet& set) {
+  const Domain& domain = set.domain();
   BackstromPlanner p;
-  p.domain_ = &domain;
+  p.set_ = set;
   p.m_ = domain.num_variables();
   const auto m = static_cast<size_t>(p.m_);
-  p.value_offset_.assign(m + 1, 0);
-  for (VarId v = 0; v < p.m_; ++v)
-    p.value_offset_[static_cast<size_t>(v) + 1] =
-        p.value_offset_[static_cast<size_t>(v)] + domain.domain_size(v);
-  const auto slots = static_cast<size_t>(p.value_offset_.back());
-  p.producer_.assign(slots, -1);
+  const auto slots = static_cast<size_t>(set.num_slots());
   const auto na = static_cast<size_t>(domain.num_actions());
-  p.var_.assign(na, -1);
-  p.pre_.assign(na, kUndefined);
-  p.post_.assign(na, kUndefined);
   p.prevail_.assign(na * m, kUndefined);
+  // SAS+-PUS, checked action by action (ascending) so the first offence is the one reported.
   std::vector<ValueId> single(m, kUndefined);
   std::vector<ActionId> single_by(m, -1);
-  const auto mask = domain.action_mask(npc_class);
-  for (ActionId a = 0; a < domain.num_actions(); ++a) {
-    if (!mask[static_cast<size_t>(a)]) continue;
+  for (const ActionId a : set.actions()) {
     if (!domain.is_unary(a))
       return Error{"backstrom: action '" + domain.action_name(a) +
                        "' is not unary; 𝒫 needs SAS+-PUS (unary, post-unique, single-valued)",
                    {},
                    0};
     const Effect& e = domain.effects(a)[0];
-    ActionId& prod =
-        p.producer_[static_cast<size_t>(p.value_offset_[static_cast<size_t>(e.var)] + e.post)];
-    if (prod >= 0)
+    const ActionId prod = set.producers(set.slot(e.var, e.post)).front();  // the smallest id
+    if (prod != a)
       return Error{"backstrom: actions '" + domain.action_name(prod) + "' and '" +
                        domain.action_name(a) + "' both set " + domain.variable_name(e.var) +
                        " to " + domain.value_name(e.var, e.post) +
                        " (not post-unique); 𝒫 needs SAS+-PUS",
                    {},
                    0};
-    prod = a;
-    p.var_[static_cast<size_t>(a)] = e.var;
-    p.pre_[static_cast<size_t>(a)] = e.pre;
-    p.post_[static_cast<size_t>(a)] = e.post;
     for (const Fact& f : domain.prevail(a)) {
       const auto w = static_cast<size_t>(f.var);
       if (single[w] != kUndefined && single[w] != f.value)
@@ -66,8 +60,7 @@ Result<BackstromPlanner> BackstromPlanner::create(const Domain& domain, ClassId 
   p.seq_begin_.assign(m, 0);
   p.seq_len_.assign(m, 0);
   p.visit_pos_.assign(m, 0);
-  for (VarId v = 0; v < p.m_; ++v)
-    p.seq_begin_[static_cast<size_t>(v)] = 2 * p.value_offset_[static_cast<size_t>(v)];
+  for (VarId v = 0; v < p.m_; ++v) p.seq_begin_[static_cast<size_t>(v)] = 2 * set.slot(v, 0);
   p.seq_.assign(2 * slots, -1);
   p.scanned_.assign(na, 0);
   p.inst_base_.assign(m + 1, 0);
@@ -83,20 +76,20 @@ bool BackstromPlanner::fail(std::string why) {
 // pre-condition is undefined) and leaves the actions in execution order in walk_.
 bool BackstromPlanner::walk(VarId v, ValueId stop, ValueId to) {
   walk_.clear();
-  const int32_t off = value_offset_[static_cast<size_t>(v)];
-  const int32_t n = value_offset_[static_cast<size_t>(v) + 1] - off;
+  const Domain& d = set_.domain();
+  const int32_t off = set_.slot(v, 0);
+  const int32_t n = d.domain_size(v);
   ValueId y = to;
   while (y != stop) {
-    const ActionId a = producer_[static_cast<size_t>(off + y)];
-    if (a < 0)
-      return fail("no action sets " + domain_->variable_name(v) + " to " +
-                  domain_->value_name(v, y));
+    const std::span<const ActionId> producers = set_.producers(off + y);  // P: at most one
+    if (producers.empty())
+      return fail("no action sets " + d.variable_name(v) + " to " + d.value_name(v, y));
     if (static_cast<int32_t>(walk_.size()) >= n)
-      return fail("the chain of " + domain_->variable_name(v) + " towards " +
-                  domain_->value_name(v, to) + " loops without reaching " +
-                  domain_->value_name(v, stop));
+      return fail("the chain of " + d.variable_name(v) + " towards " + d.value_name(v, to) +
+                  " loops without reaching " + d.value_name(v, stop));
+    const ActionId a = producers.front();
     walk_.push_back(a);
-    y = pre_[static_cast<size_t>(a)];
+    y = d.effects(a)[0].pre;
     if (y == kUndefined) break;
   }
   std::reverse(walk_.begin(), walk_.end());

@@ -76,7 +76,7 @@ Result<std::unique_ptr<HotPlanner>> create_backstrom_hot(const CompiledActionSet
   if (!detail::set_is_class(set))
     return Error{
         "backstrom: takes the actions of an NPC class, not an explicit action mask", {}, 0};
-  auto planner = BackstromPlanner::create(set.domain(), set.npc_class());
+  auto planner = BackstromPlanner::create(set);
   if (!planner.ok()) return planner.error();
   return std::unique_ptr<HotPlanner>(
       std::make_unique<BackstromHotPlanner>(set, std::move(planner).value()));
