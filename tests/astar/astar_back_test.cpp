@@ -34,7 +34,7 @@ std::vector<std::string> names(const Domain& d, const std::vector<ActionId>& pla
 TEST(AStarBack, IsRegistered) {
   const PlannerInfo* p = find_planner("astar-back");
   ASSERT_NE(p, nullptr);
-  EXPECT_EQ(p->plan, &plan_astar_back);
+  EXPECT_EQ(p->plan.get(), &plan_astar_back);
 }
 
 TEST(AStarBack, HorseBreederGolden) {

@@ -24,7 +24,7 @@ Domain compile_or_die(const DomainDef& def) {
 TEST(AStar, IsRegistered) {
   const PlannerInfo* p = find_planner("astar");
   ASSERT_NE(p, nullptr);
-  EXPECT_EQ(p->plan, &plan_astar);
+  EXPECT_EQ(p->plan.get(), &plan_astar);
 }
 
 TEST(AStar, HorseBreederFeedsTheHorses) {

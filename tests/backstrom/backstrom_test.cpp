@@ -16,7 +16,7 @@ TEST(Backstrom, IsRegisteredByTheTools) {
   register_tools_planners();
   const PlannerInfo* p = find_planner("backstrom");
   ASSERT_NE(p, nullptr);
-  EXPECT_EQ(p->plan, &plan_backstrom);
+  EXPECT_EQ(p->plan.get(), &plan_backstrom);
 }
 
 TEST(Backstrom, RefusesNonSingleValuedDomains) {
