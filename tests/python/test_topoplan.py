@@ -306,3 +306,19 @@ def test_sims_house():
         assert r["final_drives"]
     with pytest.raises(ValueError):
         tp.simulate(house, "fsm")
+
+
+def test_limits_and_classes_out_of_range():
+    # PlannerOptions are checked at the registry's entrance (plan.h, check): a time limit above
+    # 1e9 s is a ValueError naming the field, not a silent "no limit".
+    task = tp.load_task(HORSE)
+    with pytest.raises(ValueError, match="max_seconds"):
+        tp.plan(task, "feed-horses", planner="astar", max_seconds=1e10)
+    # One helper resolves npc_class everywhere: a name, an id, or None.
+    with pytest.raises(KeyError):
+        tp.check(task, "no-such-class")
+    with pytest.raises(IndexError):
+        tp.check(task, 99)
+    with pytest.raises(IndexError):
+        task.instance(init={"haystack": "none", "bucket": "none", "water": "inSource"},
+                      goal={"water": "inTrough"}, npc_class=99)

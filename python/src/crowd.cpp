@@ -1,0 +1,269 @@
+// The bindings of crowds: CrowdPlanner, PlanCache and Crowd over NumPy arrays, viewed in place
+// (bindings.h).
+#include "bindings.h"
+
+#include <climits>
+#include <mutex>
+
+#include "topoplan/crowd.h"
+
+namespace topoplan_py {
+namespace {
+
+struct PyCrowdPlanner {
+  TaskPtr task;
+  CrowdPlanner planner;
+};
+
+struct PyPlanCache {
+  std::shared_ptr<PyCrowdPlanner> owner;
+  std::unique_ptr<PlanCache> cache;
+};
+
+struct PyCrowd {
+  std::mutex busy;  // one batch at a time per crowd (the GIL is released while it runs)
+  std::shared_ptr<PyCrowdPlanner> owner;
+  std::shared_ptr<PyPlanCache> cache;
+  std::unique_ptr<CrowdThreadPool> pool;
+  std::unique_ptr<Crowd> crowd;
+};
+
+py::dict stats_dict(const CrowdStats& s) {
+  py::dict d;
+  d["served"] = s.served;
+  d["planned"] = s.planned;
+  d["cache_hits"] = s.cache_hits;
+  d["solved"] = s.solved;
+  d["buffer_too_small"] = s.buffer_too_small;
+  d["complete"] = s.complete;
+  return d;
+}
+
+// Runs a batch: inputs and outputs are NumPy arrays, viewed in place.
+py::tuple run_crowd(PyCrowd& c, const py::handle& npc_class, const py::handle& init,
+                    const py::handle& goal, py::object actions, py::object offset,
+                    py::object length, py::object status, int64_t* cursor, double budget) {
+  const CrowdLayout& layout = c.owner->planner.layout();
+  auto cls = exact<uint16_t>(npc_class, "npc_class");
+  auto in = exact<uint64_t>(init, "init");
+  auto gl = exact<uint64_t>(goal, "goal");
+  const auto n = static_cast<size_t>(cls.size());
+  const auto words = static_cast<size_t>(layout.words());
+  if (cls.ndim() != 1) throw py::value_error("npc_class: expected a 1-d array");
+  if (n > static_cast<size_t>(INT32_MAX)) throw py::value_error("at most 2^31 - 1 NPCs per batch");
+  if (static_cast<size_t>(in.size()) != n * words || static_cast<size_t>(gl.size()) != n * words)
+    throw py::value_error("init and goal: expected len(npc_class) * words = " +
+                          std::to_string(n * words) + " words each");
+  // Outputs: given (written in place) or allocated here.
+  if (actions.is_none())
+    actions = CArray<int32_t>(static_cast<py::ssize_t>(
+        n * static_cast<size_t>(std::max(1, std::min(c.owner->planner.max_plan_length(), 16)))));
+  if (offset.is_none()) offset = CArray<uint32_t>(static_cast<py::ssize_t>(n));
+  if (length.is_none()) length = CArray<uint16_t>(static_cast<py::ssize_t>(n));
+  if (status.is_none()) status = CArray<uint16_t>(static_cast<py::ssize_t>(n));
+  auto act = exact<int32_t>(actions, "actions");
+  auto off = exact<uint32_t>(offset, "offset");
+  auto len = exact<uint16_t>(length, "length");
+  auto st = exact<uint16_t>(status, "status");
+  if (!act.writeable() || !off.writeable() || !len.writeable() || !st.writeable())
+    throw py::value_error("output arrays must be writeable");
+  if (static_cast<size_t>(off.size()) != n || static_cast<size_t>(len.size()) != n ||
+      static_cast<size_t>(st.size()) != n)
+    throw py::value_error("offset, length and status: expected len(npc_class) entries each");
+  if (static_cast<uint64_t>(act.size()) > 0xFFFFFFFFull)
+    throw py::value_error("actions: at most 2^32 - 1 entries");
+  const CrowdBatch batch{{cls.data(), n}, {in.data(), n * words}, {gl.data(), n * words}};
+  const CrowdOutput out{{act.mutable_data(), static_cast<size_t>(act.size())},
+                        {off.mutable_data(), n},
+                        {len.mutable_data(), n},
+                        {st.mutable_data(), n}};
+  std::unique_lock<std::mutex> lock(c.busy, std::try_to_lock);
+  if (!lock.owns_lock())
+    throw std::runtime_error(
+        "this Crowd is planning a batch in another thread: use one Crowd "
+        "per thread (they may share the CrowdPlanner and the PlanCache)");
+  CrowdStats stats;
+  {
+    py::gil_scoped_release release;
+    if (cursor == nullptr) {
+      stats = c.crowd->plan(batch, out);
+    } else {
+      CrowdCursor cur{*cursor};
+      stats = c.crowd->plan_frame(batch, out, &cur, budget);
+      *cursor = cur.next;
+    }
+  }
+  return py::make_tuple(actions, offset, length, status, stats_dict(stats));
+}
+
+// States as a (N, num_variables) int32 array → (N, words) uint64.
+CArray<uint64_t> pack(const PyCrowdPlanner& p, const py::handle& states, bool goal) {
+  auto s = exact<int32_t>(states, goal ? "goals" : "states");
+  const Domain& d = p.planner.domain();
+  const auto m = static_cast<size_t>(d.num_variables());
+  if (s.ndim() != 2 || static_cast<size_t>(s.shape(1)) != m)
+    throw py::value_error("expected an int32 array of shape (N, " + std::to_string(m) + ")");
+  const auto n = static_cast<size_t>(s.shape(0));
+  const auto words = static_cast<size_t>(p.planner.layout().words());
+  CArray<uint64_t> out({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(words)});
+  const int32_t* src = s.data();
+  uint64_t* dst = out.mutable_data();
+  for (size_t i = 0; i < n; ++i) {
+    const int32_t* row = src + i * m;
+    for (size_t v = 0; v < m; ++v) {
+      const int32_t x = row[v];
+      if (!((x >= 0 && x < d.domain_size(static_cast<VarId>(v))) || (goal && x == kUndefined)))
+        throw py::value_error("row " + std::to_string(i) + ": value " + std::to_string(x) + " of " +
+                              d.variable_name(static_cast<VarId>(v)) + " out of range");
+    }
+    const std::span<const ValueId> view(row, m);
+    if (goal)
+      p.planner.layout().pack_goal(view, dst + i * words);
+    else
+      p.planner.layout().pack_state(view, dst + i * words);
+  }
+  return out;
+}
+
+CArray<int32_t> unpack(const PyCrowdPlanner& p, const py::handle& packed, bool goal) {
+  auto s = exact<uint64_t>(packed, "packed");
+  const auto m = static_cast<size_t>(p.planner.domain().num_variables());
+  const auto words = static_cast<size_t>(p.planner.layout().words());
+  if (static_cast<size_t>(s.size()) % words != 0)
+    throw py::value_error("expected a multiple of words() words");
+  const size_t n = static_cast<size_t>(s.size()) / words;
+  CArray<int32_t> out({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(m)});
+  for (size_t i = 0; i < n; ++i) {
+    const std::span<ValueId> row(out.mutable_data() + i * m, m);
+    if (goal)
+      p.planner.layout().unpack_goal(s.data() + i * words, row);
+    else
+      p.planner.layout().unpack_state(s.data() + i * words, row);
+  }
+  return out;
+}
+
+}  // namespace
+
+void bind_crowd(py::module_& m) {
+  // Crowds.
+  py::class_<PyCrowdPlanner, std::shared_ptr<PyCrowdPlanner>>(m, "CrowdPlanner")
+      .def(py::init([](TaskPtr t) {
+             auto p = std::make_shared<PyCrowdPlanner>();
+             p->task = t;
+             p->planner = unwrap(CrowdPlanner::create(t->domain));
+             return p;
+           }),
+           py::arg("task"))
+      .def_property_readonly("words",
+                             [](const PyCrowdPlanner& p) { return p.planner.layout().words(); })
+      .def_property_readonly("num_classes",
+                             [](const PyCrowdPlanner& p) { return p.planner.num_classes(); })
+      .def_property_readonly("max_plan_length",
+                             [](const PyCrowdPlanner& p) { return p.planner.max_plan_length(); })
+      .def(
+          "pack_states",
+          [](const PyCrowdPlanner& p, const py::handle& s) { return pack(p, s, false); },
+          py::arg("states"))
+      .def(
+          "pack_goals",
+          [](const PyCrowdPlanner& p, const py::handle& s) { return pack(p, s, true); },
+          py::arg("goals"))
+      .def(
+          "unpack_states",
+          [](const PyCrowdPlanner& p, const py::handle& s) { return unpack(p, s, false); },
+          py::arg("packed"))
+      .def(
+          "unpack_goals",
+          [](const PyCrowdPlanner& p, const py::handle& s) { return unpack(p, s, true); },
+          py::arg("packed"));
+
+  py::class_<PyPlanCache, std::shared_ptr<PyPlanCache>>(m, "PlanCache")
+      .def(py::init([](std::shared_ptr<PyCrowdPlanner> p, int32_t capacity,
+                       int32_t max_plan_length) {
+             if (capacity < 1 || capacity > (1 << 28) || max_plan_length < 0 ||
+                 max_plan_length > 255)
+               throw py::value_error("capacity in [1, 2^28], max_plan_length in [0, 255]");
+             auto c = std::make_shared<PyPlanCache>();
+             c->owner = p;
+             c->cache =
+                 std::make_unique<PlanCache>(p->planner, PlanCacheDef{capacity, max_plan_length});
+             return c;
+           }),
+           py::arg("planner"), py::arg("capacity") = 1 << 16, py::arg("max_plan_length") = 16)
+      .def("invalidate", [](PyPlanCache& c) { c.cache->invalidate(); })
+      .def("stats", [](const PyPlanCache& c) {
+        const PlanCacheStats s = c.cache->stats();
+        py::dict d;
+        d["hits"] = s.hits;
+        d["misses"] = s.misses;
+        d["inserts"] = s.inserts;
+        d["evictions"] = s.evictions;
+        d["invalidations"] = s.invalidations;
+        d["capacity"] = s.capacity;
+        d["bytes"] = s.bytes;
+        return d;
+      });
+
+  py::class_<PyCrowd, std::shared_ptr<PyCrowd>>(m, "Crowd")
+      .def(py::init([](std::shared_ptr<PyCrowdPlanner> p, int32_t threads,
+                       std::shared_ptr<PyPlanCache> cache, int32_t npcs_per_block,
+                       int32_t worker_memo_entries) {
+             if (threads < 1 || threads > 1024 || npcs_per_block < 1 || worker_memo_entries < 0)
+               throw py::value_error("threads in [1, 1024], npcs_per_block >= 1");
+             if (cache && cache->owner != p)
+               throw py::value_error("the cache was made for another CrowdPlanner");
+             auto c = std::make_shared<PyCrowd>();
+             c->owner = p;
+             c->cache = cache;
+             CrowdDef def;
+             def.npcs_per_block = npcs_per_block;
+             def.worker_memo_entries = worker_memo_entries;
+             def.cache = cache ? cache->cache.get() : nullptr;
+             if (threads > 1) {
+               c->pool = std::make_unique<CrowdThreadPool>(threads);
+               c->pool->install(def);
+             }
+             c->crowd = std::make_unique<Crowd>(unwrap(Crowd::create(p->planner, def)));
+             return c;
+           }),
+           py::arg("planner"), py::arg("threads") = 1, py::arg("cache") = nullptr,
+           py::arg("npcs_per_block") = 64, py::arg("worker_memo_entries") = 2048)
+      .def(
+          "plan",
+          [](PyCrowd& c, const py::handle& npc_class, const py::handle& init,
+             const py::handle& goal, py::object actions, py::object offset, py::object length,
+             py::object status) {
+            return run_crowd(c, npc_class, init, goal, std::move(actions), std::move(offset),
+                             std::move(length), std::move(status), nullptr, 0.0);
+          },
+          py::arg("npc_class"), py::arg("init"), py::arg("goal"), py::arg("actions") = py::none(),
+          py::arg("offset") = py::none(), py::arg("length") = py::none(),
+          py::arg("status") = py::none())
+      .def(
+          "plan_frame",
+          [](PyCrowd& c, const py::handle& npc_class, const py::handle& init,
+             const py::handle& goal, int64_t cursor, double budget_seconds, py::object actions,
+             py::object offset, py::object length, py::object status) {
+            if (cursor < 0 ||
+                static_cast<uint64_t>(cursor) > static_cast<uint64_t>(py::len(npc_class)) ||
+                !(budget_seconds >= 0.0))
+              throw py::value_error("cursor in [0, N], budget_seconds >= 0");
+            py::tuple r = run_crowd(c, npc_class, init, goal, std::move(actions), std::move(offset),
+                                    std::move(length), std::move(status), &cursor, budget_seconds);
+            return py::make_tuple(r[0], r[1], r[2], r[3], r[4], cursor);
+          },
+          py::arg("npc_class"), py::arg("init"), py::arg("goal"), py::arg("cursor"),
+          py::arg("budget_seconds") = 1.67e-3, py::arg("actions") = py::none(),
+          py::arg("offset") = py::none(), py::arg("length") = py::none(),
+          py::arg("status") = py::none());
+
+  m.attr("CROWD_SOLVED") = kCrowdSolved;
+  m.attr("CROWD_UNSOLVABLE") = kCrowdUnsolvable;
+  m.attr("CROWD_NO_PLAN") = kCrowdNoPlan;
+  m.attr("CROWD_BUFFER_TOO_SMALL") = kCrowdBufferTooSmall;
+  m.attr("CROWD_BAD_INPUT") = kCrowdBadInput;
+  m.attr("CROWD_CACHE_HIT") = kCrowdCacheHit;
+}
+
+}  // namespace topoplan_py

@@ -1,0 +1,203 @@
+// The bindings of the registry's planners, plan validation, the class analysis, and ℙ on the
+// hot path (bindings.h).
+#include "bindings.h"
+
+#include "topoplan/analysis.h"
+#include "topoplan/plan.h"
+#include "topoplan/topo.h"
+#include "topoplan/validate.h"
+
+namespace topoplan_py {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Class analysis as a dict (the keys of `topoplan check --json`).
+
+py::list action_names(const Domain& d, std::span<const ActionId> as) {
+  py::list l;
+  for (ActionId a : as) l.append(d.action_name(a));
+  return l;
+}
+
+py::dict report_dict(const Domain& d, const ClassReport& r) {
+  py::dict j;
+  j["scope"] = r.npc_class == kAllActions ? std::string("all") : d.class_name(r.npc_class);
+  j["actions"] = r.num_analysed;
+  j["unary"] = r.unary;
+  j["post_unique"] = r.post_unique;
+  j["single_valued"] = r.single_valued;
+  j["pre_defined"] = r.pre_defined;
+  j["class"] = std::string(to_string(r.structural_class));
+  j["why_not"] = r.why_not;
+  j["non_unary"] = action_names(d, r.non_unary);
+  py::list pcs;
+  for (const PostConflict& pc : r.post_conflicts)
+    pcs.append(py::dict(py::arg("variable") = d.variable_name(pc.var),
+                        py::arg("value") = d.value_name(pc.var, pc.post),
+                        py::arg("actions") = action_names(d, pc.actions)));
+  j["post_conflicts"] = pcs;
+  py::list vcs;
+  for (const PrevailConflict& pc : r.prevail_conflicts) {
+    py::list vals;
+    for (ValueId x : pc.values) vals.append(d.value_name(pc.var, x));
+    vcs.append(py::dict(py::arg("variable") = d.variable_name(pc.var), py::arg("values") = vals,
+                        py::arg("witnesses") = action_names(d, pc.witnesses)));
+  }
+  j["prevail_conflicts"] = vcs;
+  j["undefined_pre"] = action_names(d, r.undefined_pre);
+  j["requestable"] = action_names(d, r.requestable);
+  py::list vars;
+  for (const VariableReport& v : r.variables) {
+    py::list cycles;
+    for (const DomainCycle& c : v.cycles)
+      cycles.append(py::dict(py::arg("actions") = action_names(d, c.actions),
+                             py::arg("requestable") = action_names(d, c.requestable),
+                             py::arg("simple") = c.simple));
+    py::list ghosts;
+    for (ValueId x : v.ghost_values) ghosts.append(d.value_name(v.var, x));
+    vars.append(py::dict(py::arg("variable") = d.variable_name(v.var),
+                         py::arg("actions") = action_names(d, v.actions),
+                         py::arg("cycles") = cycles,
+                         py::arg("requestable") = action_names(d, v.requestable),
+                         py::arg("ghost_values") = ghosts, py::arg("components") = v.components));
+  }
+  j["variables"] = vars;
+  py::list viol;
+  for (const ClassViolation& cv : r.violations)
+    viol.append(py::dict(
+        py::arg("variable") = d.variable_name(cv.var), py::arg("cycle") = action_names(d, cv.cycle),
+        py::arg("requestable") = action_names(d, cv.requestable), py::arg("message") = cv.message));
+  j["violations"] = viol;
+  return j;
+}
+
+// ---------------------------------------------------------------------------------------------
+// ℙ on the hot path, for the single-call overhead (and for games scripting in Python).
+
+struct PyTopo {
+  TaskPtr task;
+  TopoPlanner planner;
+  TopoScratch scratch;
+  std::vector<ActionId> out;
+};
+
+}  // namespace
+
+void bind_plan(py::module_& m) {
+  m.def("planners", []() {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const PlannerInfo& p : planners())
+      out.emplace_back(std::string(p.name), std::string(p.description));
+    return out;
+  });
+
+  m.def(
+      "_plan",
+      [](const Task& t, const py::object& which, const std::string& planner, int64_t max_expansions,
+         int64_t max_memory_bytes, double max_seconds, const std::string& objective) {
+        const PlannerInfo* p = find_planner(planner);
+        if (p == nullptr) throw py::value_error("no planner called '" + planner + "'");
+        if (objective != "cost" && objective != "length")
+          throw py::value_error("objective: cost or length");
+        if (max_expansions < -1 || max_memory_bytes < -1 || !(max_seconds >= -1.0))
+          throw py::value_error("limits must be non-negative (or None for the default)");
+        const Instance inst = resolve_instance(t, which);
+        PlannerOptions o;
+        // A limit left at -1 keeps the planner's default; for "auto" the limits bound its A*
+        // stage (auto_limits), whose defaults are tighter than the plain search planners'.
+        SearchLimits& l = planner == "auto" ? o.auto_limits : o.limits;
+        set_limit(l.max_expansions, max_expansions);
+        set_limit(l.max_memory_bytes, max_memory_bytes);
+        set_limit(l.max_seconds, max_seconds);
+        o.objective = objective == "length" ? Objective::kLength : Objective::kCost;
+        if (auto e = check(o)) throw py::value_error(e->message);  // e.g. max_seconds above 1e9
+        PlanResult r;
+        {
+          py::gil_scoped_release release;
+          r = p->plan(t.domain, inst, o);
+        }
+        py::dict d;
+        d["status"] = std::string(to_string(r.status));
+        d["actions"] = r.actions;
+        d["cost"] = r.cost;
+        d["message"] = r.message;
+        d["engine"] = r.stats.engine;
+        d["expanded"] = r.stats.expanded;
+        d["generated"] = r.stats.generated;
+        d["seconds"] = r.stats.seconds;
+        return d;
+      },
+      py::arg("task"), py::arg("instance"), py::arg("planner"), py::arg("max_expansions"),
+      py::arg("max_memory_bytes"), py::arg("max_seconds"), py::arg("objective"));
+  {
+    const PlannerOptions defaults;
+    m.attr("DEFAULT_MAX_EXPANSIONS") = defaults.limits.max_expansions;
+    m.attr("DEFAULT_MAX_MEMORY_BYTES") = defaults.limits.max_memory_bytes;
+  }
+
+  m.def(
+      "_validate",
+      [](const Task& t, const py::object& which, const std::vector<ActionId>& actions) {
+        const Instance inst = resolve_instance(t, which);
+        for (size_t i = 0; i < actions.size(); ++i)
+          if (actions[i] < 0 || actions[i] >= t.domain.num_actions())
+            throw py::value_error("step " + std::to_string(i + 1) + ": action id out of range");
+        const Validation v = validate_plan(t.domain, inst, actions);
+        py::dict d;
+        d["valid"] = v.valid;
+        d["failed_step"] = v.failed_step;
+        d["reason"] = v.reason;
+        d["final_state"] = v.final_state;
+        d["cost"] = v.cost;
+        return d;
+      },
+      py::arg("task"), py::arg("instance"), py::arg("actions"));
+
+  m.def(
+      "check",
+      [](const Task& t, const py::object& npc_class) {
+        return report_dict(t.domain, analyze(t.domain, class_of(t.domain, npc_class)));
+      },
+      py::arg("task"), py::arg("npc_class") = py::none(),
+      "The class analysis (docs/classes.md) of one NPC class's actions (None: all) as a dict "
+      "with the keys of `topoplan check --json`.");
+
+  // ℙ on the hot path.
+  py::class_<PyTopo, std::shared_ptr<PyTopo>>(m, "TopoPlanner")
+      .def(py::init([](TaskPtr t, const py::object& npc_class) {
+             const ClassId c = class_of(t->domain, npc_class);
+             auto p = std::make_shared<PyTopo>();
+             p->task = t;
+             p->planner = unwrap(TopoPlanner::create(t->domain, c));
+             p->scratch = p->planner.make_scratch();
+             p->out.resize(static_cast<size_t>(std::max(1, p->planner.max_plan_length())));
+             return p;
+           }),
+           py::arg("task"), py::arg("npc_class") = py::none())
+      .def_property_readonly("max_plan_length",
+                             [](const PyTopo& p) { return p.planner.max_plan_length(); })
+      .def(
+          "plan",
+          [](PyTopo& p, const py::handle& init, const py::handle& goal) {
+            auto s0 = exact<int32_t>(init, "init");
+            auto g = exact<int32_t>(goal, "goal");
+            const auto vars = static_cast<size_t>(p.planner.domain().num_variables());
+            if (static_cast<size_t>(s0.size()) != vars || static_cast<size_t>(g.size()) != vars)
+              throw py::value_error("init and goal: one int32 per variable");
+            int32_t len = 0;
+            const PlanStatus s =
+                p.planner.plan(p.scratch, {s0.data(), vars}, {g.data(), vars}, p.out, &len);
+            if (p.scratch.failure() == TopoFailure::kBadInput)
+              throw py::value_error(p.planner.explain(p.scratch));
+            py::list actions;
+            if (s == PlanStatus::kSolved)
+              for (int32_t i = 0; i < len; ++i) actions.append(p.out[static_cast<size_t>(i)]);
+            return py::make_tuple(std::string(to_string(s)), actions);
+          },
+          py::arg("init"), py::arg("goal"),
+          "ℙ from int32 arrays (one value per variable; -1 = free in the goal): (status, "
+          "actions). Not thread-safe: one TopoPlanner per thread.")
+      .def("explain", [](const PyTopo& p) { return p.planner.explain(p.scratch); });
+}
+
+}  // namespace topoplan_py
