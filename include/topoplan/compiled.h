@@ -79,6 +79,28 @@ class CompiledActionSet {
   [[nodiscard]] std::span<const ActionId> consumers(int32_t slot) const {
     return row(index_->consumer_offset, index_->consumers, slot);
   }
+  // Per slot: its variable (slot_variable() for every slot at once).
+  [[nodiscard]] std::span<const VarId> slot_variables() const { return index_->slot_var; }
+  // Per slot: the only available action setting it, or -1 when none or several do. One load
+  // per lookup, for hot loops that follow producers (post-unique planners).
+  [[nodiscard]] std::span<const ActionId> sole_producers() const { return index_->sole_producer; }
+  // The prevail-conditions of an action as value slots, in the domain's order (empty for an
+  // unavailable action).
+  [[nodiscard]] std::span<const int32_t> prevail_slots(ActionId a) const {
+    return row(index_->prevail_offset, index_->prevail_slots, a);
+  }
+  // The CSR arrays behind requesters() (rows: slots) and prevail_slots() (rows: domain
+  // actions), for hot loops that keep row offsets: row r is items[offset[r] .. offset[r + 1]).
+  struct Csr {
+    std::span<const int32_t> offset;
+    std::span<const int32_t> items;
+  };
+  [[nodiscard]] Csr requester_index() const {
+    return {index_->requester_offset, index_->requesters};
+  }
+  [[nodiscard]] Csr prevail_index() const {
+    return {index_->prevail_offset, index_->prevail_slots};
+  }
 
   // Costs (the overlay; the domain's costs unless with_costs() replaced them).
   [[nodiscard]] std::span<const int64_t> costs() const { return *costs_; }
@@ -100,6 +122,9 @@ class CompiledActionSet {
     std::vector<VarId> slot_var;
     std::vector<int32_t> producer_offset, requester_offset, consumer_offset;  // size slots + 1
     std::vector<ActionId> producers, requesters, consumers;
+    std::vector<ActionId> sole_producer;  // per slot
+    std::vector<int32_t> prevail_offset;  // size num_actions() + 1
+    std::vector<int32_t> prevail_slots;
   };
   static std::span<const ActionId> row(const std::vector<int32_t>& offset,
                                        const std::vector<ActionId>& items, int32_t slot) {

@@ -108,12 +108,23 @@ Result<CompiledActionSet> CompiledActionSet::build(const Domain& domain,
         }
       },
       index->consumer_offset, index->consumers);
+  index->sole_producer.assign(static_cast<size_t>(slots), -1);
   for (int32_t s = 0; s < slots; ++s) {
     const auto s_idx = static_cast<size_t>(s);
-    if (index->producer_offset[s_idx + 1] - index->producer_offset[s_idx] > 1) {
-      index->post_unique = false;
-      break;
+    const int32_t count = index->producer_offset[s_idx + 1] - index->producer_offset[s_idx];
+    if (count > 1) index->post_unique = false;
+    if (count == 1)
+      index->sole_producer[s_idx] =
+          index->producers[static_cast<size_t>(index->producer_offset[s_idx])];
+  }
+  index->prevail_offset.assign(static_cast<size_t>(domain.num_actions()) + 1, 0);
+  for (ActionId a = 0; a < domain.num_actions(); ++a) {
+    if (index->mask[static_cast<size_t>(a)] != 0) {
+      for (const Fact& f : domain.prevail(a))
+        index->prevail_slots.push_back(slot_of(f.var, f.value));
     }
+    index->prevail_offset[static_cast<size_t>(a) + 1] =
+        static_cast<int32_t>(index->prevail_slots.size());
   }
 
   CompiledActionSet set;
