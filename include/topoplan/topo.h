@@ -9,9 +9,10 @@
 // departs from the papers.
 //
 // Two objects, split by lifetime (as Detour's dtNavMesh / dtNavMeshQuery):
-//   * TopoPlanner — built once per (Domain, NPC class or action mask): the post-uniqueness index
-//     (var, post) → action, ghost values, the cycle of every domain-action graph, prevail lists as
-//     CSR, and the structural class. Immutable; share it between threads.
+//   * TopoPlanner — built once per CompiledActionSet (Domain, NPC class or action mask): it reads
+//     the set's indexes (the sole producer per value, prevail slots and requesters as CSR) and
+//     adds the cycle of every domain-action graph and the structural class. Immutable; share it
+//     between threads.
 //   * TopoScratch — per-thread working memory sized for one planner. plan() never allocates.
 //
 // Guarantees (checked by tests/topo against the exact search):
@@ -33,6 +34,7 @@
 #include <vector>
 
 #include "topoplan/analysis.h"
+#include "topoplan/compiled.h"
 #include "topoplan/domain.h"
 #include "topoplan/plan.h"
 #include "topoplan/result.h"
@@ -214,6 +216,12 @@ class TopoPlanner {
   [[nodiscard]] static Result<TopoPlanner> create(const Domain& domain,
                                                   std::span<const uint8_t> action_mask,
                                                   StructuralClass structural_class);
+  // ℙ on a compiled action set (its indexes are shared, not copied); the analysis runs on the
+  // set's actions. Fails as above.
+  [[nodiscard]] static Result<TopoPlanner> create(const CompiledActionSet& set);
+  // Same with the structural class supplied by the caller (skips the analysis).
+  [[nodiscard]] static Result<TopoPlanner> create(const CompiledActionSet& set,
+                                                  StructuralClass structural_class);
 
   TopoPlanner() = default;
 
@@ -259,28 +267,32 @@ class TopoPlanner {
                              std::span<const ValueId> goal, std::span<ActionId> out,
                              int32_t* out_len, VarId* retry_var) const;
 
+  // Cycles of the domain-action graphs (construction).
+  void find_cycles(int32_t slots, int32_t num_variables);
+
+  // The indexes ℙ reads: the set's (shared with it, immutable), viewed by the spans below.
+  CompiledActionSet set_;
   const Domain* domain_ = nullptr;
   bool general_only_ = false;  // an available action has an undefined pre-condition
   StructuralClass class_ = StructuralClass::kNone;
   int32_t num_available_ = 0;
-  int32_t max_prevails_ = 0;           // Σ |prv(a)| over available actions
-  std::vector<int32_t> value_offset_;  // size m+1
-  std::vector<ActionId> producer_;     // per slot: the available action setting v = x, or -1
-  std::vector<uint8_t> on_cycle_;      // per slot: x lies on the cycle of G(v)
-  std::vector<int32_t> cycle_id_;      // per slot on a cycle: which cycle (-1: none)
-  std::vector<ValueId> cycle_next_;    // per slot on a cycle: the next value along the cycle
-  std::vector<VarId> slot_var_;        // per slot: its variable
-  std::vector<VarId> act_var_;         // per action: effect variable, pre, post
-  std::vector<ValueId> act_pre_;
-  std::vector<ValueId> act_post_;
+  int32_t total_prevails_ = 0;             // Σ |prv(a)| over available actions
+  std::span<const int32_t> value_offset_;  // size m+1
+  std::span<const ActionId> producer_;     // per slot: the available action setting v = x, or -1
+  std::span<const VarId> slot_var_;        // per slot: its variable
   // Prevail-conditions of the available actions as value slots (CSR by action), and the reverse
   // index: per slot, the available actions requesting it (CSR by slot, ascending action id).
-  std::vector<int32_t> prv_offset_;  // size |actions| + 1
-  std::vector<int32_t> prv_slot_;
-  std::vector<int32_t> req_offset_;  // size slots + 1
-  std::vector<ActionId> req_action_;
-  // Hot-path copy of the per-action tables, one record per action (one cache line fetch instead
-  // of five arrays): slots of pre and post, prevail range, requesters of the post slot.
+  std::span<const int32_t> prv_offset_;  // size |actions| + 1
+  std::span<const int32_t> prv_slot_;
+  std::span<const int32_t> req_offset_;  // size slots + 1
+  std::span<const ActionId> req_action_;
+  // ℙ's own tables: the cycle of every domain-action graph.
+  std::vector<uint8_t> on_cycle_;    // per slot: x lies on the cycle of G(v)
+  std::vector<int32_t> cycle_id_;    // per slot on a cycle: which cycle (-1: none)
+  std::vector<ValueId> cycle_next_;  // per slot on a cycle: the next value along the cycle
+  // Per action, one record (one cache line fetch instead of nine arrays): effect variable, pre
+  // and post, their slots, the prevail range (prv_*) and the requesters of the post slot
+  // (req_*). var = -1 for an unavailable action.
   struct ActInfo {
     VarId var;
     ValueId pre;

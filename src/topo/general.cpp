@@ -85,7 +85,7 @@ PlanStatus TopoPlanner::plan_general(TopoScratch& s, std::span<const ValueId> s0
         proven = false;
       } else if (r.e1 >= 0) {
         bool touches = false;
-        ValueId y = act_pre_[back];
+        ValueId y = act_info_[back].pre;
         const int32_t limit = value_offset_[x + 1] - value_offset_[x];
         for (int32_t steps = 0; y != kUndefined && !touches && steps <= limit; ++steps) {
           if (y == s0[static_cast<size_t>(x)]) break;
@@ -95,7 +95,7 @@ PlanStatus TopoPlanner::plan_general(TopoScratch& s, std::span<const ValueId> s0
             touches = true;
             break;
           }
-          y = act_pre_[producer_[sl]];
+          y = act_info_[producer_[sl]].pre;
         }
         if (!touches) proven = false;
       }
@@ -108,7 +108,7 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
                                         std::span<const ValueId> goal, std::span<ActionId> out,
                                         int32_t* out_len, VarId* retry_var) const {
   const int32_t m = static_cast<int32_t>(value_offset_.size()) - 1;
-  const int32_t na = static_cast<int32_t>(act_var_.size());
+  const int32_t na = static_cast<int32_t>(act_info_.size());
   const int32_t* const off = value_offset_.data();
   s.failure_ = TopoFailure::kNone;
   s.failure_var_ = s.failure_value_ = s.failure_action_ = -1;
@@ -160,14 +160,14 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
     act[a].state = kPending;
     gact[a] = TopoScratch::GActRec{-1, 0, -1, -1};
     used[s.num_used_++] = a;
-    const VarId v = act_var_[a];
+    const VarId v = act_info_[a].var;
     const ValueId g = goal[static_cast<size_t>(v)];
     TopoScratch::GVarRec& r = gvar[v];
     if (++r.nact == 1 && g == s0[static_cast<size_t>(v)])  // must come back to s0
       reentry_work[num_reentry_work++] = v;
     // A jump window and a goal below s0: the goal's branch must follow the jumps, so v comes
     // back to s0 in between.
-    if (act_pre_[a] == kUndefined && ++r.nroots == 1 && r.goal_child >= 0)
+    if (act_info_[a].pre == kUndefined && ++r.nroots == 1 && r.goal_child >= 0)
       reentry_work[num_reentry_work++] = v;
   };
   // Records c as a chosen action leaving s0[v]; a second one forces the return to s0.
@@ -228,9 +228,9 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
         return 1;
       }
       choose(a);
-      if (act_pre_[a] == kUndefined) return 0;  // a root: entered by a jump
+      if (act_info_[a].pre == kUndefined) return 0;  // a root: entered by a jump
       below = a;
-      x = act_pre_[a];
+      x = act_info_[a].pre;
     }
   };
   auto status_of = [&](int r) {
@@ -281,8 +281,8 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
     }
     r.reentry = a;
     choose(a);
-    if (act_pre_[a] != kUndefined) {
-      if (const int res = need(v, act_pre_[a], a, -1); res != 0)
+    if (act_info_[a].pre != kUndefined) {
+      if (const int res = need(v, act_info_[a].pre, a, -1); res != 0)
         return optional ? PlanStatus::kGaveUp : status_of(res);
     }
   }
@@ -294,9 +294,9 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
     const int32_t limit = off[v + 1] - off[v];
     for (int32_t steps = 0; steps <= limit; ++steps) {
       const ActionId a = producer_[off[v] + y];
-      if (a < 0 || act_pre_[a] == kUndefined) return -1;
-      if (act_pre_[a] == x0) return a;
-      y = act_pre_[a];
+      if (a < 0 || act_info_[a].pre == kUndefined) return -1;
+      if (act_info_[a].pre == x0) return a;
+      y = act_info_[a].pre;
     }
     return -1;
   };
@@ -311,7 +311,7 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
       gact[a].win = wid;
       ++covered;
       ++pending[wid];
-      const ValueId y = act_post_[a];
+      const ValueId y = act_info_[a].post;
       if (y == x0) {  // the return to s0: the walk goes on with the second-epoch child
         r.win2 = wid;
         a = r.e2;
@@ -327,7 +327,8 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
     const ValueId x0 = s0[static_cast<size_t>(v)];
     const ValueId g = goal[static_cast<size_t>(v)];
     if (r.reentry >= 0) {
-      if (act_pre_[r.reentry] != kUndefined) r.loop_child = s0_child_above(v, act_pre_[r.reentry]);
+      if (act_info_[r.reentry].pre != kUndefined)
+        r.loop_child = s0_child_above(v, act_info_[r.reentry].pre);
       if (g != kUndefined && g != x0 && r.goal_child < 0) r.goal_child = s0_child_above(v, g);
       ActionId first = r.e1;
       ActionId second = r.e2;
@@ -359,8 +360,8 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
   }
   for (int32_t i = 0; i < s.num_used_; ++i) {
     const ActionId a = used[i];
-    if (act_pre_[a] != kUndefined) continue;
-    const VarId v = act_var_[a];
+    if (act_info_[a].pre != kUndefined) continue;
+    const VarId v = act_info_[a].var;
     pending[a] = 0;
     ++gvar[v].nwin_left;
     walk_segment(v, a, a);
@@ -404,8 +405,8 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
   };
   for (int32_t i = 0; i < s.num_used_; ++i) {
     const ActionId a = used[i];
-    const VarId v = act_var_[a];
-    const ValueId p = act_pre_[a];
+    const VarId v = act_info_[a].var;
+    const ValueId p = act_info_[a].pre;
     if (p != kUndefined) {
       if (p != s0[static_cast<size_t>(v)]) {
         add_edge(producer_[off[v] + p], a);
@@ -456,9 +457,9 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
   int32_t qt = 0;
   int32_t emitted = 0;
   auto make_ready = [&](ActionId a) {
-    const VarId v = act_var_[a];
+    const VarId v = act_info_[a].var;
     TopoScratch::GVarRec& r = gvar[v];
-    if (act_pre_[a] == kUndefined) {  // a jump waits for its variable's window to close
+    if (act_info_[a].pre == kUndefined) {  // a jump waits for its variable's window to close
       if (act[a].state != kHeld) {
         act[a].state = kHeld;
         gact[a].rprev = -1;
@@ -528,9 +529,10 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
         }
         if (trial_mark[to] != seen || --tmp[to] != 0) continue;
         // Another jump stays closed in the trial; relaxed: unless its variable is free now.
-        if (act_pre_[to] == kUndefined && (!relaxed || act_var_[to] == w || !is_free(act_var_[to])))
+        if (act_info_[to].pre == kUndefined &&
+            (!relaxed || act_info_[to].var == w || !is_free(act_info_[to].var)))
           continue;
-        const TopoScratch::GVarRec& rb = gvar[act_var_[to]];
+        const TopoScratch::GVarRec& rb = gvar[act_info_[to].var];
         if (to == rb.e1 && rb.reentry >= 0 && !rb.released && rb.s0pend > 0) continue;
         trial_mark[to] = fired;
         stack[sp++] = to;
@@ -541,7 +543,7 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
     int32_t steps = 0;
     for (ActionId a = j; a >= 0 && steps <= r.nact; ++steps) {
       if (trial_mark[a] != fired) return false;
-      const ValueId y = act_post_[a];
+      const ValueId y = act_info_[a].post;
       const int32_t sl = off[w] + y;
       for (int32_t k = req_offset_[sl]; k < req_offset_[sl + 1]; ++k) {
         const ActionId b = req_action_[k];
@@ -571,7 +573,7 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
     auto push = [&](ActionId win) {
       if (win < 0 || win >= na || act[win].state != kHeld) return;
       if (s.num_hints_ >= static_cast<int32_t>(s.hint_win_.size())) return;
-      TopoScratch::GVarRec& r = gvar[act_var_[win]];
+      TopoScratch::GVarRec& r = gvar[act_info_[win].var];
       const int32_t h = s.num_hints_++;
       s.hint_win_[h] = win;
       s.hint_next_[h] = r.hint_head;
@@ -742,7 +744,7 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
       ActionId a = producer_[off[w] + x0];
       const int32_t limit = off[w + 1] - off[w];
       for (int32_t steps = 0; a >= 0 && steps <= limit; ++steps) {
-        const ValueId y = act_pre_[a];
+        const ValueId y = act_info_[a].pre;
         if (y == kUndefined || y == x0) return true;
         const int32_t sl = off[w] + y;
         if (slot_rec[sl].mark == gen && (y == goal[static_cast<size_t>(w)] ||
@@ -799,9 +801,10 @@ PlanStatus TopoPlanner::general_attempt(TopoScratch& s, std::span<const ValueId>
     for (int32_t i = 0; i < s.num_used_; ++i) {
       const ActionId a = used[i];
       if (act[a].state == kDone) continue;
-      if (stuck < 0 || (act_pre_[a] == kUndefined && act_pre_[stuck] != kUndefined)) stuck = a;
+      if (stuck < 0 || (act_info_[a].pre == kUndefined && act_info_[stuck].pre != kUndefined))
+        stuck = a;
     }
-    fail(s, TopoFailure::kOrderingCycle, stuck >= 0 ? act_var_[stuck] : -1, -1, stuck);
+    fail(s, TopoFailure::kOrderingCycle, stuck >= 0 ? act_info_[stuck].var : -1, -1, stuck);
     return PlanStatus::kGaveUp;
   }
   if (unmet != 0) [[unlikely]] {

@@ -1,4 +1,4 @@
-// ℙ behind the hot-planner contract (planner.h): a TopoPlanner built from the set's action mask,
+// ℙ behind the hot-planner contract (planner.h): a TopoPlanner built on the set's indexes,
 // its TopoScratch as the per-thread scratch, TopoFailure mapped to detail bits.
 #include <memory>
 #include <string>
@@ -82,7 +82,7 @@ class TopoHotPlanner final : public HotPlanner {
 // The hot factory registered for "topo" (src/planners.cpp).
 Result<std::unique_ptr<HotPlanner>> create_topo_hot(const CompiledActionSet& set,
                                                     const HotPlannerDef& /*def*/) {
-  Result<TopoPlanner> planner = TopoPlanner::create(set.domain(), set.action_mask());
+  Result<TopoPlanner> planner = TopoPlanner::create(set);
   if (!planner.ok()) return planner.error();
   return std::unique_ptr<HotPlanner>(std::make_unique<TopoHotPlanner>(std::move(planner).value()));
 }

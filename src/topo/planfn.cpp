@@ -20,6 +20,11 @@ Result<TopoPlanner> TopoPlanner::create(const Domain& domain,
   return create(domain, action_mask, report.structural_class);
 }
 
+Result<TopoPlanner> TopoPlanner::create(const CompiledActionSet& set) {
+  const ClassReport report = analyze(set.domain(), set.action_mask());
+  return create(set, report.structural_class);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Cold-path PlanFn.
 

@@ -62,89 +62,81 @@ constexpr uint8_t kDeferred = 3;
 
 Result<TopoPlanner> TopoPlanner::create(const Domain& domain, std::span<const uint8_t> action_mask,
                                         StructuralClass structural_class) {
+  if (static_cast<int32_t>(action_mask.size()) != domain.num_actions())
+    return error_of("topo: action mask has " + std::to_string(action_mask.size()) +
+                    " entries, the domain has " + std::to_string(domain.num_actions()) +
+                    " actions");
+  Result<CompiledActionSet> set = CompiledActionSet::create(domain, action_mask);
+  if (!set.ok()) return set.error();
+  return create(set.value(), structural_class);
+}
+
+Result<TopoPlanner> TopoPlanner::create(const CompiledActionSet& set,
+                                        StructuralClass structural_class) {
+  const Domain& domain = set.domain();
   const int32_t m = domain.num_variables();
   const int32_t na = domain.num_actions();
-  if (static_cast<int32_t>(action_mask.size()) != na)
-    return error_of("topo: action mask has " + std::to_string(action_mask.size()) +
-                    " entries, the domain has " + std::to_string(na) + " actions");
+  // ℙ's class: unary and post-unique. The first offending action (ascending) is named.
+  if (!set.all_unary() || !set.post_unique()) {
+    for (const ActionId a : set.actions()) {
+      const auto effects = domain.effects(a);
+      if (effects.size() != 1)
+        return error_of("topo: action '" + domain.action_name(a) + "' is not unary (" +
+                        std::to_string(effects.size()) + " effects)");
+      const Effect& e = effects[0];
+      const ActionId first = set.producers(set.slot(e.var, e.post))[0];
+      if (first != a)
+        return error_of("topo: actions '" + domain.action_name(first) + "' and '" +
+                        domain.action_name(a) + "' both set '" + domain.variable_name(e.var) +
+                        "' to '" + domain.value_name(e.var, e.post) + "' (not post-unique)");
+    }
+  }
   TopoPlanner p;
+  p.set_ = set;
   p.domain_ = &domain;
   p.class_ = structural_class;
-  p.value_offset_.assign(static_cast<size_t>(m) + 1, 0);
-  for (VarId v = 0; v < m; ++v) p.value_offset_[v + 1] = p.value_offset_[v] + domain.domain_size(v);
-  const int32_t slots = p.value_offset_[m];
-  p.producer_.assign(static_cast<size_t>(slots), -1);
-  p.on_cycle_.assign(static_cast<size_t>(slots), 0);
-  p.cycle_id_.assign(static_cast<size_t>(slots), -1);
-  p.cycle_next_.assign(static_cast<size_t>(slots), -1);
-  p.slot_var_.assign(static_cast<size_t>(slots), -1);
-  for (VarId v = 0; v < m; ++v)
-    for (int32_t k = p.value_offset_[v]; k < p.value_offset_[v + 1]; ++k) p.slot_var_[k] = v;
-  p.act_var_.assign(static_cast<size_t>(na), -1);
-  p.act_pre_.assign(static_cast<size_t>(na), kUndefined);
-  p.act_post_.assign(static_cast<size_t>(na), kUndefined);
-
-  for (ActionId a = 0; a < na; ++a) {
-    if (!action_mask[a]) continue;
-    const auto effects = domain.effects(a);
-    if (effects.size() != 1)
-      return error_of("topo: action '" + domain.action_name(a) + "' is not unary (" +
-                      std::to_string(effects.size()) + " effects)");
-    const Effect& e = effects[0];
-    if (e.pre == kUndefined) p.general_only_ = true;  // the general path plans it
-    const int32_t s = p.slot(e.var, e.post);
-    if (p.producer_[s] >= 0)
-      return error_of("topo: actions '" + domain.action_name(p.producer_[s]) + "' and '" +
-                      domain.action_name(a) + "' both set '" + domain.variable_name(e.var) +
-                      "' to '" + domain.value_name(e.var, e.post) + "' (not post-unique)");
-    p.producer_[s] = a;
-    p.act_var_[a] = e.var;
-    p.act_pre_[a] = e.pre;
-    p.act_post_[a] = e.post;
-    ++p.num_available_;
-    p.max_prevails_ += static_cast<int32_t>(domain.prevail(a).size());
-  }
-
-  // Prevails as slots (CSR by action) and their reverse index (CSR by slot).
-  p.prv_offset_.assign(static_cast<size_t>(na) + 1, 0);
-  p.prv_slot_.reserve(static_cast<size_t>(p.max_prevails_));
-  p.req_offset_.assign(static_cast<size_t>(slots) + 1, 0);
-  for (ActionId a = 0; a < na; ++a) {
-    if (action_mask[a]) {
-      for (const Fact& f : domain.prevail(a)) {
-        const int32_t s = p.slot(f.var, f.value);
-        p.prv_slot_.push_back(s);
-        ++p.req_offset_[s + 1];
-      }
-    }
-    p.prv_offset_[a + 1] = static_cast<int32_t>(p.prv_slot_.size());
-  }
-  for (int32_t k = 0; k < slots; ++k) p.req_offset_[k + 1] += p.req_offset_[k];
-  p.req_action_.assign(p.prv_slot_.size(), -1);
-  {
-    std::vector<int32_t> fill(p.req_offset_.begin(), p.req_offset_.end() - 1);
-    for (ActionId a = 0; a < na; ++a)
-      for (int32_t i = p.prv_offset_[a]; i < p.prv_offset_[a + 1]; ++i)
-        p.req_action_[fill[p.prv_slot_[i]]++] = a;
-  }
+  p.general_only_ = set.has_undefined_pre();  // the general path plans them
+  p.num_available_ = set.num_available();
+  p.value_offset_ = set.value_offsets();
+  p.producer_ = set.sole_producers();
+  p.slot_var_ = set.slot_variables();
+  const CompiledActionSet::Csr prevails = set.prevail_index();
+  const CompiledActionSet::Csr requesters = set.requester_index();
+  p.prv_offset_ = prevails.offset;
+  p.prv_slot_ = prevails.items;
+  p.req_offset_ = requesters.offset;
+  p.req_action_ = requesters.items;
+  p.total_prevails_ = static_cast<int32_t>(prevails.items.size());
+  const int32_t slots = set.num_slots();
 
   p.act_info_.assign(static_cast<size_t>(na), TopoPlanner::ActInfo{-1, -1, -1, 0, 0, 0, 0, 0, 0});
   for (ActionId a = 0; a < na; ++a) {
     TopoPlanner::ActInfo& ai = p.act_info_[static_cast<size_t>(a)];
     ai.prv_begin = p.prv_offset_[a];
     ai.prv_end = p.prv_offset_[a + 1];
-    if (!action_mask[a]) continue;
-    ai.var = p.act_var_[a];
-    ai.pre = p.act_pre_[a];
-    ai.post = p.act_post_[a];
+    if (!set.available(a)) continue;
+    const Effect& e = domain.effects(a)[0];
+    ai.var = e.var;
+    ai.pre = e.pre;
+    ai.post = e.post;
     ai.pre_slot = ai.pre == kUndefined ? p.slot(ai.var, ai.post) : p.slot(ai.var, ai.pre);
     ai.post_slot = p.slot(ai.var, ai.post);
     ai.req_begin = p.req_offset_[ai.post_slot];
     ai.req_end = p.req_offset_[ai.post_slot + 1];
   }
+  p.find_cycles(slots, m);
+  return p;
+}
 
-  // Cycles of the functional graphs x → parent(x) = pre(producer(x)): every value has at most one
-  // parent, so each weakly connected part holds at most one cycle. Colour walk per variable.
+// Cycles of the functional graphs x → parent(x) = pre(producer(x)): every value has at most one
+// parent, so each weakly connected part holds at most one cycle. Colour walk per variable.
+void TopoPlanner::find_cycles(int32_t slots, int32_t m) {
+  const Domain& domain = *domain_;
+  TopoPlanner& p = *this;
+  p.on_cycle_.assign(static_cast<size_t>(slots), 0);
+  p.cycle_id_.assign(static_cast<size_t>(slots), -1);
+  p.cycle_next_.assign(static_cast<size_t>(slots), -1);
+  auto pre_of = [&](ActionId a) { return p.act_info_[static_cast<size_t>(a)].pre; };
   std::vector<int32_t> mark(static_cast<size_t>(slots), 0);  // 0 new, k>0 visited in walk k
   int32_t walk_id = 0;
   for (VarId v = 0; v < m; ++v) {
@@ -156,7 +148,7 @@ Result<TopoPlanner> TopoPlanner::create(const Domain& domain, std::span<const ui
         mark[p.slot(v, x)] = walk_id;
         const ActionId a = p.producer_[p.slot(v, x)];
         if (a < 0) break;
-        const ValueId parent = p.act_pre_[a];
+        const ValueId parent = pre_of(a);
         if (parent == kUndefined) break;  // reached from anywhere: a root, never on a cycle
         const int32_t ps = p.slot(v, parent);
         if (mark[ps] == walk_id) {  // closed a new cycle: parent → ... → x → parent
@@ -164,13 +156,12 @@ Result<TopoPlanner> TopoPlanner::create(const Domain& domain, std::span<const ui
           do {
             p.on_cycle_[p.slot(v, y)] = 1;
             p.cycle_id_[p.slot(v, y)] = walk_id;
-            // y's cycle successor: the cycle value whose parent is y. Walk from x backwards.
-            y = p.act_pre_[p.producer_[p.slot(v, y)]];
+            y = pre_of(p.producer_[p.slot(v, y)]);
           } while (y != parent);
           // Successors: for each cycle value z, parent(z) is on the cycle; cycle_next[parent]=z.
           ValueId z = parent;
           do {
-            const ValueId pz = p.act_pre_[p.producer_[p.slot(v, z)]];
+            const ValueId pz = pre_of(p.producer_[p.slot(v, z)]);
             p.cycle_next_[p.slot(v, pz)] = z;
             z = pz;
           } while (z != parent);
@@ -181,7 +172,6 @@ Result<TopoPlanner> TopoPlanner::create(const Domain& domain, std::span<const ui
       }
     }
   }
-  return p;
 }
 
 TopoScratch TopoPlanner::make_scratch() const {
@@ -190,7 +180,7 @@ TopoScratch TopoPlanner::make_scratch() const {
   const auto m = static_cast<size_t>(domain_->num_variables());
   const auto slots = static_cast<size_t>(value_offset_.back());
   // Stored edges: only the late edges of disjunctive requests, two per request.
-  const size_t edge_cap = 2 * static_cast<size_t>(max_prevails_) + 1;
+  const size_t edge_cap = 2 * static_cast<size_t>(total_prevails_) + 1;
   s.act_.assign(na, TopoScratch::ActRec{0, 0, -1, kPending});
   s.tmp_indeg_.assign(na, 0);
   s.mask_.assign(na, 0);
@@ -199,20 +189,20 @@ TopoScratch TopoPlanner::make_scratch() const {
   s.s0_req_vars_.assign(m, -1);
   s.edge_next_.assign(edge_cap, -1);
   s.edge_to_.assign(edge_cap, -1);
-  s.disj_action_.assign(static_cast<size_t>(max_prevails_) + 1, -1);
-  s.disj_next_.assign(static_cast<size_t>(max_prevails_) + 1, -1);
+  s.disj_action_.assign(static_cast<size_t>(total_prevails_) + 1, -1);
+  s.disj_next_.assign(static_cast<size_t>(total_prevails_) + 1, -1);
   s.used_.assign(static_cast<size_t>(num_available_) + 1, -1);
   s.queue_.assign(static_cast<size_t>(num_available_) + 1, -1);
   s.deferred_.assign(static_cast<size_t>(num_available_) + edge_cap, -1);
   // General path.
   s.gact_.assign(na, TopoScratch::GActRec{-1, 0, -1, -1});
-  s.hint_win_.assign(2 * na + 2 * static_cast<size_t>(max_prevails_) + 16, -1);
+  s.hint_win_.assign(2 * na + 2 * static_cast<size_t>(total_prevails_) + 16, -1);
   s.hint_next_.assign(s.hint_win_.size(), -1);
   s.trial_mark_.assign(na, 0);
   s.gslot_.assign(slots, TopoScratch::GSlotRec{0, -1});
   s.gvar_.assign(m, TopoScratch::GVarRec{});
   s.gwin_pending_.assign(na + m, 0);
-  const size_t gedge_cap = 2 * na + 4 * static_cast<size_t>(max_prevails_) + 16;
+  const size_t gedge_cap = 2 * na + 4 * static_cast<size_t>(total_prevails_) + 16;
   s.gedge_next_.assign(gedge_cap, -1);
   s.gedge_to_.assign(gedge_cap, -1);
   s.jvars_.assign(3 * m + 3, -1);
@@ -284,7 +274,7 @@ View<Member, Rec> view(Rec* p) {
     if (y == from) return true;
     const ActionId a = producer_[slot(v, y)];
     if (a < 0) return false;
-    y = act_pre_[a];
+    y = act_info_[a].pre;
   }
   return false;
 }
@@ -296,7 +286,7 @@ View<Member, Rec> view(Rec* p) {
   const int32_t base = value_offset_[v];
   const int32_t limit = value_offset_[v + 1] - base;
   const ActionId* const producer = producer_.data() + base;
-  const ValueId* const act_pre = act_pre_.data();
+  const ActInfo* const act_info = act_info_.data();
   const auto mark = view<&TopoScratch::SlotRec::mark>(s.slot_.data() + base);
   const auto leave = view<&TopoScratch::SlotRec::leave>(s.slot_.data() + base);
   Chooser<TopoScratch::ActRec> c{s.act_.data(), s.used_.data(), s.gen_, s.num_used_};
@@ -307,7 +297,7 @@ View<Member, Rec> view(Rec* p) {
   for (int32_t steps = 0;; ++steps) {
     const ActionId a = producer[y];
     if (a < 0 || steps >= limit) return fail(s, TopoFailure::kGoalUnreachable, v, g, a);
-    const ValueId x = act_pre[a];
+    const ValueId x = act_info[a].pre;
     if (x == s0) {
       c.use(a, 0);
       s.num_used_ = c.n;
@@ -373,8 +363,8 @@ template <class OnSucc, class OnDisj>
   const auto mark = view<&TopoScratch::SlotRec::mark>(s.slot_.data());
   const auto leave = view<&TopoScratch::SlotRec::leave>(s.slot_.data());
   const auto sigma_first = view<&TopoScratch::VarRec::sigma_first>(s.var_.data());
-  const VarId v = act_var_[x];
-  const int32_t ys = value_offset_[v] + act_post_[x];
+  const VarId v = act_info_[x].var;
+  const int32_t ys = value_offset_[v] + act_info_[x].post;
   if (mark[ys] == s0_mark) {  // x restores s0[v]: the walk is long
     if (sigma_first[v] >= 0) on_succ(sigma_first[v]);
   } else {
@@ -410,7 +400,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   s.failure_ = TopoFailure::kNone;
   s.failure_var_ = s.failure_value_ = s.failure_action_ = -1;
   if (static_cast<int32_t>(s0.size()) != m || static_cast<int32_t>(goal.size()) != m ||
-      s.act_.size() != act_var_.size() || s.slot_.size() != producer_.size()) {
+      s.act_.size() != act_info_.size() || s.slot_.size() != producer_.size()) {
     fail(s, TopoFailure::kBadInput, -1, -1, -1);
     return PlanStatus::kGaveUp;
   }
@@ -514,7 +504,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
         }
         const bool can_loop =
             on_cycle_[ps] && on_cycle_[base + s0w] && s.var_[w].fw < 0 &&
-            (s.var_[w].sigma_first < 0 || !on_cycle_[base + act_post_[s.var_[w].sigma_first]]);
+            (s.var_[w].sigma_first < 0 || !on_cycle_[base + act_info_[s.var_[w].sigma_first].post]);
         if (!can_loop) {
           fail(s, TopoFailure::kNeedsRepeat, w, q, a);
           return failed(false);
@@ -626,7 +616,7 @@ ActionId TopoPlanner::pick_deferred(TopoScratch& s, std::span<const ValueId> s0,
   // a candidate reaches the action restoring s0[w], so sending it late closes a cycle.
   int32_t not_bad = -1;
   for (int32_t j = 0; j < nc; ++j) {
-    const VarId w = act_var_[cand[j]];
+    const VarId w = act_info_[cand[j]].var;
     const ActionId restore = producer_[slot(w, s0[w])];
     bool free_to_fire = true;
     bool bad = false;

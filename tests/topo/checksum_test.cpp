@@ -1,0 +1,136 @@
+// Checksum probe of ℙ's answers: one FNV-1a hash over the status, failure details, explanation
+// and plan of every instance of Western, Western-PUS (per class), the synthetic families, GOAP
+// levels and seeded random domains (with and without undefined pre-conditions and free goals).
+// A refactoring of src/topo must leave the hash unchanged: run it before and after, and compare
+// (TOPOPLAN_TOPO_CHECKSUM=<hex> makes the test assert the value). Not a correctness test on its
+// own — the differential tests are — but it catches any change of plan, status or reason.
+#include <gtest/gtest.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "random_domains.h"
+#include "topoplan/families.h"
+#include "topoplan/topo.h"
+
+namespace topoplan {
+namespace {
+
+struct Probe {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  int64_t instances = 0;
+  int64_t solved = 0;
+
+  void mix(uint64_t x) {
+    for (int i = 0; i < 8; ++i) {
+      hash ^= (x >> (8 * i)) & 0xffu;
+      hash *= 0x100000001b3ull;
+    }
+  }
+  void mix(const std::string& text) {
+    mix(text.size());
+    for (const char c : text) mix(static_cast<uint64_t>(static_cast<unsigned char>(c)));
+  }
+
+  // Plans every instance with one planner per NPC class; a class ℙ rejects hashes its message.
+  void run(const Domain& d, const std::vector<Instance>& task_instances) {
+    for (const Instance& inst : task_instances) {
+      Result<TopoPlanner> planner = TopoPlanner::create(d, inst.npc_class);
+      if (!planner.ok()) {
+        mix(planner.error().to_string());
+        continue;
+      }
+      plan(*planner, inst);
+    }
+  }
+  void plan(const TopoPlanner& planner, const Instance& inst) {
+    TopoScratch scratch = planner.make_scratch();
+    std::vector<ActionId> out(static_cast<size_t>(planner.max_plan_length()) + 1, -1);
+    int32_t len = 0;
+    const PlanStatus st = planner.plan(scratch, inst.init, inst.goal, out, &len);
+    ++instances;
+    mix(static_cast<uint64_t>(st));
+    mix(static_cast<uint64_t>(len));
+    if (st == PlanStatus::kSolved) {
+      ++solved;
+      for (int32_t i = 0; i < len; ++i) mix(static_cast<uint64_t>(out[static_cast<size_t>(i)]));
+      return;
+    }
+    const TopoFailureInfo f = scratch.failure_info();
+    mix(static_cast<uint64_t>(f.reason));
+    mix(static_cast<uint64_t>(f.var));
+    mix(static_cast<uint64_t>(f.value));
+    mix(static_cast<uint64_t>(f.action));
+    mix(static_cast<uint64_t>(scratch.pick_budget_spent()));
+    mix(planner.explain(scratch));
+  }
+  // Random instances of every class of `task` (besides its own instances).
+  void run_task(const Task& task, uint64_t seed, int per_class) {
+    run(task.domain, task.instances);
+    testing::Rng rng(seed);
+    for (ClassId c = -1; c < task.domain.num_classes(); ++c) {
+      const ClassId cls = c < 0 ? kAllActions : c;
+      Result<TopoPlanner> planner = TopoPlanner::create(task.domain, cls);
+      if (!planner.ok()) {
+        mix(planner.error().to_string());
+        continue;
+      }
+      for (int k = 0; k < per_class; ++k) {
+        testing::RandomInstanceOptions io;
+        io.kind = k % 2 == 0 ? testing::GoalKind::kRandomWalk : testing::GoalKind::kRandomGoal;
+        io.free_goal_probability = k % 3 == 0 ? 0.3 : 0.0;
+        Instance inst = testing::random_instance(task.domain, rng, io);
+        inst.npc_class = cls;
+        plan(*planner, inst);
+      }
+    }
+  }
+};
+
+TEST(TopoChecksum, Probe) {
+  Probe p;
+  p.run_task(western(), 11, 2000);
+  p.run_task(western_pus(), 12, 2000);
+  for (int32_t m = 1; m <= 6; ++m) {
+    p.run_task(multiprv_n_cycle(m, 3), 20 + static_cast<uint64_t>(m), 200);
+    p.run_task(multiprv_2_cycle(m), 30 + static_cast<uint64_t>(m), 200);
+    p.run_task(oneprv_5(m), 40 + static_cast<uint64_t>(m), 200);
+  }
+  for (int32_t n = 1; n <= 12; ++n)
+    p.run_task(goap_goto_chain(n), 50 + static_cast<uint64_t>(n), 50);
+  for (uint64_t seed = 1; seed <= 400; ++seed) {
+    const Task level = goap_level(goap_level_params(seed, 16));
+    p.run_task(level, seed, 20);
+  }
+  const double undefined[] = {0.0, 0.5};
+  for (const double u : undefined) {
+    for (uint64_t seed = 1; seed <= 3000; ++seed) {
+      testing::RandomDomainOptions dopt;
+      dopt.undefined_pre_probability = u;
+      const Domain d = testing::random_domain(seed, dopt);
+      Result<TopoPlanner> planner = TopoPlanner::create(d);
+      ASSERT_TRUE(planner.ok()) << planner.error().to_string();
+      testing::Rng rng(seed ^ 0xC5EC5ull);
+      for (int k = 0; k < 8; ++k) {
+        testing::RandomInstanceOptions io;
+        io.kind = k % 2 == 0 ? testing::GoalKind::kRandomWalk : testing::GoalKind::kRandomGoal;
+        io.free_goal_probability = k < 4 ? 0.0 : 0.4;
+        p.plan(*planner, testing::random_instance(d, rng, io));
+      }
+    }
+  }
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "%016" PRIx64, p.hash);
+  std::printf("topo checksum %s over %lld instances (%lld solved)\n", hex,
+              static_cast<long long>(p.instances), static_cast<long long>(p.solved));
+  const char* want = std::getenv("TOPOPLAN_TOPO_CHECKSUM");
+  if (want != nullptr && *want != '\0') {
+    EXPECT_EQ(std::string(want), std::string(hex));
+  }
+}
+
+}  // namespace
+}  // namespace topoplan
