@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -73,6 +74,10 @@ struct TopoFailureInfo {
 [[nodiscard]] std::string describe(const Domain& domain, const TopoFailureInfo& failure);
 
 class TopoPlanner;
+namespace detail {
+struct FastOrderings;   // src/topo/orderings.h
+struct GeneralAttempt;  // src/topo/general.h
+}  // namespace detail
 
 // Per-thread working memory of one TopoPlanner. Create with TopoPlanner::make_scratch(); reuse
 // for every plan() call of that thread.
@@ -96,6 +101,8 @@ class TopoScratch {
 
  private:
   friend class TopoPlanner;
+  friend struct detail::FastOrderings;
+  friend struct detail::GeneralAttempt;
   // Generation stamp, advanced by 2 per plan: a value slot whose mark is gen_ lies on the walk
   // of its variable, gen_ + 1 marks s0 of its variable; any other value means "unset".
   uint32_t gen_ = 0;
@@ -116,7 +123,8 @@ class TopoScratch {
     ActionId sigma_first;  // first action of the s0 → goal path (-1 if none)
     int32_t pending_disj;  // requesters of s0[v] (long walks: still unresolved)
     int32_t disj_head;     // their list (linked through disj_next_)
-    ActionId fw;  // looping walk: f_v, the action leaving the first epoch of s0 (-1: short walk)
+    ActionId loop_first;   // looping walk: f_v, the action leaving the first epoch of s0 (-1:
+                           // short walk)
   };
   std::vector<ActRec> act_;
   std::vector<SlotRec> slot_;
@@ -244,30 +252,43 @@ class TopoPlanner {
   [[nodiscard]] std::string explain(const TopoScratch& scratch) const;
 
  private:
+  friend struct detail::FastOrderings;
+  friend struct detail::GeneralAttempt;
+
   [[nodiscard]] int32_t slot(VarId v, ValueId x) const { return value_offset_[v] + x; }
+  // Records the failure in the scratch; returns false.
   bool fail(TopoScratch& s, TopoFailure f, VarId v, ValueId x, ActionId a) const;
+  // An ordering failure: kUnsolvable when `proof` or when ℙ's class makes it one, else kGaveUp.
+  [[nodiscard]] PlanStatus no_plan(const TopoScratch& s, bool proof) const;
+
+  // The fast path (src/topo/fast.cpp; the sort: src/topo/order.cpp). A returned status ends the
+  // plan; std::nullopt goes on to the next phase.
+  std::optional<PlanStatus> start_walks(TopoScratch& s, std::span<const ValueId> s0,
+                                        std::span<const ValueId> goal, int32_t* unmet) const;
+  std::optional<PlanStatus> close_requests(TopoScratch& s, std::span<const ValueId> s0,
+                                           std::span<const ValueId> goal, std::span<ActionId> out,
+                                           int32_t* out_len) const;
+  std::optional<PlanStatus> extend_walk(TopoScratch& s, std::span<const ValueId> s0,
+                                        std::span<const ValueId> goal, std::span<ActionId> out,
+                                        int32_t* out_len, ActionId a, int32_t ps) const;
   bool build_walk(TopoScratch& s, VarId v, ValueId s0, ValueId g) const;
-  bool make_long(TopoScratch& s, VarId v, ValueId s0) const;
+  void make_long(TopoScratch& s, VarId v, ValueId s0) const;
   [[nodiscard]] bool reaches(VarId v, ValueId from, ValueId to) const;
   void add_edge(TopoScratch& s, ActionId from, ActionId to) const;
-  template <class OnSucc, class OnDisj>
-  void for_each_succ(const TopoScratch& s, ActionId x, OnSucc&& on_succ, OnDisj&& on_disj) const;
-  ActionId pick_deferred(TopoScratch& s, std::span<const ValueId> s0, int32_t dh, int32_t dt,
-                         int32_t qt) const;
+  ActionId pick_deferred(TopoScratch& s, std::span<const ValueId> s0, int32_t first,
+                         int32_t last) const;
+  void send_requests_late(TopoScratch& s, std::span<const ValueId> s0, ActionId f) const;
   // Sorts the chosen actions into `out` and re-simulates each one as it is emitted (the
   // self-check); returns kSolved, kGaveUp (ordering cycle or failed self-check).
   PlanStatus order(TopoScratch& s, std::span<const ValueId> s0, std::span<const ValueId> goal,
                    int32_t unmet, std::span<ActionId> out) const;
 
-  // The general path (src/topo/general.cpp): undefined pre-conditions and partial goals.
+  // The general path (src/topo/general*.cpp): undefined pre-conditions and partial goals.
   PlanStatus plan_general(TopoScratch& s, std::span<const ValueId> s0,
                           std::span<const ValueId> goal, std::span<ActionId> out,
                           int32_t* out_len) const;
-  PlanStatus general_attempt(TopoScratch& s, std::span<const ValueId> s0,
-                             std::span<const ValueId> goal, std::span<ActionId> out,
-                             int32_t* out_len, VarId* retry_var) const;
 
-  // Cycles of the domain-action graphs (construction).
+  // Cycles of the domain-action graphs (construction, src/topo/build.cpp).
   void find_cycles(int32_t slots, int32_t num_variables);
 
   // The indexes ℙ reads: the set's (shared with it, immutable), viewed by the spans below.

@@ -1,0 +1,299 @@
+// ℙ's fast path for unary post-unique action sets with defined pre-conditions and total goals:
+// walks per variable (phase 1), their closure under prevail requests (phase 2), then the sort
+// (order.cpp). docs/algorithm.md is the reference; the comments here say how.
+#include <cassert>
+#include <optional>
+
+#include "internal.h"
+#include "orderings.h"
+
+namespace topoplan {
+
+using detail::Chooser;
+using detail::view;
+
+namespace {
+// Classes whose theorem (Prévost et al. 2023, IJCAI, Theorems 1 and 3; docs/references.md) we rely
+// on to turn "no plan with each action once" into "no plan". Not C2*: its Theorem 4 is false
+// (docs/algorithm.md, departure 5).
+bool in_proven_class(StructuralClass c) {
+  return c == StructuralClass::kC0 || c == StructuralClass::kC2S;
+}
+}  // namespace
+
+bool TopoPlanner::fail(TopoScratch& s, TopoFailure f, VarId v, ValueId x, ActionId a) const {
+  s.failure_ = f;
+  s.failure_var_ = v;
+  s.failure_value_ = x;
+  s.failure_action_ = a;
+  return false;
+}
+
+PlanStatus TopoPlanner::no_plan(const TopoScratch& s, bool proof) const {
+  return proof || (in_proven_class(class_) && !s.pick_capped_) ? PlanStatus::kUnsolvable
+                                                               : PlanStatus::kGaveUp;
+}
+
+// True when a walk of v can go from `from` to `to`: `from` is an ancestor of `to` following
+// parents (producer pre-conditions), cycles included.
+[[gnu::always_inline]] inline bool TopoPlanner::reaches(VarId v, ValueId from, ValueId to) const {
+  ValueId y = to;
+  const int32_t size = value_offset_[v + 1] - value_offset_[v];
+  for (int32_t steps = 0; steps <= size; ++steps) {
+    if (y == from) return true;
+    const ActionId a = producer_[slot(v, y)];
+    if (a < 0) return false;
+    y = act_info_[a].pre;
+  }
+  return false;
+}
+
+// The unique simple path s0 → g (σ1), g ≠ s0: follow producers back from g. Marks its values
+// (except s0) as on the walk and records which action leaves each of them.
+[[gnu::always_inline]] inline bool TopoPlanner::build_walk(TopoScratch& s, VarId v, ValueId s0,
+                                                           ValueId g) const {
+  const int32_t base = value_offset_[v];
+  const int32_t limit = value_offset_[v + 1] - base;
+  const ActionId* const producer = producer_.data() + base;
+  const ActInfo* const act_info = act_info_.data();
+  const auto mark = view<&TopoScratch::SlotRec::mark>(s.slot_.data() + base);
+  const auto leave = view<&TopoScratch::SlotRec::leave>(s.slot_.data() + base);
+  Chooser<TopoScratch::ActRec> c{s.act_.data(), s.used_.data(), s.gen_, s.num_used_};
+  const uint32_t gen = c.gen;
+  ValueId y = g;
+  mark[g] = gen;
+  leave[g] = -1;
+  for (int32_t steps = 0;; ++steps) {
+    const ActionId a = producer[y];
+    if (a < 0 || steps >= limit) return fail(s, TopoFailure::kGoalUnreachable, v, g, a);
+    const ValueId x = act_info[a].pre;
+    if (x == s0) {
+      c.use(a, 0);
+      s.num_used_ = c.n;
+      s.var_[v].sigma_first = a;
+      return true;
+    }
+    if (mark[x] == gen) {  // looped without meeting s0
+      s.num_used_ = c.n;
+      return fail(s, TopoFailure::kGoalUnreachable, v, g, a);
+    }
+    c.use(a, 1);
+    mark[x] = gen;
+    leave[x] = a;
+    y = x;
+  }
+}
+
+// Prefixes the walk of v with the cycle through s0 (σ2 of Prévost et al. 2023, §3): s0 → c1 →
+// ... → s0.
+[[gnu::always_inline]] inline void TopoPlanner::make_long(TopoScratch& s, VarId v,
+                                                          ValueId s0) const {
+  const int32_t base = value_offset_[v];
+  const ActionId* const producer = producer_.data() + base;
+  const ValueId* const cycle_next = cycle_next_.data() + base;
+  const auto mark = view<&TopoScratch::SlotRec::mark>(s.slot_.data() + base);
+  const auto leave = view<&TopoScratch::SlotRec::leave>(s.slot_.data() + base);
+  Chooser<TopoScratch::ActRec> c{s.act_.data(), s.used_.data(), s.gen_, s.num_used_};
+  ValueId x = cycle_next[s0];
+  s.var_[v].loop_first = producer[x];  // f_v, leaves the first epoch of s0; the walk is now long
+  c.use(producer[x], 0);
+  while (x != s0) {
+    const ValueId y = cycle_next[x];
+    const ActionId a = producer[y];
+    c.use(a, 1);
+    mark[x] = c.gen;
+    leave[x] = a;
+    x = y;
+  }
+  s.num_used_ = c.n;
+  const ActionId sigma_first = s.var_[v].sigma_first;
+  if (sigma_first >= 0) ++c.act[sigma_first].indeg;  // restore → σ1's first action
+}
+
+PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
+                             std::span<const ValueId> goal, std::span<ActionId> out,
+                             int32_t* out_len) const {
+  const int32_t m = static_cast<int32_t>(value_offset_.size()) - 1;
+  *out_len = 0;
+  s.failure_ = TopoFailure::kNone;
+  s.failure_var_ = s.failure_value_ = s.failure_action_ = -1;
+  if (static_cast<int32_t>(s0.size()) != m || static_cast<int32_t>(goal.size()) != m ||
+      s.act_.size() != act_info_.size() || s.slot_.size() != producer_.size()) {
+    fail(s, TopoFailure::kBadInput, -1, -1, -1);
+    return PlanStatus::kGaveUp;
+  }
+  if (general_only_) [[unlikely]]
+    return plan_general(s, s0, goal, out, out_len);
+  s.gen_ += 2;
+  if (s.gen_ < 2 || s.gen_ > UINT32_MAX - 2) {  // stamp wrap-around: clear once every 2^31 plans
+    for (TopoScratch::ActRec& r : s.act_) r.stamp = 0;
+    for (TopoScratch::SlotRec& r : s.slot_) r.mark = r.sim = 0;
+    s.gen_ = 2;
+  }
+  s.num_used_ = s.num_edges_ = s.num_disj_ = s.num_s0_req_vars_ = 0;
+  s.pick_work_ = 0;
+  s.pick_capped_ = false;
+
+  int32_t unmet = 0;
+  if (const std::optional<PlanStatus> st = start_walks(s, s0, goal, &unmet)) return *st;
+  if (const std::optional<PlanStatus> st = close_requests(s, s0, goal, out, out_len)) return *st;
+  s.work_ = -1;  // computed by the first pick_deferred pass that needs it
+  if (s.num_used_ > static_cast<int32_t>(out.size())) {
+    *out_len = s.num_used_;
+    fail(s, TopoFailure::kBufferTooSmall, -1, -1, -1);
+    return PlanStatus::kLimitReached;
+  }
+
+  // Phase 3: sort and self-check.
+  const PlanStatus st = order(s, s0, goal, unmet, out);
+  if (st == PlanStatus::kSolved) {
+    *out_len = s.num_used_;
+    return st;
+  }
+  return s.failure_ == TopoFailure::kOrderingCycle ? no_plan(s, false) : PlanStatus::kGaveUp;
+}
+
+// Phase 1: σ1 for every variable whose goal differs from s0. `unmet` counts goal facts s0 does
+// not satisfy (the self-check tracks it along the plan). The per-variable state is reset here
+// too (no separate fill: for the 4-9 variables of a crowd class a memset call costs more than
+// the loop). A status ends the plan.
+[[gnu::always_inline]] inline std::optional<PlanStatus> TopoPlanner::start_walks(
+    TopoScratch& s, std::span<const ValueId> s0, std::span<const ValueId> goal,
+    int32_t* unmet) const {
+  const int32_t m = static_cast<int32_t>(value_offset_.size()) - 1;
+  const uint32_t gen = s.gen_;
+  const int32_t* const off = value_offset_.data();
+  const auto mark = view<&TopoScratch::SlotRec::mark>(s.slot_.data());
+  const auto sim = view<&TopoScratch::SlotRec::sim>(s.slot_.data());
+  const auto loop_first = view<&TopoScratch::VarRec::loop_first>(s.var_.data());
+  const auto sigma_first = view<&TopoScratch::VarRec::sigma_first>(s.var_.data());
+  const auto pending = view<&TopoScratch::VarRec::pending_disj>(s.var_.data());
+  for (VarId v = 0; v < m; ++v) {
+    loop_first[v] = -1;
+    sigma_first[v] = -1;
+    pending[v] = 0;
+    const ValueId x = s0[static_cast<size_t>(v)];
+    const ValueId g = goal[static_cast<size_t>(v)];
+    const int32_t base = off[v];
+    const auto size = static_cast<uint32_t>(off[v + 1] - base);
+    if ((static_cast<uint32_t>(x) >= size) | (static_cast<uint32_t>(g) + 1u > size))
+        [[unlikely]] {  // kUndefined = -1 passes as 0
+      fail(s, TopoFailure::kBadInput, v, x, -1);
+      return PlanStatus::kGaveUp;
+    }
+    if (g != kUndefined && g != x) {
+      ++*unmet;
+      if (!build_walk(s, v, x, g)) {  // no path at all: a proof, unless the input is bad
+        for (VarId u = v + 1; u < m; ++u) {
+          const auto su = static_cast<uint32_t>(off[u + 1] - off[u]);
+          if (static_cast<uint32_t>(s0[static_cast<size_t>(u)]) >= su ||
+              static_cast<uint32_t>(goal[static_cast<size_t>(u)]) + 1u > su) {
+            fail(s, TopoFailure::kBadInput, u, s0[static_cast<size_t>(u)], -1);
+            return PlanStatus::kGaveUp;
+          }
+        }
+        return PlanStatus::kUnsolvable;
+      }
+    }
+    mark[base + x] = gen + 1;
+    sim[base + x] = gen;
+  }
+  return std::nullopt;
+}
+
+// Phase 2: close the action set under prevail requests, counting in-degrees on the way (the
+// rules of orderings.h, seen from the requester: a request for q on the walk of w gives the
+// edges producer(q) → a and a → leave(q)). Every action added is in every plan
+// (docs/algorithm.md, "Minimality"), so a request nothing can satisfy is a proof, and a request
+// only a repeated action can satisfy rules out T1 plans. A value on a walk keeps its leaving
+// action once set (make_long adds only values off σ1), so the edge a → leave(q) can be counted
+// as soon as q is on the walk. Requests for s0[w] are listed per variable and counted once the
+// walks are final. A status ends the plan.
+[[gnu::always_inline]] inline std::optional<PlanStatus> TopoPlanner::close_requests(
+    TopoScratch& s, std::span<const ValueId> s0, std::span<const ValueId> goal,
+    std::span<ActionId> out, int32_t* out_len) const {
+  const uint32_t gen = s.gen_;
+  const auto mark = view<&TopoScratch::SlotRec::mark>(s.slot_.data());
+  const auto leave = view<&TopoScratch::SlotRec::leave>(s.slot_.data());
+  const auto indeg = view<&TopoScratch::ActRec::indeg>(s.act_.data());
+  for (int32_t i = 0; i < s.num_used_; ++i) {
+    const ActionId a = s.used_[static_cast<size_t>(i)];
+    const int32_t* const begin = prv_slot_.data() + prv_offset_[a];
+    const int32_t* const end = prv_slot_.data() + prv_offset_[a + 1];
+    int32_t produced_in = 0;
+    for (const int32_t* p = begin; p != end; ++p) {
+      const int32_t ps = *p;
+      uint32_t slot_mark = mark[ps];
+      if (slot_mark != gen && slot_mark != gen + 1) [[unlikely]] {  // q not on w's walk (yet)
+        if (const std::optional<PlanStatus> st = extend_walk(s, s0, goal, out, out_len, a, ps))
+          return st;
+        slot_mark = gen;
+      }
+      if (slot_mark == gen) [[likely]] {  // producer(q) → a, a → leave(q)
+        ++produced_in;
+        const ActionId l = leave[ps];
+        if (l >= 0) ++indeg[l];
+      } else {  // a needs s0[w]
+        const VarId w = slot_var_[ps];
+        TopoScratch::VarRec& r = s.var_[w];
+        if (r.pending_disj == 0) {
+          s.s0_req_vars_[s.num_s0_req_vars_++] = w;
+          r.disj_head = -1;
+        }
+        ++r.pending_disj;
+        const int32_t d = s.num_disj_++;
+        s.disj_action_[d] = a;
+        s.disj_next_[d] = r.disj_head;
+        r.disj_head = d;
+      }
+    }
+    indeg[a] += produced_in;
+  }
+  // Requests for s0[w]: on a short walk, before σ1's first action (an edge); on a looping walk,
+  // disjunctive (pending_disj counts them; resolved during the sort).
+  for (int32_t k = 0; k < s.num_s0_req_vars_; ++k) {
+    TopoScratch::VarRec& r = s.var_[s.s0_req_vars_[k]];
+    if (r.loop_first >= 0) continue;
+    if (r.sigma_first >= 0) s.act_[r.sigma_first].indeg += r.pending_disj;
+    r.pending_disj = 0;
+  }
+  return std::nullopt;
+}
+
+// Action a requests slot ps, off the walk of its variable w: the walk must loop through the
+// cycle of s0[w] first (make_long), or no plan with each action once exists. A status ends the
+// plan (a proof, a give-up, or the general path's answer for a free variable).
+std::optional<PlanStatus> TopoPlanner::extend_walk(TopoScratch& s, std::span<const ValueId> s0,
+                                                   std::span<const ValueId> goal,
+                                                   std::span<ActionId> out, int32_t* out_len,
+                                                   ActionId a, int32_t ps) const {
+  const VarId w = slot_var_[ps];
+  const ValueId q = ps - value_offset_[w];
+  const ValueId s0w = s0[static_cast<size_t>(w)];
+  const ValueId gw = goal[static_cast<size_t>(w)];
+  const int32_t base = value_offset_[w];
+  // q on the cycle through s0[w]: s0[w] reaches q, and q reaches the goal through s0[w] (phase
+  // 1 built σ1), so both walks below would succeed.
+  const bool s0_cycle = cycle_id_[ps] >= 0 && cycle_id_[ps] == cycle_id_[base + s0w];
+  if (!s0_cycle && !reaches(w, s0w, q)) {
+    fail(s, TopoFailure::kPrevailUnreachable, w, q, a);
+    return PlanStatus::kUnsolvable;
+  }
+  if (gw == kUndefined) [[unlikely]]  // a free variable visited off s0: windows
+    return plan_general(s, s0, goal, out, out_len);
+  if (!s0_cycle && !reaches(w, q, gw)) {
+    fail(s, TopoFailure::kPrevailUnreachable, w, q, a);
+    return PlanStatus::kUnsolvable;
+  }
+  const TopoScratch::VarRec& r = s.var_[w];
+  const bool can_loop = on_cycle_[ps] && on_cycle_[base + s0w] && r.loop_first < 0 &&
+                        (r.sigma_first < 0 || !on_cycle_[base + act_info_[r.sigma_first].post]);
+  if (!can_loop) {
+    fail(s, TopoFailure::kNeedsRepeat, w, q, a);
+    return no_plan(s, false);
+  }
+  make_long(s, w, s0w);
+  return std::nullopt;
+}
+
+}  // namespace topoplan
