@@ -26,6 +26,7 @@
 #include <span>
 #include <vector>
 
+#include "topoplan/astar_common.h"
 #include "topoplan/domain.h"
 #include "topoplan/plan.h"
 #include "topoplan/state.h"
@@ -34,7 +35,7 @@ namespace topoplan {
 
 class BestFirstSearch;  // src/search/best_first.h
 
-class AStarPlanner {
+class AStarPlanner final : public GoapSearchPlanner<AStarPlanner> {
  public:
   // Keeps a reference to `domain`, which must outlive the planner. Compiles the action masks.
   explicit AStarPlanner(const Domain& domain);
@@ -46,38 +47,11 @@ class AStarPlanner {
   // plan into `out` (cleared first) when the status is kSolved. `init` and `goal` must have
   // one entry per variable with values in range (Domain::check_instance checks that).
   // Allocation-free once the internal arrays have grown to the size a search needs.
+  // The Instance overload, the cost overlay (set_costs, clear_costs, costs, plan with costs) and
+  // the figures of the last call (last_cost, expanded, generated) are GoapSearchPlanner's.
   PlanStatus plan(std::span<const ValueId> init, std::span<const ValueId> goal, ClassId npc_class,
                   const PlannerOptions& options, std::vector<ActionId>& out);
-  PlanStatus plan(const Instance& instance, const PlannerOptions& options,
-                  std::vector<ActionId>& out) {
-    return plan(instance.init, instance.goal, instance.npc_class, options, out);
-  }
-
-  // Cost overlay: plan with `costs` (one per action, each in [0, kMaxCost]) instead of the
-  // Domain's costs until the next set_costs or clear_costs, without rebuilding the planner. When
-  // the costs change, only the distance tables of Objective::kCost are re-derived, on the next
-  // plan. Returns false, changing nothing, for a span of the wrong size or a cost out of range.
-  // No allocation.
-  bool set_costs(std::span<const int64_t> costs);
-  void clear_costs();  // back to the Domain's costs
-  [[nodiscard]] std::span<const int64_t> costs() const { return costs_; }
-  // set_costs(costs), then plan; kGaveUp (and `out` cleared) when the costs are refused.
-  PlanStatus plan(std::span<const ValueId> init, std::span<const ValueId> goal, ClassId npc_class,
-                  std::span<const int64_t> costs, const PlannerOptions& options,
-                  std::vector<ActionId>& out) {
-    if (!set_costs(costs)) {
-      out.clear();
-      return PlanStatus::kGaveUp;
-    }
-    return plan(init, goal, npc_class, options, out);
-  }
-
-  // About the last call.
-  [[nodiscard]] int64_t last_cost() const { return last_cost_; }  // objective value of the plan
-  [[nodiscard]] int64_t expanded() const { return expanded_; }
-  [[nodiscard]] int64_t generated() const { return generated_; }
-
-  [[nodiscard]] const Domain& domain() const { return *domain_; }
+  using GoapSearchPlanner::plan;
 
  private:
   struct Cond {  // one word of an action's conditions or effects
@@ -92,8 +66,7 @@ class AStarPlanner {
     ValueId pre;
   };
   // Per (class, objective) distance tables: dist[offset[v] + y * n_v + x] = cost x -> y.
-  struct DistTable {
-    bool built = false;
+  struct DistTable {  // built: GoapSearchPlanner::table_built
     std::vector<int64_t> offset;
     std::vector<int64_t> dist;
   };
@@ -102,7 +75,6 @@ class AStarPlanner {
   void prepare_heuristic(ClassId npc_class, Objective objective);
   [[nodiscard]] int64_t heuristic(const uint64_t* s) const;
 
-  const Domain* domain_;
   StatePacker packer_;
   int32_t words_ = 0;
   std::vector<int32_t> cond_offset_;  // CSR per action into conds_
@@ -118,16 +90,11 @@ class AStarPlanner {
   std::vector<int64_t> hgoal_;     // per (variable, value): distance to the goal value
   std::vector<uint8_t> done_;
   std::vector<ActionId> actions_;
-  std::vector<int64_t> costs_;  // per action: the overlay, or the Domain's costs
 
   // Search arrays, reused across calls.
   std::unique_ptr<BestFirstSearch> search_;
   std::vector<uint64_t> goal_mask_, goal_value_, scratch_;
   std::vector<VarId> goal_vars_;
-
-  int64_t last_cost_ = 0;
-  int64_t expanded_ = 0;
-  int64_t generated_ = 0;
 };
 
 // The registered cold-path entry point ("astar").

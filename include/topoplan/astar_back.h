@@ -33,6 +33,7 @@
 #include <span>
 #include <vector>
 
+#include "topoplan/astar_common.h"
 #include "topoplan/domain.h"
 #include "topoplan/plan.h"
 #include "topoplan/state.h"
@@ -41,7 +42,7 @@ namespace topoplan {
 
 class BestFirstSearch;  // src/search/best_first.h
 
-class BackAStarPlanner {
+class BackAStarPlanner final : public GoapSearchPlanner<BackAStarPlanner> {
  public:
   // Keeps a reference to `domain`, which must outlive the planner.
   explicit BackAStarPlanner(const Domain& domain);
@@ -50,30 +51,11 @@ class BackAStarPlanner {
   BackAStarPlanner& operator=(BackAStarPlanner&&) noexcept;
 
   // Plans from `init` (total) to `goal` (partial) with the actions of `npc_class`; same
-  // contract as AStarPlanner::plan. The plan is written to `out` in execution order.
+  // contract as AStarPlanner::plan. The plan is written to `out` in execution order. The other
+  // overloads, the cost overlay and the figures of the last call are GoapSearchPlanner's.
   PlanStatus plan(std::span<const ValueId> init, std::span<const ValueId> goal, ClassId npc_class,
                   const PlannerOptions& options, std::vector<ActionId>& out);
-  PlanStatus plan(const Instance& instance, const PlannerOptions& options,
-                  std::vector<ActionId>& out) {
-    return plan(instance.init, instance.goal, instance.npc_class, options, out);
-  }
-
-  // Cost overlay, with the contract of AStarPlanner's: set_costs, clear_costs, costs, and plan
-  // with the costs given at plan time.
-  bool set_costs(std::span<const int64_t> costs);
-  void clear_costs();
-  [[nodiscard]] std::span<const int64_t> costs() const { return costs_; }
-  PlanStatus plan(std::span<const ValueId> init, std::span<const ValueId> goal, ClassId npc_class,
-                  std::span<const int64_t> costs, const PlannerOptions& options,
-                  std::vector<ActionId>& out) {
-    if (set_costs(costs)) return plan(init, goal, npc_class, options, out);
-    out.clear();
-    return PlanStatus::kGaveUp;
-  }
-
-  [[nodiscard]] int64_t last_cost() const { return last_cost_; }
-  [[nodiscard]] int64_t expanded() const { return expanded_; }
-  [[nodiscard]] int64_t generated() const { return generated_; }
+  using GoapSearchPlanner::plan;
 
  private:
   struct Op {  // one word of an action's regression
@@ -89,8 +71,7 @@ class BackAStarPlanner {
     ValueId pre;  // kUndefined: from every value
     ValueId post;
   };
-  struct DistTable {  // dist[offset[v] + x * n_v + y] = cheapest x -> y in v's graph
-    bool built = false;
+  struct DistTable {  // dist[offset[v] + x * n_v + y]; built: GoapSearchPlanner::table_built
     std::vector<int64_t> dist;
   };
 
@@ -99,7 +80,6 @@ class BackAStarPlanner {
   void prepare_heuristic(std::span<const ValueId> init, ClassId npc_class, Objective objective);
   [[nodiscard]] int64_t heuristic(const uint64_t* g) const;
 
-  const Domain* domain_;
   int32_t words_ = 0;
   BitFields fields_;                  // per variable: 0 = free, value + 1 = required
   std::vector<uint64_t> low_, high_;  // per word: the bits below each field's top bit; top bits
@@ -114,14 +94,9 @@ class BackAStarPlanner {
   std::vector<int64_t> hfield_;        // per (variable, field value): h term; field 0 -> 0
   std::vector<uint8_t> done_;
   std::vector<ActionId> actions_;
-  std::vector<int64_t> costs_;  // per action: the overlay, or the Domain's costs
 
   std::unique_ptr<BestFirstSearch> search_;
   std::vector<uint64_t> init_, scratch_;
-
-  int64_t last_cost_ = 0;
-  int64_t expanded_ = 0;
-  int64_t generated_ = 0;
 };
 
 // The hot planner (planner.h) registered as "astar-back": create_hot_planner("astar-back", set).

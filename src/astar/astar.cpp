@@ -17,7 +17,7 @@ constexpr int64_t kMaxTableEntries = int64_t{1} << 20;
 
 }  // namespace
 
-AStarPlanner::AStarPlanner(const Domain& domain) : domain_(&domain), packer_(domain) {
+AStarPlanner::AStarPlanner(const Domain& domain) : GoapSearchPlanner(domain), packer_(domain) {
   words_ = packer_.num_words();
   const int32_t m = domain.num_variables();
   const int32_t na = domain.num_actions();
@@ -90,15 +90,6 @@ AStarPlanner::AStarPlanner(const Domain& domain) : domain_(&domain), packer_(dom
   goal_value_.assign(static_cast<size_t>(words_), 0);
   scratch_.assign(static_cast<size_t>(words_), 0);
   search_ = std::make_unique<BestFirstSearch>(words_);
-  detail::domain_costs(domain, costs_, tables_);
-}
-
-bool AStarPlanner::set_costs(std::span<const int64_t> costs) {
-  return detail::overlay_costs(costs, costs_, tables_);
-}
-
-void AStarPlanner::clear_costs() {
-  detail::domain_costs(*domain_, costs_, tables_);
 }
 
 AStarPlanner::~AStarPlanner() = default;
@@ -132,9 +123,9 @@ void AStarPlanner::prepare_heuristic(ClassId npc_class, Objective objective) {
   const auto mask = d.action_mask(npc_class);
   const int32_t m = d.num_variables();
   if (use_tables_) {
-    DistTable& t =
-        tables_[static_cast<size_t>(npc_class + 1) * 2 + (objective == Objective::kLength)];
-    if (!t.built) {
+    DistTable& t = tables_[table_index(npc_class, objective)];
+    uint8_t& built = table_built(npc_class, objective);
+    if (!built) {
       int64_t total = 0;
       t.offset.assign(static_cast<size_t>(m) + 1, 0);
       for (VarId v = 0; v < m; ++v) {
@@ -148,7 +139,7 @@ void AStarPlanner::prepare_heuristic(ClassId npc_class, Objective objective) {
           dist_to(v, y, mask, objective,
                   t.dist.data() + t.offset[static_cast<size_t>(v)] + int64_t{y} * n);
       }
-      t.built = true;
+      built = 1;
     }
     for (VarId v : goal_vars_) {
       const int32_t n = d.domain_size(v);
@@ -227,9 +218,7 @@ PlanStatus AStarPlanner::plan(std::span<const ValueId> init, std::span<const Val
   const Domain& d = *domain_;
   const auto W = static_cast<size_t>(words_);
   out.clear();
-  last_cost_ = 0;
-  expanded_ = 0;
-  generated_ = 0;
+  last_ = {};
 
   // Goal: per-word masks for the test, the goal variables for the heuristic.
   goal_vars_.clear();
@@ -252,8 +241,7 @@ PlanStatus AStarPlanner::plan(std::span<const ValueId> init, std::span<const Val
 
   packer_.pack(init, scratch_.data());
   const SearchPolicy policy{*this, options.objective == Objective::kLength};
-  return detail::run_search(*search_, policy, scratch_.data(), options.limits, out,
-                            {last_cost_, expanded_, generated_});
+  return detail::run_search(*search_, policy, scratch_.data(), options.limits, out, last_);
 }
 
 PlanResult plan_astar(const Domain& domain, const Instance& instance,

@@ -46,7 +46,7 @@ uint64_t nonzero(uint64_t x, uint64_t lo, uint64_t hi) {
 
 }  // namespace
 
-BackAStarPlanner::BackAStarPlanner(const Domain& domain) : domain_(&domain) {
+BackAStarPlanner::BackAStarPlanner(const Domain& domain) : GoapSearchPlanner(domain) {
   const int32_t m = domain.num_variables();
   const int32_t na = domain.num_actions();
   // Fields of bit_width(n) bits hold 0 (free) .. n (value n - 1); none straddles a word.
@@ -111,15 +111,6 @@ BackAStarPlanner::BackAStarPlanner(const Domain& domain) : domain_(&domain) {
   init_.assign(W, 0);
   scratch_.assign(W, 0);
   search_ = std::make_unique<BestFirstSearch>(words_);
-  detail::domain_costs(domain, costs_, tables_);
-}
-
-bool BackAStarPlanner::set_costs(std::span<const int64_t> costs) {
-  return detail::overlay_costs(costs, costs_, tables_);
-}
-
-void BackAStarPlanner::clear_costs() {
-  detail::domain_costs(*domain_, costs_, tables_);
 }
 
 BackAStarPlanner::~BackAStarPlanner() = default;
@@ -153,9 +144,9 @@ void BackAStarPlanner::prepare_heuristic(std::span<const ValueId> init, ClassId 
     dst[0] = 0;  // free field
     const ValueId x = init[static_cast<size_t>(v)];
     if (use_tables_) {
-      DistTable& t =
-          tables_[static_cast<size_t>(npc_class + 1) * 2 + (objective == Objective::kLength)];
-      if (!t.built) {
+      DistTable& t = tables_[table_index(npc_class, objective)];
+      uint8_t& built = table_built(npc_class, objective);
+      if (!built) {
         t.dist.assign(static_cast<size_t>(table_offset_.back()), kInf);
         for (VarId u = 0; u < m; ++u) {
           const int32_t nu = d.domain_size(u);
@@ -163,7 +154,7 @@ void BackAStarPlanner::prepare_heuristic(std::span<const ValueId> init, ClassId 
             dist_from(u, s, mask, objective,
                       t.dist.data() + table_offset_[static_cast<size_t>(u)] + int64_t{s} * nu);
         }
-        t.built = true;
+        built = 1;
       }
       const int64_t* src = t.dist.data() + table_offset_[static_cast<size_t>(v)] + int64_t{x} * n;
       std::copy(src, src + n, dst + 1);
@@ -243,9 +234,7 @@ PlanStatus BackAStarPlanner::plan(std::span<const ValueId> init, std::span<const
   const Domain& d = *domain_;
   const int32_t m = d.num_variables();
   out.clear();
-  last_cost_ = 0;
-  expanded_ = 0;
-  generated_ = 0;
+  last_ = {};
 
   prepare_heuristic(init, npc_class, options.objective);
   detail::available_actions(d, npc_class, actions_);
@@ -259,8 +248,7 @@ PlanStatus BackAStarPlanner::plan(std::span<const ValueId> init, std::span<const
 
   // The chain from the subgoal s0 satisfies up to the goal is the plan in execution order.
   const SearchPolicy policy{*this, options.objective == Objective::kLength};
-  return detail::run_search(*search_, policy, scratch_.data(), options.limits, out,
-                            {last_cost_, expanded_, generated_});
+  return detail::run_search(*search_, policy, scratch_.data(), options.limits, out, last_);
 }
 
 PlanResult plan_astar_back(const Domain& domain, const Instance& instance,

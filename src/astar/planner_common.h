@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "search/best_first.h"
+#include "topoplan/astar_common.h"
 #include "topoplan/domain.h"
 
 namespace topoplan::detail {
@@ -18,35 +19,6 @@ inline void available_actions(const Domain& domain, ClassId npc_class, std::vect
   } else {
     for (ActionId a : domain.class_actions(npc_class)) out.push_back(a);
   }
-}
-
-// The cost overlay (AStarPlanner::set_costs, BackAStarPlanner::set_costs): copies valid `costs`
-// into `current` and, when they differ, marks the Objective::kCost distance tables (even
-// indices: (class + 1) * 2 + is_length) for rebuilding. False for invalid costs.
-template <typename DistTable>
-bool overlay_costs(std::span<const int64_t> costs, std::vector<int64_t>& current,
-                   std::vector<DistTable>& tables) {
-  if (costs.size() != current.size()) return false;
-  for (const int64_t c : costs)
-    if (c < 0 || c > kMaxCost) return false;
-  if (std::equal(costs.begin(), costs.end(), current.begin())) return true;
-  std::copy(costs.begin(), costs.end(), current.begin());
-  for (size_t i = 0; i < tables.size(); i += 2) tables[i].built = false;
-  return true;
-}
-
-// The Domain's own costs, through the overlay (clear_costs).
-template <typename DistTable>
-void domain_costs(const Domain& domain, std::vector<int64_t>& current,
-                  std::vector<DistTable>& tables) {
-  bool changed = current.size() != static_cast<size_t>(domain.num_actions());
-  current.resize(static_cast<size_t>(domain.num_actions()));
-  for (ActionId a = 0; a < domain.num_actions(); ++a) {
-    changed |= current[static_cast<size_t>(a)] != domain.cost(a);
-    current[static_cast<size_t>(a)] = domain.cost(a);
-  }
-  if (changed)
-    for (size_t i = 0; i < tables.size(); i += 2) tables[i].built = false;
 }
 
 // Dijkstra over the n values of one variable (domains are small: O(n^2 + edges)): dist[x] is
@@ -69,20 +41,15 @@ void value_dijkstra(int32_t n, ValueId source, std::vector<uint8_t>& done, int64
   }
 }
 
-// Runs the search and reports it the way AStarPlanner and BackAStarPlanner do.
-struct SearchReport {
-  int64_t& cost;
-  int64_t& expanded;
-  int64_t& generated;
-};
+// Runs the search and records its figures the way AStarPlanner and BackAStarPlanner do.
 template <typename Policy>
 PlanStatus run_search(BestFirstSearch& search, const Policy& policy, const uint64_t* root,
                       const SearchLimits& limits, std::vector<ActionId>& out,
-                      const SearchReport& report) {
+                      SearchFigures& figures) {
   const SearchStop stop = search.run(policy, root, limits, out);
-  report.expanded = search.expanded();
-  report.generated = search.generated();
-  report.cost = search.goal_cost();
+  figures.expanded = search.expanded();
+  figures.generated = search.generated();
+  figures.cost = search.goal_cost();
   return search_status(stop);
 }
 
