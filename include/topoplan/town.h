@@ -62,6 +62,21 @@ class CrowdTown {
   int64_t distinct_ = 0;
 };
 
+// The input of a goal-selection batch (udgoap/goal_selection.h) for a town of NPCs: per NPC a
+// class (uniform over the domain's classes) and its facts, stored fact-major (structure of
+// arrays: facts[k * npcs + i] is fact k of NPC i). Facts below num_variables() are the state:
+// dawn (every value 0), except for about a quarter of the NPCs, who have one random variable
+// at a random value; the facts above (drives, levels) are drawn in 0 .. 100. Seeded: the same
+// arguments give the same town (topoplan goals, tests).
+struct GoalTown {
+  std::vector<uint16_t> npc_class;  // npcs entries
+  std::vector<float> facts;         // num_facts * npcs entries
+};
+// Preconditions (asserted): npcs >= 1, num_facts >= domain.num_variables(), the domain has at
+// least one class.
+[[nodiscard]] GoalTown make_goal_town(const Domain& domain, int64_t npcs, int32_t num_facts,
+                                      uint64_t seed);
+
 // Applies up to `steps` random applicable actions of class `npc_class` to `state` (stops at a
 // state where none applies): the walks towns and tests draw situations with.
 void random_walk(const Domain& domain, std::vector<ValueId>& state, SplitMix64& rng, int32_t steps,

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <set>
 
 #include "topoplan/families.h"
@@ -31,6 +32,26 @@ void random_walk(const Domain& domain, std::vector<ValueId>& state, SplitMix64& 
         options[static_cast<size_t>(rng.below(static_cast<int32_t>(options.size())))];
     for (const Effect& e : domain.effects(a)) state[static_cast<size_t>(e.var)] = e.post;
   }
+}
+
+GoalTown make_goal_town(const Domain& domain, int64_t npcs, int32_t num_facts, uint64_t seed) {
+  assert(npcs >= 1 && num_facts >= domain.num_variables() && domain.num_classes() >= 1);
+  const auto n = static_cast<size_t>(npcs);
+  GoalTown town;
+  town.npc_class.resize(n);
+  town.facts.assign(n * static_cast<size_t>(num_facts), 0.0f);
+  SplitMix64 rng(seed);
+  for (size_t i = 0; i < n; ++i) {
+    town.npc_class[i] = static_cast<uint16_t>(rng.below(domain.num_classes()));
+    for (int32_t k = domain.num_variables(); k < num_facts; ++k)
+      town.facts[static_cast<size_t>(k) * n + i] = static_cast<float>(rng.below(101));
+    if (rng.below(4) == 0) {  // one variable moved off dawn
+      const VarId v = rng.below(domain.num_variables());
+      town.facts[static_cast<size_t>(v) * n + i] =
+          static_cast<float>(rng.below(domain.domain_size(v)));
+    }
+  }
+  return town;
 }
 
 namespace {
