@@ -27,17 +27,31 @@
 //
 // Planner chain. Every NPC goes through ℙ first (the hot path above). An NPC ℙ gives up on
 // (kGaveUp: outside ℙ's reach, e.g. a partial goal a prevail reads elsewhere, or an action
-// needed twice) goes to CrowdDef::fallback, a list of hot planners by registry name (planner.h;
-// default: "astar"), each created per class on the class's projected domain. Each fallback
+// needed twice) goes to its class's chain — CrowdDef::class_fallback by class name, else
+// CrowdDef::fallback — a list of hot planners by registry name (planner.h; default: "astar"),
+// each created per class on the class's projected domain. Each fallback
 // search first runs with a per-NPC budget of CrowdDef::fallback_budget expansions. When every
 // fallback hits that budget, the NPC is PENDING (kCrowdPending, length 0), and is retried once,
-// with the larger CrowdDef::fallback_limits, by the next plan_frame() call (before the cursor moves
-// on, within that frame's budget, on the calling thread), or by plan() itself before it returns.
+// with budgets growing ×4 per slice (fallback_budget·4, ·16, ... up to CrowdDef::fallback_limits),
+// by the next plan_frame() calls (before the cursor moves on, on the calling thread; a slice starts
+// only if its expansions, at the rate measured on earlier slices, fit in what is left of the
+// frame, and the first slice of a call always runs), or by plan() itself before it returns.
 // Its plan then goes after the plans of its block, in its block's slice (retries run in NPC
 // order). A* is deterministic and optimal, so a retried search returns the plan an unbounded one
 // would: the output stays identical for any thread count, and plan() never leaves an NPC pending.
 // An NPC still unanswered under fallback_limits is kCrowdNoPlan (no plan, no proof). The fallback
 // limits carry no time limit (time would make the output depend on load).
+//
+// Plan handles. With CrowdOutput::handles (and a cache), a solved NPC gets a PlanHandle — an id
+// into the PlanCache's plan table, plus the cache epoch — instead of a copy of its plan: a warm
+// NPC costs a lookup and one 8-byte store. Every solved plan the crowd meets (cache hit, ℙ or
+// fallback answer, retried pending NPC) is put in the table once; cache entries and worker memos
+// keep its id. Lifetime rule: the table is immutable and append-only within an epoch; a handle
+// stays valid, and PlanCache::resolve / Crowd::resolve return its plan, until the cache is
+// invalidated (invalidate(), or a batch with a planner of another stamp). Afterwards resolve
+// returns nullopt (stale: the epoch differs). resolve may run concurrently with batches (their
+// new plans go to fresh table space) but not with an invalidation. When the table is full, a new
+// plan gets no handle (epoch 0) and is copied to `actions` as without handles.
 //
 // Work is cut into blocks of CrowdDef::npcs_per_block NPCs (in priority order). Block b owns the
 // slice [⌊C·first/N⌋, ⌊C·end/N⌋) of the caller's action buffer of capacity C, and packs the plans
@@ -50,9 +64,11 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "topoplan/compiled.h"
@@ -157,10 +173,21 @@ class CrowdPlanner {
 };
 
 // ---------------------------------------------------------------------------------------------
+// A plan in a PlanCache's plan table (see "Plan handles" above). epoch 0: no handle.
+struct PlanHandle {
+  uint32_t id = 0;     // position of the plan in the table
+  uint32_t epoch = 0;  // the cache epoch the plan belongs to
+  [[nodiscard]] bool empty() const { return epoch == 0; }
+  friend bool operator==(const PlanHandle&, const PlanHandle&) = default;
+};
+
 // Bounded, thread-safe plan memo.
 struct PlanCacheDef {
   int32_t capacity = 1 << 16;    // entries (rounded up to a power of two, at least 2)
   int32_t max_plan_length = 16;  // longer plans are not cached (at most 255)
+  // Action ids (plus one per plan) the plan table holds per epoch, in [0, 2^30]; 0: no table
+  // (no handles are given).
+  int32_t table_actions = 1 << 19;
 };
 
 struct PlanCacheStats {
@@ -171,6 +198,8 @@ struct PlanCacheStats {
   int64_t invalidations = 0;  // whole-cache invalidations (stamp change or invalidate())
   int64_t capacity = 0;       // entries
   int64_t bytes = 0;          // memory held
+  int64_t table_used = 0;     // plan table slots used in this epoch
+  int64_t table_capacity = 0;
 };
 
 class PlanCache {
@@ -181,20 +210,35 @@ class PlanCache {
   PlanCache(const PlanCache&) = delete;
   PlanCache& operator=(const PlanCache&) = delete;
 
-  // Drops every entry in O(1) (an epoch bump). Not concurrent with batches using the cache.
+  // Checks the def (one-line Error naming the field and its range), then constructs.
+  [[nodiscard]] static Result<std::unique_ptr<PlanCache>> create(const CrowdPlanner& planner,
+                                                                 const PlanCacheDef& def = {});
+
+  // Drops every entry and the plan table in O(1) (an epoch bump): every handle given before is
+  // stale. Not concurrent with batches using the cache, nor with resolve().
   void invalidate();
   [[nodiscard]] PlanCacheStats stats() const;
+  // The current epoch (handles of another epoch are stale).
+  [[nodiscard]] uint32_t epoch() const { return epoch_; }
+  // The plan of a handle of this epoch; nullopt for an empty or stale handle.
+  [[nodiscard]] std::optional<std::span<const ActionId>> resolve(PlanHandle handle) const;
+
+  static constexpr uint32_t kNoHandle = 0xFFFFFFFFu;  // internal: "no table id"
 
  private:
   friend class Crowd;
   // Ensures entries belong to `planner` (invalidates on a new stamp) and sizes the entries.
   void bind(const CrowdPlanner& planner);
-  // On a hit writes the plan to dst when it fits in `capacity` and returns true.
+  // On a hit returns true, the entry's table id in *handle (kNoHandle: none) and, unless
+  // `want_handle` and the entry has one, writes the plan to dst when it fits in `capacity`.
   bool lookup(uint64_t hash, int32_t npc_class, const uint64_t* key, ActionId* dst,
-              int32_t capacity, int32_t* len, CrowdStatus* status);
+              int32_t capacity, int32_t* len, CrowdStatus* status, bool want_handle,
+              uint32_t* handle);
   // 0: not stored (too long, or the entry was busy), 1: stored, 2: stored over a live entry.
   int32_t insert(uint64_t hash, int32_t npc_class, const uint64_t* key, const ActionId* plan,
-                 int32_t len, CrowdStatus status);
+                 int32_t len, CrowdStatus status, uint32_t handle);
+  // Appends a plan to the table: its id, or kNoHandle when the table is full. Thread-safe.
+  uint32_t store(const ActionId* plan, int32_t len);
   void add_stats(int64_t hits, int64_t misses, int64_t inserts, int64_t evictions);
   [[nodiscard]] uint64_t set_of(uint64_t hash) const;
 
@@ -208,6 +252,12 @@ class PlanCache {
   uint32_t epoch_ = 1;
   std::unique_ptr<std::atomic<uint64_t>[]> words_;
   std::unique_ptr<std::atomic<uint8_t>[]> victim_;  // per set: the way to replace next
+  // The plan table: per plan its length then its action ids, appended from table_next_ (slot 0
+  // is the empty plan). Plain memory: a plan is written once before its id is published (by a
+  // release store into an entry, or through the batch's output), and never again in the epoch.
+  std::unique_ptr<ActionId[]> table_;
+  uint32_t table_capacity_ = 0;
+  std::atomic<uint32_t> table_next_{1};
   size_t num_words_ = 0;
   std::atomic<int64_t> hits_{0}, misses_{0}, inserts_{0}, evictions_{0};
   int64_t invalidations_ = 0;
@@ -240,6 +290,10 @@ struct CrowdDef {
   // Planner chain after ℙ (registry names, planner.h), tried in order when ℙ gives up; empty:
   // ℙ only (an NPC ℙ gives up on is kCrowdNoPlan).
   std::vector<std::string> fallback = {"astar"};
+  // Per NPC class (by the domain's class name) its own chain instead of `fallback` (the issue:
+  // "the crowd takes a planner chain per class"); an empty chain: ℙ only for that class.
+  // Classes not listed use `fallback`. An unknown class name fails create().
+  std::vector<std::pair<std::string, std::vector<std::string>>> class_fallback;
   int64_t fallback_budget = 2000;  // expansions per NPC per fallback in the first attempt
   // The retry of a pending NPC (no time limit: see "Planner chain" above).
   SearchLimits fallback_limits{500'000, int64_t{256} << 20, 0.0};
@@ -259,6 +313,10 @@ struct CrowdOutput {
   std::span<uint32_t> offset;     // N
   std::span<uint16_t> length;     // N (for kCrowdBufferTooSmall: the actions needed)
   std::span<CrowdStatus> status;  // N; 0 = not served (frame budget)
+  // Optional (empty, or N; needs CrowdDef::cache): a solved NPC with a non-empty handle has its
+  // plan in the cache's plan table (Crowd::resolve), not in `actions` (it uses no slice space;
+  // its offset is unused). An empty handle: the plan, if any, is in `actions` as above.
+  std::span<PlanHandle> handles = {};
 };
 
 struct CrowdStats {
@@ -271,6 +329,7 @@ struct CrowdStats {
   int64_t resumed = 0;          // pending NPCs retried by this call (counted in served before)
   int64_t no_plan = 0;          // NPCs answered kCrowdNoPlan by this call
   int64_t pending = 0;          // NPCs left pending at the end of the call (plan_frame only)
+  int64_t retry_slices = 0;     // fallback searches run on pending NPCs by this call
   bool complete = false;        // every NPC of the batch has been served and none is pending
 };
 
@@ -292,30 +351,40 @@ class Crowd {
   // Plans every NPC of the batch. Sizes are asserted (programmer errors). No allocation.
   CrowdStats plan(const CrowdBatch& batch, const CrowdOutput& out);
   // Plans from cursor->next, in order, until `budget_seconds` have passed (checked once per
-  // block) or the batch is done; advances the cursor. Results equal plan()'s for the NPCs served
-  // (a pending NPC once retried). First retries the NPCs left pending by the previous call; a
-  // cursor at 0 starts a new pass and drops them. One pass at a time per Crowd.
+  // block and per retry slice) or the batch is done; advances the cursor. Results equal plan()'s
+  // for the NPCs served (a pending NPC once retried). First retries the NPCs left pending by the
+  // previous calls ("Pending NPCs" above). A cursor at 0 starts a new pass only once no NPC of
+  // the previous pass is pending: until then the call only retries them (their answers go to
+  // `out` as the previous pass's) and leaves the cursor at 0. One pass at a time per Crowd.
+  // plan() starts afresh: it drops NPCs a plan_frame pass left pending (as discard_pending()).
   CrowdStats plan_frame(const CrowdBatch& batch, const CrowdOutput& out, CrowdCursor* cursor,
                         double budget_seconds = 1.67e-3);
+  // NPCs left pending (plan_frame), in NPC order; their status in the output is kCrowdPending.
+  [[nodiscard]] int64_t pending() const { return static_cast<int64_t>(pending_.size()); }
+  // Forgets the pending NPCs (they stay kCrowdPending in the output they were served to).
+  void discard_pending() { pending_.clear(); }
 
   [[nodiscard]] const CrowdDef& def() const { return def_; }
+  // The plan of a handle from this crowd's cache (PlanCache::resolve); nullopt without a cache.
+  [[nodiscard]] std::optional<std::span<const ActionId>> resolve(PlanHandle handle) const;
 
  private:
   struct Worker;
   struct Job;
   struct ClassHot;
   CrowdStats run(const CrowdBatch& batch, const CrowdOutput& out, int64_t first, int64_t deadline);
-  // Retries the pending NPCs in order until `deadline_ns` (0: none); adds to `stats`.
+  // Retries the pending NPCs in order, in slices of growing budget, until `deadline_ns` (0:
+  // none; at least one slice runs); adds to `stats`.
   void resume_pending(const CrowdBatch& batch, const CrowdOutput& out, int64_t deadline_ns,
                       CrowdStats& stats);
-  // The fallback chain for one NPC (projected s0 / goal); `full`: fallback_limits, else the
-  // per-NPC budget. Returns kSolved (plan in `plan`, projected ids mapped to the domain's),
-  // kUnsolvable, kLimitReached (every fallback over its limit) or kGaveUp.
-  PlanStatus run_fallback(std::vector<std::unique_ptr<PlanScratch>>& scratch, uint32_t c, bool full,
-                          std::span<const ValueId> s0, std::span<const ValueId> goal,
+  // The fallback chain for one NPC (projected s0 / goal); `level` < 0: the per-NPC budget, else
+  // retry level `level` (retry_budget_). Returns kSolved (plan in `plan`, projected ids mapped
+  // to the domain's), kUnsolvable, kLimitReached (every fallback over its limit) or kGaveUp.
+  PlanStatus run_fallback(std::vector<std::unique_ptr<PlanScratch>>& scratch, uint32_t c,
+                          int32_t level, std::span<const ValueId> s0, std::span<const ValueId> goal,
                           std::vector<ActionId>& plan, int32_t* len) const;
   static void task_entry(int32_t begin, int32_t end, int32_t worker, void* context);
-  template <bool kOneWord, bool kCache>
+  template <bool kOneWord, bool kCache, bool kHandles>
   void serve_block(Worker& w, const Job& job, int64_t block) const;
 
   const CrowdPlanner* planner_ = nullptr;
@@ -324,15 +393,20 @@ class Crowd {
   std::vector<ClassHot> hot_;         // per class: what an NPC planned by ℙ needs, flat
   std::vector<uint64_t> key_mask_;    // per class, per word: bits of the class's variables
   std::vector<uint64_t> other_high_;  // per class, per word: top bits of the other variables
-  // Fallback chain: per class, per stage (class-major), the budgeted and the full planner.
-  std::vector<std::unique_ptr<HotPlanner>> quick_, full_;
-  int32_t stages_ = 0;
-  std::vector<std::unique_ptr<PlanScratch>> resume_scratch_;  // full_'s, created on first use
+  // Fallback chain: per class, per stage (class-major), the budgeted planner; and per class,
+  // stage and retry level (level fastest) the planner of a retry slice.
+  std::vector<std::unique_ptr<HotPlanner>> quick_, retry_;
+  std::vector<int64_t> retry_budget_;  // per level: expansions, ×4 per level up to the limits'
+  std::vector<int32_t> chain_begin_;   // per class + 1: its first fallback slot (class-major)
+  [[nodiscard]] int32_t stages(uint32_t c) const { return chain_begin_[c + 1] - chain_begin_[c]; }
+  double ns_per_expansion_ = 0;  // measured on retry slices that hit their budget (0: none yet)
+  std::vector<std::unique_ptr<PlanScratch>> resume_scratch_;  // retry_'s, created on first use
   std::vector<ActionId> resume_plan_;
   std::vector<ValueId> resume_s0_, resume_goal_;
   struct Pending {
     int64_t npc;
-    int64_t tail;  // first free action of the NPC's block slice
+    int64_t tail;       // first free action of the NPC's block slice
+    int32_t level = 0;  // the retry level of its next slice
   };
   std::vector<Pending> pending_;  // ascending NPC after each run
 };

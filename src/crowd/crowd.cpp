@@ -5,8 +5,10 @@
 #include <bit>
 #include <cassert>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <memory>
+#include <string>
 
 #include "topoplan/crowd.h"
 #include "topoplan/planner.h"
@@ -16,11 +18,12 @@ namespace topoplan {
 // One entry of a worker's memo: a copy of a PlanCache answer for a one-word layout, one line.
 inline constexpr int32_t kMemoPlan = 10;
 struct alignas(64) MemoEntry {
-  uint64_t s0 = 0;    // projected initial state
-  uint64_t goal = 0;  // projected goal
-  uint32_t tag = 0;   // class + 1; 0 = empty
-  uint16_t length = 0;
-  CrowdStatus status = 0;
+  uint64_t s0 = 0;                         // projected initial state
+  uint64_t goal = 0;                       // projected goal
+  uint32_t handle = PlanCache::kNoHandle;  // the plan's id in the cache's plan table
+  uint16_t tag = 0;                        // class + 1 (classes < 65535); 0 = empty
+  uint8_t length = 0;                      // <= kMemoPlan
+  uint8_t status = 0;                      // CrowdStatus bits 0-7
   ActionId plan[kMemoPlan] = {};
 };
 static_assert(sizeof(MemoEntry) == 64);
@@ -108,6 +111,8 @@ inline uint64_t memo_slot(uint64_t hash, uint64_t entries) {
 Error error_of(std::string message) {
   return Error{std::move(message), {}, 0};
 }
+
+constexpr int64_t kMaxWorkers = 4096;
 }  // namespace
 
 Crowd::Crowd(Crowd&&) noexcept = default;
@@ -115,41 +120,82 @@ Crowd& Crowd::operator=(Crowd&&) noexcept = default;
 Crowd::~Crowd() = default;
 
 Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
-  if (def.worker_count < 1) return error_of("crowd: worker_count must be at least 1");
-  if (def.npcs_per_block < 1 || def.npcs_per_block > (1 << 20))
-    return error_of("crowd: npcs_per_block must be in [1, 1048576]");
-  // Negative used to become a 2^32-entry memo through the unsigned cast below.
-  if (def.worker_memo_entries < 0 || def.worker_memo_entries > (1 << 24))
-    return error_of("crowd: worker_memo_entries must be in [0, 16777216]");
+  // Every numeric field: its range, in one line naming the field (issue 14).
+  auto range = [](const char* field, int64_t value, int64_t lo, int64_t hi) -> std::string {
+    if (value >= lo && value <= hi) return {};
+    return std::string("crowd: ") + field + " must be in [" + std::to_string(lo) + ", " +
+           std::to_string(hi) + "], got " + std::to_string(value);
+  };
+  for (const std::string& bad :
+       {range("worker_count", def.worker_count, 1, kMaxWorkers),
+        range("npcs_per_block", def.npcs_per_block, 1, 1 << 20),
+        // Negative used to become a 2^32-entry memo through the unsigned cast below.
+        range("worker_memo_entries", def.worker_memo_entries, 0, 1 << 24),
+        range("fallback_budget", def.fallback_budget, 1, int64_t{1} << 40),
+        range("fallback_limits.max_expansions", def.fallback_limits.max_expansions, 1,
+              int64_t{1} << 40),
+        range("fallback_limits.max_memory_bytes", def.fallback_limits.max_memory_bytes, 1,
+              int64_t{1} << 50)})
+    if (!bad.empty()) return error_of(bad);
+  // NaN passed the old `max_seconds < 0` test; an infinite limit is no limit: say 0.
+  if (!std::isfinite(def.fallback_limits.max_seconds) || def.fallback_limits.max_seconds < 0)
+    return error_of(
+        "crowd: fallback_limits.max_seconds must be finite and >= 0 (0: no limit), got " +
+        std::to_string(def.fallback_limits.max_seconds));
   if ((def.enqueue_task == nullptr) != (def.finish_task == nullptr))
     return error_of("crowd: set both enqueue_task and finish_task, or neither");
-  if (def.fallback_budget < 1) return error_of("crowd: fallback_budget must be at least 1");
-  if (def.fallback_limits.max_expansions < 1 || def.fallback_limits.max_memory_bytes < 1 ||
-      def.fallback_limits.max_seconds < 0)
-    return error_of("crowd: fallback_limits must be positive");
+  for (const std::string& name : def.fallback)
+    if (name.empty()) return error_of("crowd: fallback: an empty planner name");
   Crowd crowd;
   // The fallback chain: per class and stage, a budgeted planner (first attempt, inside
   // serve_block) and a full one (the retry of a pending NPC), on the class's projection.
-  crowd.stages_ = static_cast<int32_t>(def.fallback.size());
+  // Per class its chain: CrowdDef::class_fallback by class name, else `fallback`.
+  const int32_t num_classes = planner.num_classes();
+  std::vector<const std::vector<std::string>*> chains(static_cast<size_t>(num_classes),
+                                                      &def.fallback);
+  for (const auto& [class_name, chain] : def.class_fallback) {
+    int32_t found = -1;
+    for (int32_t c = 0; c < num_classes; ++c)
+      if (planner.domain().num_classes() > 0 && planner.domain().class_name(c) == class_name)
+        found = c;
+    if (found < 0) return error_of("crowd: class_fallback: no NPC class '" + class_name + "'");
+    for (const std::string& name : chain)
+      if (name.empty()) return error_of("crowd: class_fallback: an empty planner name");
+    chains[static_cast<size_t>(found)] = &chain;
+  }
+  crowd.chain_begin_.push_back(0);
+  for (const auto* chain : chains)
+    crowd.chain_begin_.push_back(crowd.chain_begin_.back() + static_cast<int32_t>(chain->size()));
   HotPlannerDef quick_def;
   quick_def.limits = def.fallback_limits;
   quick_def.limits.max_expansions =
       std::min(def.fallback_budget, def.fallback_limits.max_expansions);
-  HotPlannerDef full_def;
-  full_def.limits = def.fallback_limits;
-  for (const auto& cp : planner.classes_) {
-    for (const std::string& name : def.fallback) {
+  // Retry levels: fallback_budget·4, ·16, ... up to fallback_limits.max_expansions (the last).
+  const int64_t max_expansions = def.fallback_limits.max_expansions;
+  for (int64_t x = quick_def.limits.max_expansions;
+       crowd.retry_budget_.empty() || x < max_expansions;) {
+    x = x > max_expansions / 4 ? max_expansions : 4 * x;
+    crowd.retry_budget_.push_back(x);
+  }
+  for (size_t c = 0; c < planner.classes_.size(); ++c) {
+    const auto& cp = planner.classes_[c];
+    for (const std::string& name : *chains[c]) {
       Result<std::unique_ptr<HotPlanner>> quick = create_hot_planner(name, cp->set, quick_def);
       if (!quick.ok()) return error_of("crowd: fallback: " + quick.error().message);
-      Result<std::unique_ptr<HotPlanner>> full = create_hot_planner(name, cp->set, full_def);
-      if (!full.ok()) return error_of("crowd: fallback: " + full.error().message);
       crowd.quick_.push_back(std::move(quick).value());
-      crowd.full_.push_back(std::move(full).value());
+      for (const int64_t budget : crowd.retry_budget_) {
+        HotPlannerDef retry_def;
+        retry_def.limits = def.fallback_limits;
+        retry_def.limits.max_expansions = budget;
+        Result<std::unique_ptr<HotPlanner>> retry = create_hot_planner(name, cp->set, retry_def);
+        if (!retry.ok()) return error_of("crowd: fallback: " + retry.error().message);
+        crowd.retry_.push_back(std::move(retry).value());
+      }
     }
   }
   const size_t fallback_slots = crowd.quick_.size();
   const auto fallback_plan = static_cast<size_t>(std::max(planner.max_plan_length_, 64)) + 1;
-  crowd.resume_scratch_.resize(fallback_slots);
+  crowd.resume_scratch_.resize(crowd.retry_.size());
   crowd.resume_plan_.assign(fallback_plan, 0);
   crowd.resume_s0_.assign(static_cast<size_t>(planner.max_class_vars_), 0);
   crowd.resume_goal_.assign(static_cast<size_t>(planner.max_class_vars_), 0);
@@ -186,6 +232,11 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
   return crowd;
 }
 
+std::optional<std::span<const ActionId>> Crowd::resolve(PlanHandle handle) const {
+  if (def_.cache == nullptr) return std::nullopt;
+  return def_.cache->resolve(handle);
+}
+
 CrowdStats Crowd::plan(const CrowdBatch& batch, const CrowdOutput& out) {
   pending_.clear();
   CrowdStats stats = run(batch, out, 0, 0);
@@ -197,20 +248,25 @@ CrowdStats Crowd::plan(const CrowdBatch& batch, const CrowdOutput& out) {
 
 CrowdStats Crowd::plan_frame(const CrowdBatch& batch, const CrowdOutput& out, CrowdCursor* cursor,
                              double budget_seconds) {
-  const int64_t deadline =
-      std::max<int64_t>(now_ns() + static_cast<int64_t>(budget_seconds * 1e9), 1);
+  // NaN or negative: no time (one block); at most a day (the cast stays defined).
+  const double budget = budget_seconds > 0 ? std::min(budget_seconds, 86400.0) : 0.0;
+  const int64_t deadline = std::max<int64_t>(now_ns() + static_cast<int64_t>(budget * 1e9), 1);
   const int64_t block = def_.npcs_per_block;
   const auto n = static_cast<int64_t>(batch.npc_class.size());
   assert(cursor->next % block == 0 || cursor->next == n);
-  if (cursor->next == 0) pending_.clear();  // a new pass over the batch
   CrowdStats resumed;
-  if (!pending_.empty()) resume_pending(batch, out, deadline, resumed);
+  const bool retried = !pending_.empty();  // a retry slice ran: the call made progress
+  if (retried) resume_pending(batch, out, deadline, resumed);
+  // A cursor at 0 while NPCs of the previous pass are still pending: the new pass waits for
+  // them (serving block 0 again now would mix two passes' pending NPCs).
+  const bool wait = cursor->next == 0 && !pending_.empty();
   CrowdStats stats;
-  if (cursor->next < n && (resumed.resumed == 0 || now_ns() < deadline)) {
+  if (!wait && cursor->next < n && (!retried || now_ns() < deadline)) {
     stats = run(batch, out, cursor->next / block, deadline);
     cursor->next = std::min<int64_t>(cursor->next + stats.served, n);
   }
   stats.resumed += resumed.resumed;
+  stats.retry_slices += resumed.retry_slices;
   stats.solved += resumed.solved;
   stats.solved_fallback += resumed.solved_fallback;
   stats.buffer_too_small += resumed.buffer_too_small;
@@ -229,6 +285,7 @@ CrowdStats Crowd::run(const CrowdBatch& batch, const CrowdOutput& out, int64_t f
   assert(out.offset.size() == static_cast<size_t>(n) && out.length.size() == out.offset.size() &&
          out.status.size() == out.offset.size());
   assert(out.actions.size() <= 0xFFFFFFFFull);
+  assert(out.handles.empty() || (out.handles.size() == out.offset.size() && def_.cache != nullptr));
   (void)words;
   PlanCache* cache = def_.cache;
   if (cache != nullptr) cache->bind(*planner_);
@@ -296,15 +353,15 @@ CrowdStats Crowd::run(const CrowdBatch& batch, const CrowdOutput& out, int64_t f
 }
 
 PlanStatus Crowd::run_fallback(std::vector<std::unique_ptr<PlanScratch>>& scratch, uint32_t c,
-                               bool full, std::span<const ValueId> s0,
+                               int32_t level, std::span<const ValueId> s0,
                                std::span<const ValueId> goal, std::vector<ActionId>& plan,
                                int32_t* len) const {
-  const std::vector<std::unique_ptr<HotPlanner>>& planners = full ? full_ : quick_;
+  const size_t levels = retry_budget_.size();
   bool limited = false;
-  for (int32_t k = 0; k < stages_; ++k) {
-    const size_t slot =
-        static_cast<size_t>(c) * static_cast<size_t>(stages_) + static_cast<size_t>(k);
-    const HotPlanner& p = *planners[slot];
+  for (int32_t k = chain_begin_[c]; k < chain_begin_[c + 1]; ++k) {
+    auto slot = static_cast<size_t>(k);
+    if (level >= 0) slot = slot * levels + static_cast<size_t>(level);
+    const HotPlanner& p = level < 0 ? *quick_[slot] : *retry_[slot];
     if (scratch[slot] == nullptr) scratch[slot] = p.make_scratch();
     PlanOutcome o = p.plan(*scratch[slot], s0, goal, plan, len);
     if (o.status == PlanStatus::kBufferTooSmall && *len > static_cast<int32_t>(plan.size())) {
@@ -339,15 +396,27 @@ void Crowd::resume_pending(const CrowdBatch& batch, const CrowdOutput& out, int6
   const auto n = static_cast<int64_t>(batch.npc_class.size());
   const auto capacity = static_cast<int64_t>(out.actions.size());
   const int64_t block = def_.npcs_per_block;
+  const bool handles = !out.handles.empty() && cache != nullptr;
+  const auto levels = static_cast<int32_t>(retry_budget_.size());
   int64_t cur_block = -1, tail = 0;  // the free part of the current block's slice
+  bool worked = false;               // a slice ran in this call
   size_t done = 0;
-  for (; done < pending_.size(); ++done) {
-    // At least one retry per call, so that a pass always ends.
-    if (done > 0 && deadline_ns != 0 && now_ns() >= deadline_ns) break;
-    const int64_t i = pending_[done].npc;
+  while (done < pending_.size()) {
+    Pending& p = pending_[done];
+    // The first slice of a call always runs (a pass always ends); a later one only if its
+    // expansions, at the measured rate, fit in what is left of the frame.
+    if (worked && deadline_ns != 0) {
+      const int64_t now = now_ns();
+      const uint32_t pc = batch.npc_class[static_cast<size_t>(p.npc)];
+      const double need = ns_per_expansion_ * static_cast<double>(stages(pc)) *
+                          static_cast<double>(retry_budget_[static_cast<size_t>(p.level)]);
+      if (now >= deadline_ns || static_cast<double>(now) + need > static_cast<double>(deadline_ns))
+        break;
+    }
+    const int64_t i = p.npc;
     if (i / block != cur_block) {
       cur_block = i / block;
-      tail = pending_[done].tail;
+      tail = p.tail;
     }
     const int64_t slice_end = capacity * std::min(n, (cur_block + 1) * block) / n;
     const uint32_t c = batch.npc_class[static_cast<size_t>(i)];
@@ -362,16 +431,38 @@ void Crowd::resume_pending(const CrowdBatch& batch, const CrowdOutput& out, int6
     }
     const auto nv = static_cast<size_t>(h.num_vars);
     int32_t len = 0;
+    const int64_t t0 = deadline_ns != 0 ? now_ns() : 0;
     const PlanStatus ps =
-        run_fallback(resume_scratch_, c, true, std::span<const ValueId>(resume_s0_.data(), nv),
+        run_fallback(resume_scratch_, c, p.level, std::span<const ValueId>(resume_s0_.data(), nv),
                      std::span<const ValueId>(resume_goal_.data(), nv), resume_plan_, &len);
+    worked = true;
+    ++stats.retry_slices;
+    if (ps == PlanStatus::kLimitReached && p.level + 1 < levels) {
+      if (deadline_ns != 0) {  // every stage spent its budget: a rate per expansion
+        const double spent = static_cast<double>(now_ns() - t0) /
+                             (static_cast<double>(stages(c)) *
+                              static_cast<double>(retry_budget_[static_cast<size_t>(p.level)]));
+        ns_per_expansion_ = std::max(spent, 0.5 * ns_per_expansion_);
+      }
+      ++p.level;  // the same NPC, a larger slice (now, if it fits, else next frame)
+      continue;
+    }
     const auto idx = static_cast<size_t>(i);
     const int64_t room = slice_end - tail;
     out.offset[idx] = static_cast<uint32_t>(tail);
     CrowdStatus st = kCrowdNoPlan;
+    uint32_t id = PlanCache::kNoHandle;
+    if (ps == PlanStatus::kSolved && cache != nullptr && len <= 65535 &&
+        (handles || len <= cache->max_len_))
+      id = cache->store(resume_plan_.data(), len);
+    if (handles)
+      out.handles[idx] = id != PlanCache::kNoHandle ? PlanHandle{id, cache->epoch_} : PlanHandle{};
     if (ps == PlanStatus::kSolved) {
       st = kCrowdSolved | kCrowdFallback;
-      if (len <= room && len <= 65535) {
+      if (handles && id != PlanCache::kNoHandle) {
+        ++stats.solved;
+        ++stats.solved_fallback;
+      } else if (len <= room && len <= 65535) {
         std::copy(resume_plan_.begin(), resume_plan_.begin() + len, out.actions.begin() + tail);
         tail += len;
         ++stats.solved;
@@ -388,6 +479,7 @@ void Crowd::resume_pending(const CrowdBatch& batch, const CrowdOutput& out, int6
     out.status[idx] = st;
     out.length[idx] = static_cast<uint16_t>(std::min<int32_t>(len, 65535));
     ++stats.resumed;
+    ++done;
     if (cache != nullptr && ps != PlanStatus::kLimitReached) {
       const uint64_t* key_mask =
           key_mask_.data() + static_cast<size_t>(c) * static_cast<size_t>(words);
@@ -399,7 +491,7 @@ void Crowd::resume_pending(const CrowdBatch& batch, const CrowdOutput& out, int6
                                        : hash_key(static_cast<int32_t>(c), key.data(), 2 * words);
       const CrowdStatus cached = (st & kCrowdBufferTooSmall) ? (kCrowdSolved | kCrowdFallback) : st;
       (void)cache->insert(hash, static_cast<int32_t>(c), key.data(), resume_plan_.data(), len,
-                          cached);
+                          cached, id);
     }
   }
   // The rest of the current block's pending NPCs write after what this call added.
@@ -419,21 +511,27 @@ void Crowd::task_entry(int32_t /*begin*/, int32_t /*end*/, int32_t worker, void*
     const int64_t b1 = std::min(b0 + job.chunk, job.blocks);
     for (int64_t b = b0; b < b1; ++b) {
       const bool cache = self.def_.cache != nullptr;
-      if (job.one_word && cache)
-        self.serve_block<true, true>(w, job, b);
+      const bool handles = cache && !job.out->handles.empty();
+      if (job.one_word && handles)
+        self.serve_block<true, true, true>(w, job, b);
+      else if (job.one_word && cache)
+        self.serve_block<true, true, false>(w, job, b);
       else if (job.one_word)
-        self.serve_block<true, false>(w, job, b);
+        self.serve_block<true, false, false>(w, job, b);
+      else if (handles)
+        self.serve_block<false, true, true>(w, job, b);
       else if (cache)
-        self.serve_block<false, true>(w, job, b);
+        self.serve_block<false, true, false>(w, job, b);
       else
-        self.serve_block<false, false>(w, job, b);
+        self.serve_block<false, false, false>(w, job, b);
     }
     if (job.deadline_ns != 0 && now_ns() >= job.deadline_ns) break;
   }
 }
 
-template <bool kOneWord, bool kCache>
+template <bool kOneWord, bool kCache, bool kHandles>
 void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
+  static_assert(kCache || !kHandles);
   const CrowdPlanner& planner = *planner_;
   const CrowdBatch& batch = *job.batch;
   const CrowdOutput& out = *job.out;
@@ -459,6 +557,9 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
   uint32_t* offsets = out.offset.data();
   uint16_t* lengths = out.length.data();
   CrowdStatus* statuses = out.status.data();
+  PlanHandle* handles = kHandles ? out.handles.data() : nullptr;
+  const uint32_t epoch = kHandles ? cache->epoch_ : 0;
+  const int32_t table_max = kCache ? (kHandles ? 65535 : cache->max_len_) : 0;
   uint64_t* key = w.key.data();
   ValueId* s0_vals = w.s0.data();
   ValueId* goal_vals = w.goal.data();
@@ -476,6 +577,7 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
     const uint32_t c = npc_class[i];
     int32_t len = 0;
     CrowdStatus st = 0;
+    uint32_t id = PlanCache::kNoHandle;  // the plan's table id (kCache)
     const auto room = static_cast<int32_t>(std::min<int64_t>(slice_end - pos, INT32_MAX));
     if (c >= num_classes) {
       st = kCrowdBadInput;
@@ -510,8 +612,11 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
             hit = true;
             len = me->length;
             st = me->status;
+            id = me->handle;
             if (st & kCrowdSolved) {
-              if (len > room)
+              if (kHandles && id != PlanCache::kNoHandle) {
+                // the handle is the answer: nothing to copy
+              } else if (len > room)
                 st = kCrowdBufferTooSmall | (st & kCrowdFallback);
               else if (room >= kMemoPlan)  // fixed size: one unrolled copy; the rest of the
                 std::memcpy(actions + pos, me->plan, sizeof me->plan);  // slice is ours
@@ -521,17 +626,23 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
           }
         }
         if (!hit) {
-          hit = cache->lookup(hash, static_cast<int32_t>(c), key, actions + pos, room, &len, &st);
+          hit = cache->lookup(hash, static_cast<int32_t>(c), key, actions + pos, room, &len, &st,
+                              kHandles, &id);
           if (hit) {
-            if ((st & kCrowdSolved) && len > room)
+            const bool by_handle = kHandles && id != PlanCache::kNoHandle;
+            if ((st & kCrowdSolved) && len > room && !by_handle)
               st = kCrowdBufferTooSmall | (st & kCrowdFallback);
             else if (me != nullptr && len <= memo_max) {
               me->s0 = key[0];
               me->goal = key[1];
-              me->tag = c + 1;
-              me->length = static_cast<uint16_t>(len);
-              me->status = st;
-              std::memcpy(me->plan, actions + pos, sizeof(ActionId) * static_cast<size_t>(len));
+              me->tag = static_cast<uint16_t>(c + 1);
+              me->length = static_cast<uint8_t>(len);
+              me->status = static_cast<uint8_t>(st);
+              me->handle = id;
+              // A plan answered by handle was not copied out: take it from the table (the
+              // acquire load of the entry's id made it visible).
+              const ActionId* from = by_handle ? cache->table_.get() + id + 1 : actions + pos;
+              std::memcpy(me->plan, from, sizeof(ActionId) * static_cast<size_t>(len));
             }
           } else {
             ++misses;
@@ -575,7 +686,12 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
           const ActionId* to_global = h.to_global;
           ActionId* plan = in_place ? actions + pos : spare;
           for (int32_t j = 0; j < len; ++j) plan[j] = to_global[plan[j]];
-          if (!in_place) {
+          if constexpr (kCache) {
+            if (len <= table_max) id = cache->store(plan, len);
+          }
+          if (kHandles && id != PlanCache::kNoHandle) {
+            // in the table: nothing written to the output
+          } else if (!in_place) {
             if (len <= room)
               std::copy(dst, dst + len, actions + pos);
             else
@@ -585,18 +701,22 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
           st = kCrowdUnsolvable;
         } else if (scratch.failure() == TopoFailure::kBadInput) {
           st = kCrowdBadInput;
-        } else if (ps != PlanStatus::kGaveUp || stages_ == 0) {
+        } else if (ps != PlanStatus::kGaveUp || chain_begin_[c] == chain_begin_[c + 1]) {
           st = kCrowdNoPlan;
         } else {
           // Outside ℙ's reach: the fallback chain, with the per-NPC budget (cold path).
           const PlanStatus fs = run_fallback(
-              w.fallback_scratch, c, false,
-              std::span<const ValueId>(s0_vals, static_cast<size_t>(nv)),
+              w.fallback_scratch, c, -1, std::span<const ValueId>(s0_vals, static_cast<size_t>(nv)),
               std::span<const ValueId>(goal_vals, static_cast<size_t>(nv)), w.fallback_plan, &len);
           dst = w.fallback_plan.data();
+          if constexpr (kCache) {
+            if (fs == PlanStatus::kSolved && len <= table_max) id = cache->store(dst, len);
+          }
           if (fs == PlanStatus::kSolved) {
             st = kCrowdSolved | kCrowdFallback;
-            if (len <= room && len <= 65535)
+            if (kHandles && id != PlanCache::kNoHandle)
+              ;  // in the table
+            else if (len <= room && len <= 65535)
               std::copy(dst, dst + len, actions + pos);
             else
               st = kCrowdBufferTooSmall | kCrowdFallback;
@@ -615,15 +735,16 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
               (st & kCrowdBufferTooSmall) ? (kCrowdSolved | (st & kCrowdFallback)) : st;
           const int32_t r = st == kCrowdPending ? 0
                                                 : cache->insert(hash, static_cast<int32_t>(c), key,
-                                                                dst, len, cached);
+                                                                dst, len, cached, id);
           inserts += r > 0;
           evictions += r > 1;
           if (me != nullptr && len <= memo_max && st != kCrowdPending) {
             me->s0 = key[0];
             me->goal = key[1];
-            me->tag = c + 1;
-            me->length = static_cast<uint16_t>(len);
-            me->status = cached;
+            me->tag = static_cast<uint16_t>(c + 1);
+            me->length = static_cast<uint8_t>(len);
+            me->status = static_cast<uint8_t>(cached);
+            me->handle = id;
             std::memcpy(me->plan, dst, sizeof(ActionId) * static_cast<size_t>(len));
           }
         }
@@ -632,8 +753,14 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
     offsets[i] = static_cast<uint32_t>(pos);
     lengths[i] = static_cast<uint16_t>(len);
     statuses[i] = st;
+    int32_t used = len;  // actions written to the slice
+    if constexpr (kHandles) {
+      const bool by_handle = (st & kCrowdSolved) && id != PlanCache::kNoHandle;
+      handles[i] = by_handle ? PlanHandle{id, epoch} : PlanHandle{};
+      if (by_handle) used = 0;
+    }
     if (st & kCrowdSolved) {
-      pos += len;
+      pos += used;
       ++solved;
       fallback_solved += (st & kCrowdFallback) != 0;
     } else if (st & kCrowdBufferTooSmall) {

@@ -4,9 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
 #include <thread>
 #include <vector>
 
+#include "crowd_support.h"
 #include "random_domains.h"
 #include "topoplan/astar.h"
 #include "topoplan/crowd.h"
@@ -18,156 +22,7 @@
 namespace topoplan {
 namespace {
 
-using testing::Rng;
-
-struct Town {
-  std::vector<uint16_t> npc_class;
-  std::vector<uint64_t> init;
-  std::vector<uint64_t> goal;
-  std::vector<Instance> instances;  // unpacked, for the reference
-  CrowdBatch batch() const { return {npc_class, init, goal}; }
-};
-
-struct Results {
-  std::vector<ActionId> actions;
-  std::vector<uint32_t> offset;
-  std::vector<uint16_t> length;
-  std::vector<CrowdStatus> status;
-  Results(size_t n, size_t capacity) : actions(capacity, -7), offset(n), length(n), status(n) {}
-  CrowdOutput output() { return {actions, offset, length, status}; }
-  std::vector<ActionId> plan(size_t i) const {
-    return {actions.begin() + offset[i], actions.begin() + offset[i] + length[i]};
-  }
-};
-
-// NPCs of every class from `seeds` (start states), with goals reached by walks (solvable),
-// random (mostly unsolvable) or partly free, and a few bad class ids.
-Town make_town(const Domain& d, const CrowdLayout& layout, const std::vector<Instance>& seeds,
-               int32_t n, uint64_t seed) {
-  Town t;
-  Rng rng(seed);
-  const int32_t classes = std::max(d.num_classes(), 1);
-  const auto words = static_cast<size_t>(layout.words());
-  t.init.resize(static_cast<size_t>(n) * words);
-  t.goal.resize(static_cast<size_t>(n) * words);
-  for (int32_t i = 0; i < n; ++i) {
-    Instance inst =
-        seeds[static_cast<size_t>(rng.uniform(0, static_cast<int32_t>(seeds.size()) - 1))];
-    inst.npc_class = d.num_classes() == 0 ? kAllActions : rng.uniform(0, classes - 1);
-    random_walk(d, inst.init, rng, rng.uniform(0, 20));
-    inst.goal = inst.init;
-    const int kind = rng.uniform(0, 9);
-    if (kind < 6) {
-      random_walk(d, inst.goal, rng, rng.uniform(0, 12), inst.npc_class);
-    } else if (kind < 8) {
-      for (VarId v = 0; v < d.num_variables(); ++v)
-        if (rng.chance(0.3))
-          inst.goal[static_cast<size_t>(v)] = rng.uniform(0, d.domain_size(v) - 1);
-    } else {
-      random_walk(d, inst.goal, rng, rng.uniform(0, 12), inst.npc_class);
-      for (ValueId& x : inst.goal)
-        if (rng.chance(0.3)) x = kUndefined;
-    }
-    uint16_t c = static_cast<uint16_t>(inst.npc_class < 0 ? 0 : inst.npc_class);
-    if (rng.chance(0.01)) c = static_cast<uint16_t>(classes + rng.uniform(0, 3));  // bad id
-    t.npc_class.push_back(c);
-    layout.pack_state(inst.init, &t.init[static_cast<size_t>(i) * words]);
-    layout.pack_goal(inst.goal, &t.goal[static_cast<size_t>(i) * words]);
-    t.instances.push_back(std::move(inst));
-  }
-  return t;
-}
-
-// ℙ on the whole domain, one NPC at a time, checked against `r` (room: the slice space the
-// batch had, so only "too small" can differ, and only for plans longer than the room).
-// Returns how many NPCs the batch solved.
-int64_t expect_matches_reference(const Domain& d, const Town& t, const Results& r) {
-  const int32_t classes = std::max(d.num_classes(), 1);
-  std::vector<TopoPlanner> planners;
-  std::vector<TopoScratch> scratch;
-  for (ClassId c = 0; c < classes; ++c)
-    planners.push_back(TopoPlanner::create(d, d.num_classes() == 0 ? kAllActions : c).value());
-  for (const TopoPlanner& p : planners) scratch.push_back(p.make_scratch());
-  std::vector<ActionId> buf(static_cast<size_t>(d.num_actions()) + 1);
-  int64_t solved = 0;
-  for (size_t i = 0; i < t.npc_class.size(); ++i) {
-    SCOPED_TRACE(::testing::Message() << "npc " << i);
-    const CrowdStatus st = r.status[i] & ~kCrowdCacheHit;
-    if (t.npc_class[i] >= classes) {
-      EXPECT_EQ(st, kCrowdBadInput);
-      continue;
-    }
-    const Instance& inst = t.instances[i];
-    int32_t len = 0;
-    const PlanStatus ps =
-        planners[t.npc_class[i]].plan(scratch[t.npc_class[i]], inst.init, inst.goal, buf, &len);
-    switch (ps) {
-      case PlanStatus::kSolved: {
-        const std::vector<ActionId> want(buf.begin(), buf.begin() + len);
-        EXPECT_EQ(r.length[i], len);
-        if (st == kCrowdBufferTooSmall) break;  // checked by the caller's room accounting
-        EXPECT_EQ(st, kCrowdSolved);
-        if (st != kCrowdSolved) break;
-        EXPECT_EQ(r.plan(i), want);
-        EXPECT_TRUE(validate_plan(d, inst, r.plan(i)).valid);
-        ++solved;
-        break;
-      }
-      case PlanStatus::kUnsolvable:
-        EXPECT_EQ(st, kCrowdUnsolvable);
-        break;
-      default: {
-        if (scratch[t.npc_class[i]].failure() == TopoFailure::kBadInput ||
-            ps != PlanStatus::kGaveUp) {
-          EXPECT_EQ(st, scratch[t.npc_class[i]].failure() == TopoFailure::kBadInput ? kCrowdBadInput
-                                                                                    : kCrowdNoPlan);
-          break;
-        }
-        // ℙ gave up: the default fallback (A*, optimal) answered, on the class's projection.
-        const PlanResult exact = plan_astar(d, inst);
-        if (exact.status == PlanStatus::kSolved) {
-          if (st == (kCrowdBufferTooSmall | kCrowdFallback)) break;
-          EXPECT_EQ(st, kCrowdSolved | kCrowdFallback);
-          if (st != (kCrowdSolved | kCrowdFallback)) break;
-          EXPECT_TRUE(validate_plan(d, inst, r.plan(i)).valid);
-          EXPECT_EQ(plan_cost(d, r.plan(i)), exact.cost);
-        } else if (exact.status == PlanStatus::kUnsolvable) {
-          EXPECT_EQ(st, kCrowdUnsolvable | kCrowdFallback);
-        }
-        break;
-      }
-    }
-  }
-  EXPECT_GT(solved, 0);
-  return solved;
-}
-
-void expect_same(const Results& a, const Results& b) {
-  ASSERT_EQ(a.status.size(), b.status.size());
-  for (size_t i = 0; i < a.status.size(); ++i) {
-    ASSERT_EQ(a.status[i] & ~kCrowdCacheHit, b.status[i] & ~kCrowdCacheHit) << i;
-    ASSERT_EQ(a.length[i], b.length[i]) << i;
-    ASSERT_EQ(a.offset[i], b.offset[i]) << i;
-    if (a.status[i] & kCrowdSolved) {
-      ASSERT_EQ(a.plan(i), b.plan(i)) << i;
-    }
-  }
-}
-
-Results run_batch(const CrowdPlanner& planner, const Town& t, size_t capacity, int32_t threads,
-                  PlanCache* cache, int32_t block = 64) {
-  CrowdThreadPool pool(threads);
-  CrowdDef def;
-  def.npcs_per_block = block;
-  def.cache = cache;
-  pool.install(def);
-  Crowd crowd = Crowd::create(planner, def).value();
-  Results r(t.npc_class.size(), capacity);
-  const CrowdStats s = crowd.plan(t.batch(), r.output());
-  EXPECT_TRUE(s.complete);
-  EXPECT_EQ(s.served, static_cast<int64_t>(t.npc_class.size()));
-  return r;
-}
+using namespace crowd_test;  // NOLINT(google-build-using-namespace)
 
 TEST(CrowdLayout, RoundTripsStatesAndPartialGoals) {
   const Task w = western();
@@ -422,6 +277,41 @@ TEST(Crowd, CreateRefusesOutOfRangeDefs) {
   EXPECT_TRUE(refused([](CrowdDef& d) { d.worker_memo_entries = -1; }));
   EXPECT_TRUE(refused([](CrowdDef& d) { d.worker_memo_entries = INT32_MAX; }));
   EXPECT_FALSE(refused([](CrowdDef& d) { d.worker_memo_entries = 0; }));
+  // Issue 14: every numeric field, NaN included; accepted before.
+  EXPECT_TRUE(refused([](CrowdDef& d) { d.worker_count = 4097; }));
+  EXPECT_TRUE(refused([](CrowdDef& d) { d.fallback_budget = int64_t{1} << 50; }));
+  EXPECT_TRUE(refused([](CrowdDef& d) { d.fallback_limits.max_expansions = int64_t{1} << 50; }));
+  EXPECT_TRUE(refused([](CrowdDef& d) { d.fallback_limits.max_memory_bytes = INT64_MAX; }));
+  EXPECT_TRUE(refused([](CrowdDef& d) { d.fallback_limits.max_seconds = std::nan(""); }));
+  EXPECT_TRUE(refused([](CrowdDef& d) {
+    d.fallback_limits.max_seconds = std::numeric_limits<double>::infinity();
+  }));
+  EXPECT_FALSE(refused([](CrowdDef& d) { d.fallback_limits.max_seconds = 0.5; }));
+  CrowdDef def;
+  def.worker_count = 0;
+  const std::string message = Crowd::create(planner, def).error().message;
+  EXPECT_NE(message.find("worker_count"), std::string::npos) << message;
+  EXPECT_NE(message.find("[1, 4096]"), std::string::npos) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos);
+}
+
+TEST(PlanCache, CreateRefusesOutOfRangeDefsNamingTheField) {
+  const Task w = western();
+  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
+  auto error = [&](PlanCacheDef def) {
+    const Result<std::unique_ptr<PlanCache>> r = PlanCache::create(planner, def);
+    return r.ok() ? std::string() : r.error().message;
+  };
+  EXPECT_EQ(error({}), "");
+  EXPECT_NE(error({-1, 16}).find("capacity must be in [2, "), std::string::npos);
+  EXPECT_NE(error({0, 16}).find("capacity"), std::string::npos);
+  EXPECT_NE(error({64, 256}).find("max_plan_length must be in [0, 255], got 256"),
+            std::string::npos);
+  EXPECT_NE(error({64, -1}).find("max_plan_length"), std::string::npos);
+  EXPECT_NE(error({64, 16, -1}).find("table_actions"), std::string::npos);
+  const std::unique_ptr<PlanCache> cache = PlanCache::create(planner, {64, 16, 0}).value();
+  EXPECT_EQ(cache->stats().capacity, 64);
+  EXPECT_EQ(cache->stats().table_capacity, 0);
 }
 
 TEST(Crowd, FrameBudgetServesAPrefixAndResumes) {

@@ -41,6 +41,7 @@ struct CrowdOptions {
   int32_t memo_entries = CrowdDef{}.worker_memo_entries;
   bool json = false;
   bool no_baseline = false;
+  bool handles = false;  // warm batches and frames answer by plan handle (crowd.h)
   uint64_t seed = 1;
   std::string fallback = "astar";  // planner chain after ℙ, comma-separated; "none": ℙ only
   int64_t fallback_budget = CrowdDef{}.fallback_budget;
@@ -201,6 +202,7 @@ struct Measured {
   // A pass of cold frames (plan_frame, 1.67 ms budget, no cache) until the batch is complete.
   int64_t chain_frames = 0, pending_max = 0, resumed = 0;
   double pending_mean = 0;
+  int64_t by_handle = 0, table_used = 0;  // --handles: NPCs of the last warm batch by handle
 };
 
 void count_chain(const std::vector<CrowdStatus>& status, Measured& m) {
@@ -226,7 +228,9 @@ Measured measure(const CrowdPlanner& planner, CrowdTown& town, const CrowdOption
   std::vector<uint32_t> offset(n);
   std::vector<uint16_t> length(n);
   std::vector<CrowdStatus> status(n);
+  std::vector<PlanHandle> handles(o.handles ? n : 0);
   const CrowdOutput out{actions, offset, length, status};
+  const CrowdOutput warm_out{actions, offset, length, status, handles};
   const CrowdBatch batch = town.batch();
   CrowdThreadPool pool(threads);
   Measured m;
@@ -286,7 +290,7 @@ Measured measure(const CrowdPlanner& planner, CrowdTown& town, const CrowdOption
   warm_def.cache = &cache;
   warm_def.worker_memo_entries = o.memo_entries;
   Crowd warm = Crowd::create(planner, warm_def).value();
-  (void)warm.plan(batch, out);  // fill the cache
+  (void)warm.plan(batch, warm_out);  // fill the cache
   SplitMix64 rng(o.seed * 31 + 7);
   const auto churned = static_cast<int64_t>(o.churn * static_cast<double>(n));
   t.clear();
@@ -299,14 +303,14 @@ Measured measure(const CrowdPlanner& planner, CrowdTown& town, const CrowdOption
     const double c0 = cpu_s();
     const double t0 = now_s();
     timed.set_collect(true);
-    (void)warm.plan(batch, out);
+    (void)warm.plan(batch, warm_out);
     timed.set_collect(false);
     t.push_back(now_s() - t0);
     cpu.push_back(cpu_s() - c0);
     worker_cpu.push_back(timed.max_worker_cpu_s());
     if (frames) {
       CrowdCursor cursor;
-      frame_npcs.push_back(static_cast<double>(warm.plan_frame(batch, out, &cursor).served));
+      frame_npcs.push_back(static_cast<double>(warm.plan_frame(batch, warm_out, &cursor).served));
       CrowdCursor cursor2;
       frame_npcs_cold.push_back(static_cast<double>(cold.plan_frame(batch, out, &cursor2).served));
     }
@@ -322,6 +326,10 @@ Measured measure(const CrowdPlanner& planner, CrowdTown& town, const CrowdOption
   const auto lookups =
       static_cast<double>((after.hits - before.hits) + (after.misses - before.misses));
   m.hit_rate = lookups > 0 ? static_cast<double>(after.hits - before.hits) / lookups : 0;
+  if (o.handles) {
+    for (size_t i = 0; i < n; ++i) m.by_handle += !handles[i].empty();
+    m.table_used = after.table_used;
+  }
   return m;
 }
 
@@ -369,7 +377,8 @@ int run_crowd(const CrowdOptions& o) {
   const Measured m = measure(*planner, town, o, o.threads, progress, true);
   Measured one;
   if (baseline) one = measure(*planner, town, o, 1, progress, false);
-  const double out_bytes = 8.0 + 4.0 * m.mean_length;  // offset, length, status + the plan
+  // offset, length, status + the plan (or, with handles, the 8-byte handle)
+  const double out_bytes = o.handles ? 16.0 : 8.0 + 4.0 * m.mean_length;
   const double batch_bytes =
       static_cast<double>(o.npcs) * (planner->layout().bytes_per_npc() + out_bytes);
   const double bw =
@@ -416,6 +425,11 @@ int run_crowd(const CrowdOptions& o) {
   j["warm_worker_cpu_max_ns_per_npc"] = m.warm_worker_cpu_s * 1e9 / n;
   j["cache_hit_rate"] = m.hit_rate;
   j["memo_entries"] = o.memo_entries;
+  j["handles"] = o.handles;
+  if (o.handles) {
+    j["answered_by_handle"] = static_cast<double>(m.by_handle) / n;
+    j["plan_table_used"] = m.table_used;
+  }
   j["npcs_per_frame"] = m.frame_npcs;
   j["npcs_per_frame_cold"] = m.frame_npcs_cold;
   j["frame_budget_ms"] = 1.67;
@@ -462,6 +476,10 @@ int run_crowd(const CrowdOptions& o) {
     std::printf(
         "  warm  %8.1f ns/NPC/core  (%.3g NPCs/s, cache hit rate %.1f%%, churn %.0f%%/frame)\n",
         warm_ns, n / m.warm_s, 100 * m.hit_rate, 100 * o.churn);
+    if (o.handles)
+      std::printf("  handles: %.1f%% of the last warm batch answered by handle, table %lld slots\n",
+                  100.0 * static_cast<double>(m.by_handle) / n,
+                  static_cast<long long>(m.table_used));
     std::printf("  frame %8.0f NPCs in 1.67 ms warm, %.0f cold\n", m.frame_npcs, m.frame_npcs_cold);
     std::printf("  input %d bytes/NPC, memcpy %.1f GB/s\n", planner->layout().bytes_per_npc(), bw);
     if (baseline)
@@ -513,6 +531,9 @@ void add_crowd_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_flag("--no-baseline", options->no_baseline,
                 "with --threads > 1, skip the 1-thread run that gives the speedups");
+  cmd->add_flag(
+      "--handles", options->handles,
+      "warm batches and frames answer cache hits by plan handle, not by copying the plan");
   cmd->add_flag("--json", options->json, "print one JSON object");
   cmd->callback([options, &exit_code] { exit_code = run_crowd(*options); });
 }
