@@ -15,6 +15,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -217,6 +219,7 @@ class ToyPlanner : public ::testing::Test {
     int exit_code = cli::kExitOk;
     cli::add_plan_command(app, exit_code);
     cli::add_bench_command(app, exit_code);
+    cli::add_crowd_command(app, exit_code);
     ::testing::internal::CaptureStdout();
     try {
       app.parse(args, false);
@@ -227,6 +230,15 @@ class ToyPlanner : public ::testing::Test {
     const std::string text = ::testing::internal::GetCapturedStdout();
     if (out != nullptr) *out = text;
     return exit_code;
+  }
+
+  // Runs `args`, expects exit code `code` and every one of `wanted` in the output.
+  static std::string expect_cli(const std::string& args, int code,
+                                std::initializer_list<const char*> wanted = {}) {
+    std::string out;
+    EXPECT_EQ(cli(args, &out), code) << args;
+    for (const char* w : wanted) EXPECT_NE(out.find(w), std::string::npos) << args << ": " << out;
+    return out;
   }
 
   static std::string path_;
@@ -247,18 +259,15 @@ TEST_F(ToyPlanner, RegisteredWithBothPaths) {
 }
 
 TEST_F(ToyPlanner, PlanCommandRunsIt) {
-  std::string out;
-  EXPECT_EQ(cli("plan " + path_ + " --planner first-applicable", &out), cli::kExitOk);
   // SwitchOn, then OpenDoor (SwitchOff would lead back to the start).
-  EXPECT_NE(out.find("(SwitchOn)"), std::string::npos) << out;
-  EXPECT_NE(out.find("(OpenDoor)"), std::string::npos) << out;
+  std::string out = expect_cli("plan " + path_ + " --planner first-applicable", cli::kExitOk,
+                               {"(SwitchOn)", "(OpenDoor)"});
   EXPECT_LT(out.find("(SwitchOn)"), out.find("(OpenDoor)")) << out;
   // The second instance by name.
-  EXPECT_EQ(cli("plan " + path_ + " --instance leave-dark --planner first-applicable", &out),
-            cli::kExitOk);
-  EXPECT_NE(out.find("(CloseDoor)"), std::string::npos) << out;
+  expect_cli("plan " + path_ + " --instance leave-dark --planner first-applicable", cli::kExitOk,
+             {"(CloseDoor)"});
   // The liar's empty plan never reaches the output.
-  EXPECT_EQ(cli("plan " + path_ + " --planner toy-liar", &out), 70);
+  out = expect_cli("plan " + path_ + " --planner toy-liar", 70);
   EXPECT_EQ(out.find("(SwitchOn)"), std::string::npos) << out;
 }
 
@@ -275,22 +284,14 @@ TEST_F(ToyPlanner, BenchRunnerTakesItThroughTheHotFactory) {
 }
 
 TEST_F(ToyPlanner, BenchCommandTimesIt) {
-  std::string out;
-  ASSERT_EQ(
-      cli("bench --domain " + path_ + " --planners first-applicable,exact,toy-liar --reps 1", &out),
-      cli::kExitOk);
-  EXPECT_NE(out.find("Domain file"), std::string::npos) << out;
-  EXPECT_NE(out.find("first-applicable "), std::string::npos) << out;
-  EXPECT_NE(out.find("exact/first-applicable"), std::string::npos) << out;
-  EXPECT_NE(out.find("skipped: toy-liar: invalid plan"), std::string::npos) << out;
+  const std::string bench =
+      "bench --domain " + path_ + " --planners first-applicable,exact,toy-liar --reps 1";
+  expect_cli(bench, cli::kExitOk,
+             {"Domain file", "first-applicable ", "exact/first-applicable",
+              "skipped: toy-liar: invalid plan"});
   // JSON: ns per plan for the two honest planners, none for the liar.
-  ASSERT_EQ(cli("bench --domain " + path_ +
-                    " --planners first-applicable,exact,toy-liar --reps 1 "
-                    "--json",
-                &out),
-            cli::kExitOk);
-  EXPECT_NE(out.find("\"first-applicable\":"), std::string::npos) << out;
-  EXPECT_NE(out.find("\"exact\":"), std::string::npos) << out;
+  const std::string out =
+      expect_cli(bench + " --json", cli::kExitOk, {"\"first-applicable\":", "\"exact\":"});
   const auto ns = out.find("\"ns_per_plan\"");
   ASSERT_NE(ns, std::string::npos);
   EXPECT_EQ(out.find("\"toy-liar\":", ns), std::string::npos) << out;
@@ -347,6 +348,72 @@ TEST(ToyPlannerCrowd, CrowdFallbackRunsIt) {
   // The toy's greedy walk, action for action.
   EXPECT_EQ(plan, (std::vector<ActionId>{0, 2, 1, 4, 0}));
   EXPECT_TRUE(validate_plan(domain.value(), inst, plan).valid);
+}
+
+// The same task as a domain file, through `topoplan crowd --fallback first-applicable`: ℙ gives
+// up on every NPC (SwitchOn twice), the toy answers them all.
+TEST_F(ToyPlanner, CrowdCommandTakesItAsTheFallback) {
+  const std::string box = path_ + ".box.toml";
+  std::ofstream(box) << R"(
+[domain]
+name = "lamp-door-box"
+
+[[variable]]
+name = "lamp"
+values = ["off", "on"]
+
+[[variable]]
+name = "door"
+values = ["closed", "open"]
+
+[[variable]]
+name = "box"
+values = ["here", "there"]
+
+[[action]]
+name = "SwitchOn"
+pre = { lamp = "off" }
+post = { lamp = "on" }
+
+[[action]]
+name = "SwitchOff"
+pre = { lamp = "on" }
+post = { lamp = "off" }
+
+[[action]]
+name = "OpenDoor"
+pre = { door = "closed" }
+post = { door = "open" }
+prevail = { lamp = "on" }
+
+[[action]]
+name = "CloseDoor"
+pre = { door = "open" }
+post = { door = "closed" }
+
+[[action]]
+name = "MoveBox"
+pre = { box = "here" }
+post = { box = "there" }
+prevail = { door = "open", lamp = "off" }
+
+[[instance]]
+name = "box-in-light"
+init = { lamp = "off", door = "closed", box = "here" }
+goal = { lamp = "on", box = "there" }
+)";
+  const std::string crowd = "crowd --domain " + box + " --npcs 64 --reps 1 --frames 1 --json";
+  const std::string out = expect_cli(crowd + " --fallback first-applicable --handles", cli::kExitOk,
+                                     {"\"fallback\":\"first-applicable\""});
+  const nlohmann::json j = nlohmann::json::parse(out);
+  EXPECT_GT(j["solved_by_fallback"].get<double>(), 0.0) << out;
+  EXPECT_EQ(j["no_plan"].get<double>(), 0.0) << out;
+  // ℙ alone: the same NPCs have no plan.
+  const nlohmann::json none =
+      nlohmann::json::parse(expect_cli(crowd + " --fallback none", cli::kExitOk));
+  EXPECT_GT(none["no_plan"].get<double>(), 0.0);
+  expect_cli(crowd + " --fallback no-such-planner", cli::kExitUsage);
+  std::filesystem::remove(box);
 }
 
 TEST_F(ToyPlanner, BenchDomainErrors) {
