@@ -9,7 +9,8 @@ dir=$2
 rm -rf "$dir"
 mkdir -p "$dir/src"
 section() { awk '/^## Library$/ {on=1; next} /^## / {on=0} on' README.md; }
-block() { section | awk -v lang="$1" '$0 == "```" lang {on=1; next} /^```$/ && on {exit} on'; }
+# No early `exit` in the reader: with pipefail, section's awk could then die of SIGPIPE (exit 141).
+block() { section | awk -v lang="$1" '$0 == "```" lang && !done {on=1; next} /^```$/ && on {on=0; done=1} on'; }
 block cpp >"$dir/src/morning.cpp"
 block cmake >"$dir/src/CMakeLists.txt"
 [ -s "$dir/src/morning.cpp" ] && [ -s "$dir/src/CMakeLists.txt" ] || {
