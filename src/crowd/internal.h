@@ -1,0 +1,148 @@
+// Crowd internals shared by crowd.cpp (create, plan, plan_frame, run), serve.cpp (the batch
+// loop, serve_block) and pending.cpp (the fallback chain and the retries of pending NPCs): the
+// per-worker state, the job a batch hands to the workers, and the key hashes of the plan cache.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "topoplan/crowd.h"
+#include "topoplan/planner.h"
+
+namespace topoplan {
+
+// One entry of a worker's memo: a copy of a PlanCache answer for a one-word layout, one line.
+inline constexpr int32_t kMemoPlan = 10;
+struct alignas(64) MemoEntry {
+  uint64_t s0 = 0;                         // projected initial state
+  uint64_t goal = 0;                       // projected goal
+  uint32_t handle = PlanCache::kNoHandle;  // the plan's id in the cache's plan table
+  uint16_t tag = 0;                        // class + 1 (classes < 65535); 0 = empty
+  uint8_t length = 0;                      // <= kMemoPlan
+  uint8_t status = 0;                      // CrowdStatus bits 0-7
+  ActionId plan[kMemoPlan] = {};
+};
+static_assert(sizeof(MemoEntry) == 64);
+
+struct alignas(64) Crowd::Worker {
+  std::vector<TopoScratch> scratch;       // per class
+  std::vector<ValueId> s0;                // projected initial state
+  std::vector<ValueId> goal;              // projected goal
+  std::vector<uint64_t> key;              // projected s0 and goal words
+  std::vector<ActionId> plan;             // a plan that may not fit the output slice
+  std::vector<MemoEntry> memo;            // empty: no memo
+  const PlanCache* memo_cache = nullptr;  // the memo copies this cache's entries of
+  uint64_t memo_stamp = 0;                // ... this stamp
+  uint32_t memo_epoch = 0;                // ... and this epoch
+  // Keeps the next worker's heap blocks off this worker's cache lines (see create()).
+  std::unique_ptr<std::byte[]> guard;
+  // Fallback chain (cold path, grows on first use): per class and stage the budgeted planners'
+  // scratch, the plan buffer, and the NPCs this worker left pending in the current run.
+  std::vector<std::unique_ptr<PlanScratch>> fallback_scratch;
+  std::vector<ActionId> fallback_plan;
+  std::vector<Pending> pending;
+  CrowdStats stats;
+  int64_t misses = 0;
+  int64_t inserts = 0;
+  int64_t evictions = 0;
+};
+
+// Per class, the pointers and sizes an NPC that goes through ℙ needs, in one record (no
+// unique_ptr and vector headers to chase per NPC).
+struct Crowd::ClassHot {
+  const TopoPlanner* planner = nullptr;
+  const CrowdLayout::Field* fields = nullptr;  // per projected variable
+  const ActionId* to_global = nullptr;         // projected action → domain action
+  int32_t num_vars = 0;
+  int32_t max_len = 0;  // ℙ's max_plan_length()
+};
+
+struct Crowd::Job {
+  Crowd* crowd = nullptr;
+  const CrowdBatch* batch = nullptr;
+  const CrowdOutput* out = nullptr;
+  int64_t npcs = 0;
+  int64_t blocks = 0;
+  int64_t chunk = 1;        // blocks claimed at once (1 with a deadline)
+  int64_t deadline_ns = 0;  // 0: none
+  bool one_word = false;
+  bool memo = false;                               // the workers' memos are in use
+  alignas(64) std::atomic<int64_t> next_block{0};  // own line: claims do not evict the rest
+};
+
+namespace crowd_detail {
+
+inline int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Top bit of every field of x that is not zero (fields given by their low bits and top bits).
+inline uint64_t nonzero_fields(uint64_t x, uint64_t low, uint64_t high) {
+  return (((x & low) + low) | x) & high;
+}
+
+inline uint64_t hash_key(int32_t npc_class, const uint64_t* key, int32_t n) {
+  uint64_t h = 0x9E3779B97F4A7C15ull * (static_cast<uint64_t>(npc_class) + 1);
+  for (int32_t k = 0; k < n; ++k) {
+    h ^= key[k];
+    h *= 0xFF51AFD7ED558CCDull;
+    h ^= h >> 32;
+  }
+  return h;
+}
+
+// The key of a one-word layout (projected s0, projected goal): two independent multiplies. The
+// cache and the memo index with the top bits, which depend on every bit of both words. (One
+// multiply of s0 ^ rotl(goal, r), indexed by low bits, missed 13 % of lookups on the town.)
+inline uint64_t hash_one_word(uint32_t npc_class, uint64_t s0, uint64_t goal) {
+  return ((s0 + npc_class) * 0x9E3779B97F4A7C15ull) ^ (goal * 0xC2B2AE3D27D4EB4Full);
+}
+
+// The memo slot of a hash (the top bits, as PlanCache::set_of).
+inline uint64_t memo_slot(uint64_t hash, uint64_t entries) {
+  return ((hash >> 32) * entries) >> 32;
+}
+
+// The cache key of an NPC of class c — its s0 and goal words masked to the class's variables
+// (`key_mask`, per word) — into key[0, 2 words), and the key's hash.
+template <bool kOneWord>
+inline uint64_t project_key(uint32_t c, const uint64_t* s, const uint64_t* g,
+                            const uint64_t* key_mask, int32_t words, uint64_t* key) {
+  if constexpr (kOneWord) {
+    key[0] = s[0] & key_mask[0];
+    key[1] = g[0] & key_mask[0];
+    return hash_one_word(c, key[0], key[1]);
+  } else {
+    for (int32_t k = 0; k < words; ++k) {
+      key[k] = s[k] & key_mask[k];
+      key[words + k] = g[k] & key_mask[k];
+    }
+    return words == 1 ? hash_one_word(c, key[0], key[1])
+                      : hash_key(static_cast<int32_t>(c), key, 2 * words);
+  }
+}
+
+// The class's variables of an NPC, straight from its packed words (`fields`: per projected
+// variable; a goal field of all ones = free, kUndefined).
+template <bool kOneWord>
+inline void unpack_projected(const CrowdLayout::Field* fields, int32_t num_vars, const uint64_t* s,
+                             const uint64_t* g, ValueId* s0, ValueId* goal) {
+  const uint64_t s_word = s[0];
+  const uint64_t g_word = g[0];
+  for (int32_t k = 0; k < num_vars; ++k) {
+    const CrowdLayout::Field f = fields[k];
+    const uint64_t sw = kOneWord ? s_word : s[f.word];
+    const uint64_t gw = kOneWord ? g_word : g[f.word];
+    s0[k] = static_cast<ValueId>((sw >> f.shift) & f.mask);
+    const uint64_t x = (gw >> f.shift) & f.mask;
+    goal[k] = x == f.mask ? kUndefined : static_cast<ValueId>(x);
+  }
+}
+
+}  // namespace crowd_detail
+}  // namespace topoplan
