@@ -21,7 +21,7 @@
 #include "numeric_option.h"
 #include "topoplan/crowd.h"
 #include "topoplan/families.h"
-#include "topoplan/random.h"
+#include "topoplan/town.h"
 #include "topoplan/udgoap/goal_selection.h"
 
 namespace topoplan::cli {
@@ -58,28 +58,13 @@ int run_goals(const GoalsOptions& o) {
   const int32_t f = selector.num_facts();
   const int32_t words = selector.layout().words();
 
-  // Input (structure of arrays), seeded.
-  SplitMix64 rng(o.seed);
-  const auto next = [&rng] { return rng.next(); };
-  std::vector<uint16_t> npc_class(static_cast<size_t>(n));
-  std::vector<float> facts(static_cast<size_t>(n) * static_cast<size_t>(f), 0.0f);
-  for (int64_t i = 0; i < n; ++i) {
-    npc_class[static_cast<size_t>(i)] =
-        static_cast<uint16_t>(next() % static_cast<uint64_t>(domain.num_classes()));
-    for (int32_t k = domain.num_variables(); k < f; ++k) {
-      facts[static_cast<size_t>(k) * static_cast<size_t>(n) + static_cast<size_t>(i)] =
-          static_cast<float>(next() % 101);
-    }
-    if (next() % 4 == 0) {
-      const VarId v = static_cast<VarId>(next() % static_cast<uint64_t>(domain.num_variables()));
-      facts[static_cast<size_t>(v) * static_cast<size_t>(n) + static_cast<size_t>(i)] =
-          static_cast<float>(next() % static_cast<uint64_t>(domain.domain_size(v)));
-    }
-  }
+  // Input (structure of arrays), seeded: the library's goal town (town.h).
+  const GoalTown town = make_goal_town(domain, n, f, o.seed);
+  const std::vector<uint16_t>& npc_class = town.npc_class;
   std::vector<int32_t> goal(static_cast<size_t>(n));
   std::vector<float> gain(static_cast<size_t>(n));
   std::vector<uint64_t> init(static_cast<size_t>(n * words)), packed_goal(init.size());
-  const GoalSelectionBatch batch{npc_class, facts};
+  const GoalSelectionBatch batch{npc_class, town.facts};
   const GoalSelectionOutput sel_out{goal, gain, init, packed_goal};
 
   // Crowd planner output.
