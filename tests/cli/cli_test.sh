@@ -121,6 +121,13 @@ expect "crowd on a domain file" 0 '^crowd .*horse-breeder.toml: 200 NPCs' -- "$b
 expect "crowd goap-level town" 0 '^crowd goap-level: 200 NPCs' -- "$bin" crowd --domain goap-level "${crowd_small[@]}"
 expect "crowd goap-level: chain shares, no \"no plan\"" 0 "no plan 0\.0%" -- "$bin" crowd --domain goap-level "${crowd_small[@]}"
 expect "crowd unknown fallback exits 2" 2 "unknown planner .nope." -- "$bin" crowd --domain goap-level --fallback nope "${crowd_small[@]}"
+# --class-fallback CLASS=PLANNERS: one class's own chain (CrowdDef::class_fallback). The guards'
+# NPCs ℙ gives up on are proved unsolvable by A*; with ℙ only for guards they have no plan.
+expect "crowd --class-fallback: the chain line names it" 0 'chain astar \(guard=none, soldier=astar\): .*no plan [1-9]' -- "$bin" crowd --domain goap-level --class-fallback guard=none --class-fallback soldier=astar "${crowd_small[@]}"
+expect "crowd --class-fallback: json" 0 '"class_fallback":\["guard=astar,astar-back"\]' -- "$bin" crowd --domain goap-level --class-fallback guard=astar,astar-back --json "${crowd_small[@]}"
+expect "crowd --class-fallback unknown class exits 2" 2 "no NPC class .nobody." -- "$bin" crowd --domain goap-level --class-fallback nobody=astar "${crowd_small[@]}"
+expect "crowd --class-fallback unknown planner exits 2" 2 "unknown planner .nope." -- "$bin" crowd --domain goap-level --class-fallback guard=astar,nope "${crowd_small[@]}"
+expect "crowd --class-fallback without = exits 2" 2 "^topoplan crowd: --class-fallback: expected CLASS=PLANNER" -- "$bin" crowd --domain goap-level --class-fallback guard "${crowd_small[@]}"
 expect "crowd unknown town exits 2" 2 'unknown town .atlantis.' -- "$bin" crowd --domain atlantis "${crowd_small[@]}"
 expect "crowd missing file exits 33" 33 'cannot open' -- "$bin" crowd --domain "$tmp/none.toml" "${crowd_small[@]}"
 

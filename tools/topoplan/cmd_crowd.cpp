@@ -44,6 +44,7 @@ struct CrowdOptions {
   bool handles = false;  // warm batches and frames answer by plan handle (crowd.h)
   uint64_t seed = 1;
   std::string fallback = "astar";  // planner chain after ℙ, comma-separated; "none": ℙ only
+  std::vector<std::string> class_fallback;  // CLASS=PLANNER[,PLANNER...]: a class's own chain
   int64_t fallback_budget = CrowdDef{}.fallback_budget;
 };
 
@@ -57,6 +58,25 @@ std::vector<std::string> split_names(const std::string& list) {
     start = comma + 1;
   }
   return names;
+}
+
+// A --class-fallback value: "" when it reads CLASS=PLANNER[,PLANNER...], else the reason (the
+// names are checked by Crowd::create once the domain is loaded).
+std::string check_class_fallback(const std::string& text) {
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0)
+    return "expected CLASS=PLANNER[,PLANNER...] (or CLASS=none), got '" + text + "'";
+  return "";
+}
+
+// The planner chain of the options in a CrowdDef: --fallback, --class-fallback, the budget.
+void set_chain(const CrowdOptions& o, CrowdDef& def) {
+  def.fallback = split_names(o.fallback);
+  def.fallback_budget = o.fallback_budget;
+  for (const std::string& entry : o.class_fallback) {
+    const size_t eq = entry.find('=');
+    def.class_fallback.emplace_back(entry.substr(0, eq), split_names(entry.substr(eq + 1)));
+  }
 }
 
 double now_s() {
@@ -236,8 +256,7 @@ Measured measure(const CrowdPlanner& planner, CrowdTown& town, const CrowdOption
   Measured m;
 
   CrowdDef cold_def;
-  cold_def.fallback = split_names(o.fallback);
-  cold_def.fallback_budget = o.fallback_budget;
+  set_chain(o, cold_def);
   pool.install(cold_def);
   TimedTasks timed(cold_def, threads);
   Crowd cold = Crowd::create(planner, cold_def).value();
@@ -363,8 +382,7 @@ int run_crowd(const CrowdOptions& o) {
   CrowdTown& town = created.value();
   {
     CrowdDef check;
-    check.fallback = split_names(o.fallback);
-    check.fallback_budget = o.fallback_budget;
+    set_chain(o, check);
     if (Result<Crowd> crowd = Crowd::create(*planner, check); !crowd.ok()) {
       std::fprintf(stderr, "topoplan crowd: %s\n", crowd.error().message.c_str());
       return kExitUsage;
@@ -399,6 +417,7 @@ int run_crowd(const CrowdOptions& o) {
   j["distinct_situations"] = distinct;
   j["solved_fraction"] = m.solved_fraction;
   j["fallback"] = o.fallback;
+  if (!o.class_fallback.empty()) j["class_fallback"] = o.class_fallback;
   j["fallback_budget"] = o.fallback_budget;
   j["solved_by_topo"] = static_cast<double>(m.solved_topo) / n;
   j["solved_by_fallback"] = static_cast<double>(m.solved_fallback) / n;
@@ -444,6 +463,10 @@ int run_crowd(const CrowdOptions& o) {
     j["cold_cpu_speedup_vs_1_thread"] = one.cold_worker_cpu_s / m.cold_worker_cpu_s;
     j["warm_cpu_speedup_vs_1_thread"] = one.warm_worker_cpu_s / m.warm_worker_cpu_s;
   }
+  std::string chain = o.fallback;  // with the per-class chains, e.g. "astar (Cook=none)"
+  for (size_t i = 0; i < o.class_fallback.size(); ++i)
+    chain += (i == 0 ? " (" : ", ") + o.class_fallback[i];
+  if (!o.class_fallback.empty()) chain += ")";
   if (o.json) {
     std::printf("%s\n", j.dump().c_str());
   } else {
@@ -456,7 +479,7 @@ int run_crowd(const CrowdOptions& o) {
     std::printf(
         "  chain %s: solved by ℙ %.1f%%, by the fallback %.1f%%; unsolvable proved by ℙ %.1f%%, "
         "by the fallback %.1f%%; no plan %.1f%%",
-        o.fallback.c_str(), 100.0 * static_cast<double>(m.solved_topo) / n,
+        chain.c_str(), 100.0 * static_cast<double>(m.solved_topo) / n,
         100.0 * static_cast<double>(m.solved_fallback) / n,
         100.0 * static_cast<double>(m.unsolvable_topo) / n,
         100.0 * static_cast<double>(m.unsolvable_fallback) / n,
@@ -526,6 +549,11 @@ void add_crowd_command(CLI::App& app, int& exit_code) {
                   "planners tried after ℙ when it gives up, comma-separated registry names; "
                   "none: ℙ only")
       ->capture_default_str();
+  cmd->add_option("--class-fallback", options->class_fallback,
+                  "CLASS=PLANNER[,PLANNER...]: NPC class CLASS's own chain instead of --fallback "
+                  "(CLASS=none: ℙ only); repeatable")
+      ->check(CLI::Validator([](std::string& s) { return check_class_fallback(s); },
+                             "CLASS=PLANNERS", ""));
   add_number(*cmd, "--fallback-budget", options->fallback_budget, int64_t{1},
              int64_t{1'000'000'000}, "expansions per NPC before it goes pending to the next frame")
       ->capture_default_str();
