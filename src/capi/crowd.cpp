@@ -2,7 +2,10 @@
 #include "internal.h"
 
 #include <climits>
+#include <cstddef>
+#include <optional>
 #include <span>
+#include <type_traits>
 
 using namespace topoplan;        // NOLINT(google-build-using-namespace)
 using namespace topoplan::capi;  // NOLINT(google-build-using-namespace)
@@ -30,6 +33,10 @@ static_assert(TOPOPLAN_CROWD_SOLVED == kCrowdSolved &&
               TOPOPLAN_CROWD_CACHE_HIT == kCrowdCacheHit &&
               TOPOPLAN_CROWD_PENDING == kCrowdPending && TOPOPLAN_CROWD_FALLBACK == kCrowdFallback);
 static_assert(sizeof(ActionId) == sizeof(int32_t) && sizeof(CrowdStatus) == sizeof(uint16_t));
+static_assert(sizeof(PlanHandle) == sizeof(topoplan_plan_handle) &&
+              offsetof(PlanHandle, id) == offsetof(topoplan_plan_handle, id) &&
+              offsetof(PlanHandle, epoch) == offsetof(topoplan_plan_handle, epoch) &&
+              std::is_standard_layout_v<PlanHandle> && std::is_trivially_copyable_v<PlanHandle>);
 
 topoplan_status topoplan_crowd_planner_create(const topoplan_task* task,
                                               topoplan_crowd_planner** out, char* error,
@@ -236,6 +243,18 @@ bool crowd_views(const topoplan_crowd* crowd, const topoplan_crowd_batch* batch,
   return true;
 }
 
+// The caller's handle array as the output's (nothing when !with_handles); false when it cannot
+// be: NULL for a non-empty batch, or a crowd without a cache.
+bool handle_view(const topoplan_crowd* crowd, const topoplan_crowd_batch* batch,
+                 topoplan_plan_handle* handles, bool with_handles, CrowdOutput& o) {
+  if (!with_handles) return true;
+  if (crowd->crowd->def().cache == nullptr || (handles == nullptr && batch->count > 0))
+    return false;
+  // The same 8 bytes: id then epoch (checked above the definitions); the crowd writes them.
+  o.handles = {reinterpret_cast<PlanHandle*>(handles), static_cast<size_t>(batch->count)};
+  return true;
+}
+
 void copy_stats(const CrowdStats& s, topoplan_crowd_stats* out) {
   if (out == nullptr) return;
   *out = topoplan_crowd_stats{
@@ -244,25 +263,31 @@ void copy_stats(const CrowdStats& s, topoplan_crowd_stats* out) {
 }
 }  // namespace
 
-topoplan_status topoplan_crowd_plan(topoplan_crowd* crowd, const topoplan_crowd_batch* batch,
-                                    const topoplan_crowd_output* output,
-                                    topoplan_crowd_stats* stats) {
+namespace {
+// The batch calls with or without handles (`handles` NULL: copies only).
+topoplan_status crowd_plan(topoplan_crowd* crowd, const topoplan_crowd_batch* batch,
+                           const topoplan_crowd_output* output, topoplan_plan_handle* handles,
+                           bool with_handles, topoplan_crowd_stats* stats) {
   return guarded(nullptr, 0, [&]() -> topoplan_status {
     CrowdBatch b;
     CrowdOutput o;
-    if (!crowd_views(crowd, batch, output, b, o)) return TOPOPLAN_INVALID_ARGUMENT;
+    if (!crowd_views(crowd, batch, output, b, o) ||
+        !handle_view(crowd, batch, handles, with_handles, o))
+      return TOPOPLAN_INVALID_ARGUMENT;
     copy_stats(crowd->crowd->plan(b, o), stats);
     return TOPOPLAN_OK;
   });
 }
 
-topoplan_status topoplan_crowd_plan_frame(topoplan_crowd* crowd, const topoplan_crowd_batch* batch,
-                                          const topoplan_crowd_output* output, int64_t* cursor,
-                                          double budget_seconds, topoplan_crowd_stats* stats) {
+topoplan_status crowd_plan_frame(topoplan_crowd* crowd, const topoplan_crowd_batch* batch,
+                                 const topoplan_crowd_output* output, topoplan_plan_handle* handles,
+                                 bool with_handles, int64_t* cursor, double budget_seconds,
+                                 topoplan_crowd_stats* stats) {
   return guarded(nullptr, 0, [&]() -> topoplan_status {
     CrowdBatch b;
     CrowdOutput o;
-    if (!crowd_views(crowd, batch, output, b, o) || cursor == nullptr || *cursor < 0 ||
+    if (!crowd_views(crowd, batch, output, b, o) ||
+        !handle_view(crowd, batch, handles, with_handles, o) || cursor == nullptr || *cursor < 0 ||
         *cursor > batch->count || !(budget_seconds >= 0.0))
       return TOPOPLAN_INVALID_ARGUMENT;
     CrowdCursor c{*cursor};
@@ -270,4 +295,67 @@ topoplan_status topoplan_crowd_plan_frame(topoplan_crowd* crowd, const topoplan_
     *cursor = c.next;
     return TOPOPLAN_OK;
   });
+}
+
+// A resolved plan (or nullopt) into the caller's pointers.
+topoplan_status resolved(std::optional<std::span<const ActionId>> plan, const int32_t** actions,
+                         int32_t* length) {
+  *actions = plan ? plan->data() : nullptr;
+  *length = plan ? static_cast<int32_t>(plan->size()) : 0;
+  return plan ? TOPOPLAN_OK : TOPOPLAN_NOT_FOUND;
+}
+}  // namespace
+
+topoplan_status topoplan_crowd_plan(topoplan_crowd* crowd, const topoplan_crowd_batch* batch,
+                                    const topoplan_crowd_output* output,
+                                    topoplan_crowd_stats* stats) {
+  return crowd_plan(crowd, batch, output, nullptr, false, stats);
+}
+
+topoplan_status topoplan_crowd_plan_frame(topoplan_crowd* crowd, const topoplan_crowd_batch* batch,
+                                          const topoplan_crowd_output* output, int64_t* cursor,
+                                          double budget_seconds, topoplan_crowd_stats* stats) {
+  return crowd_plan_frame(crowd, batch, output, nullptr, false, cursor, budget_seconds, stats);
+}
+
+topoplan_status topoplan_crowd_plan_handles(topoplan_crowd* crowd,
+                                            const topoplan_crowd_batch* batch,
+                                            const topoplan_crowd_output* output,
+                                            topoplan_plan_handle* handles,
+                                            topoplan_crowd_stats* stats) {
+  return crowd_plan(crowd, batch, output, handles, true, stats);
+}
+
+topoplan_status topoplan_crowd_plan_frame_handles(topoplan_crowd* crowd,
+                                                  const topoplan_crowd_batch* batch,
+                                                  const topoplan_crowd_output* output,
+                                                  topoplan_plan_handle* handles, int64_t* cursor,
+                                                  double budget_seconds,
+                                                  topoplan_crowd_stats* stats) {
+  return crowd_plan_frame(crowd, batch, output, handles, true, cursor, budget_seconds, stats);
+}
+
+topoplan_status topoplan_crowd_resolve(const topoplan_crowd* crowd, topoplan_plan_handle handle,
+                                       const int32_t** actions, int32_t* length) {
+  if (crowd == nullptr || actions == nullptr || length == nullptr ||
+      crowd->crowd->def().cache == nullptr)
+    return TOPOPLAN_INVALID_ARGUMENT;
+  return resolved(crowd->crowd->resolve(PlanHandle{handle.id, handle.epoch}), actions, length);
+}
+
+topoplan_status topoplan_plan_cache_resolve(const topoplan_plan_cache* cache,
+                                            topoplan_plan_handle handle, const int32_t** actions,
+                                            int32_t* length) {
+  if (cache == nullptr || actions == nullptr || length == nullptr) return TOPOPLAN_INVALID_ARGUMENT;
+  return resolved(cache->cache->resolve(PlanHandle{handle.id, handle.epoch}), actions, length);
+}
+
+topoplan_status topoplan_plan_cache_table(const topoplan_plan_cache* cache, uint32_t* epoch,
+                                          int64_t* used, int64_t* capacity) {
+  if (cache == nullptr) return TOPOPLAN_INVALID_ARGUMENT;
+  const PlanCacheStats s = cache->cache->stats();
+  if (epoch != nullptr) *epoch = cache->cache->epoch();
+  if (used != nullptr) *used = s.table_used;
+  if (capacity != nullptr) *capacity = s.table_capacity;
+  return TOPOPLAN_OK;
 }

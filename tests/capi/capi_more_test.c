@@ -1,7 +1,7 @@
 /* The C API from C99, second part: the structure of actions, the class analysis in full (words,
  * action graph, domain-action graphs, cycles), built-in tasks, towns planned as crowd batches
- * (every plan checked by the validator) and the simulation (its replay compared byte for byte
- * with `topoplan sim --replay` when the CLI is given).
+ * (every plan checked by the validator), plan handles, and the simulation (its replay compared
+ * byte for byte with `topoplan sim --replay` when the CLI is given).
  * Usage: test_capi_more SOURCE_DIR [TOPOPLAN_CLI]. Exit 0 when every check passes. */
 #include <stdint.h>
 #include <stdio.h>
@@ -254,6 +254,153 @@ static void test_town(void) {
   topoplan_task_free(task);
 }
 
+/* Plan handles (docs/crowds.md): a GOAP-level town planned by handle — cold, warm, a frame at a
+ * time — gives every NPC the plan a crowd without handles copies (ℙ's and the fallback's alike);
+ * handles go stale with an invalidation and resolve to nothing then. */
+typedef struct handle_run {
+  int32_t actions[3000 * 16];
+  uint32_t offset[3000];
+  uint16_t length[3000], status[3000];
+  topoplan_plan_handle handles[3000];
+} handle_run;
+static handle_run copied, by_handle;
+
+static topoplan_crowd_output handle_output(handle_run* r) {
+  topoplan_crowd_output out;
+  out.actions = r->actions;
+  out.capacity = 3000 * 16;
+  out.offset = r->offset;
+  out.length = r->length;
+  out.status = r->status;
+  return out;
+}
+
+/* The NPCs of `r` against the copied run: same answers; returns how many came by handle. */
+static int64_t same_plans(const topoplan_crowd* crowd, const handle_run* r, int64_t n) {
+  int64_t i, handled = 0;
+  const uint16_t hit = TOPOPLAN_CROWD_CACHE_HIT;
+  for (i = 0; i < n; ++i) {
+    const int32_t* plan = NULL;
+    int32_t len = -1;
+    CHECK((r->status[i] & ~hit) == (copied.status[i] & ~hit));
+    CHECK(r->length[i] == copied.length[i]);
+    if (!(copied.status[i] & TOPOPLAN_CROWD_SOLVED)) continue;
+    if (r->handles[i].epoch == 0) {
+      plan = &r->actions[r->offset[i]];
+      len = r->length[i];
+    } else {
+      ++handled;
+      CHECK_STATUS(topoplan_crowd_resolve(crowd, r->handles[i], &plan, &len), TOPOPLAN_OK);
+    }
+    CHECK(len == copied.length[i]);
+    if (plan != NULL && len == copied.length[i] && len > 0)
+      CHECK(memcmp(plan, &copied.actions[copied.offset[i]], sizeof(int32_t) * (size_t)len) == 0);
+  }
+  return handled;
+}
+
+static void test_handles(void) {
+  topoplan_task* task = NULL;
+  topoplan_crowd_planner* planner = NULL;
+  topoplan_plan_cache* cache = NULL;
+  topoplan_crowd *plain = NULL, *crowd = NULL;
+  topoplan_town* town = NULL;
+  topoplan_town_def def;
+  topoplan_crowd_def cdef;
+  topoplan_crowd_batch b;
+  topoplan_crowd_output out;
+  topoplan_crowd_stats stats;
+  topoplan_plan_handle kept, empty = {0, 0};
+  const int32_t* plan = NULL;
+  const int32_t* again = NULL;
+  int32_t len = -1, len2 = -1;
+  uint32_t epoch = 0, epoch2 = 0;
+  int64_t i, used = -1, capacity = -1, cursor = 0, frames = 0, fallback = 0;
+  char error[512];
+  CHECK_STATUS(topoplan_task_builtin("goap-level", &task, error, sizeof error), TOPOPLAN_OK);
+  if (task == NULL) return;
+  CHECK_STATUS(topoplan_crowd_planner_create(task, &planner, error, sizeof error), TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_plan_cache_create(planner, 4096, 16, &cache, error, sizeof error),
+               TOPOPLAN_OK);
+  topoplan_town_def_init(&def);
+  def.npcs = 3000;
+  def.seed = 11;
+  CHECK_STATUS(topoplan_town_create(planner, &def, &town, error, sizeof error), TOPOPLAN_OK);
+  if (planner == NULL || cache == NULL || town == NULL) return;
+  CHECK_STATUS(topoplan_town_batch(town, &b), TOPOPLAN_OK);
+  topoplan_crowd_def_init(&cdef);
+  CHECK_STATUS(topoplan_crowd_create(planner, &cdef, &plain, error, sizeof error), TOPOPLAN_OK);
+  cdef.cache = cache;
+  CHECK_STATUS(topoplan_crowd_create(planner, &cdef, &crowd, error, sizeof error), TOPOPLAN_OK);
+
+  /* The reference: plans copied, no cache. */
+  out = handle_output(&copied);
+  CHECK_STATUS(topoplan_crowd_plan(plain, &b, &out, &stats), TOPOPLAN_OK);
+  for (i = 0; i < b.count; ++i) fallback += (copied.status[i] & TOPOPLAN_CROWD_FALLBACK) != 0;
+  CHECK(fallback > 0 && stats.solved > b.count / 2);
+
+  /* Cold (ℙ, fallback and empty plans go to the table), then warm (cache hits by handle). */
+  out = handle_output(&by_handle);
+  CHECK_STATUS(topoplan_crowd_plan_handles(crowd, &b, &out, by_handle.handles, &stats),
+               TOPOPLAN_OK);
+  CHECK(stats.served == b.count && stats.complete == 1);
+  CHECK(same_plans(crowd, &by_handle, b.count) == stats.solved);
+  memset(&by_handle, 0, sizeof by_handle);
+  CHECK_STATUS(topoplan_crowd_plan_handles(crowd, &b, &out, by_handle.handles, &stats),
+               TOPOPLAN_OK);
+  CHECK(stats.cache_hits > b.count / 2);
+  CHECK(same_plans(crowd, &by_handle, b.count) == stats.solved);
+  /* A frame at a time (zero budget: a block per call). */
+  memset(&by_handle, 0, sizeof by_handle);
+  do {
+    CHECK_STATUS(
+        topoplan_crowd_plan_frame_handles(crowd, &b, &out, by_handle.handles, &cursor, 0.0, &stats),
+        TOPOPLAN_OK);
+    ++frames;
+  } while (!stats.complete && frames < b.count);
+  CHECK(cursor == b.count && frames > 1);
+  CHECK(same_plans(crowd, &by_handle, b.count) > b.count / 2);
+
+  /* The table; the crowd's and the cache's resolve agree; invalidation makes handles stale. */
+  CHECK_STATUS(topoplan_plan_cache_table(cache, &epoch, &used, &capacity), TOPOPLAN_OK);
+  CHECK(epoch != 0 && used > 1 && capacity == (int64_t)1 << 19);
+  CHECK_STATUS(topoplan_plan_cache_table(cache, NULL, NULL, NULL), TOPOPLAN_OK);
+  for (i = 0; i < b.count && by_handle.handles[i].epoch == 0; ++i) continue;
+  CHECK(i < b.count);
+  if (i == b.count) return;
+  kept = by_handle.handles[i];
+  CHECK(kept.epoch == epoch);
+  CHECK_STATUS(topoplan_crowd_resolve(crowd, kept, &plan, &len), TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_plan_cache_resolve(cache, kept, &again, &len2), TOPOPLAN_OK);
+  CHECK(plan == again && len == len2 && len == copied.length[i]);
+  topoplan_plan_cache_invalidate(cache);
+  CHECK_STATUS(topoplan_plan_cache_table(cache, &epoch2, &used, NULL), TOPOPLAN_OK);
+  CHECK(epoch2 != epoch && used <= 1);
+  CHECK_STATUS(topoplan_crowd_resolve(crowd, kept, &plan, &len), TOPOPLAN_NOT_FOUND);
+  CHECK(plan == NULL && len == 0);
+  CHECK_STATUS(topoplan_plan_cache_resolve(cache, empty, &plan, &len), TOPOPLAN_NOT_FOUND);
+
+  /* Bad calls: no cache, no handle array, NULL pointers. */
+  CHECK_STATUS(topoplan_crowd_plan_handles(plain, &b, &out, by_handle.handles, &stats),
+               TOPOPLAN_INVALID_ARGUMENT);
+  CHECK_STATUS(topoplan_crowd_plan_handles(crowd, &b, &out, NULL, &stats),
+               TOPOPLAN_INVALID_ARGUMENT);
+  cursor = 0;
+  CHECK_STATUS(topoplan_crowd_plan_frame_handles(crowd, &b, &out, NULL, &cursor, 0.0, &stats),
+               TOPOPLAN_INVALID_ARGUMENT);
+  CHECK_STATUS(topoplan_crowd_resolve(plain, kept, &plan, &len), TOPOPLAN_INVALID_ARGUMENT);
+  CHECK_STATUS(topoplan_crowd_resolve(crowd, kept, NULL, &len), TOPOPLAN_INVALID_ARGUMENT);
+  CHECK_STATUS(topoplan_plan_cache_resolve(NULL, kept, &plan, &len), TOPOPLAN_INVALID_ARGUMENT);
+  CHECK_STATUS(topoplan_plan_cache_table(NULL, &epoch, NULL, NULL), TOPOPLAN_INVALID_ARGUMENT);
+
+  topoplan_crowd_free(crowd);
+  topoplan_crowd_free(plain);
+  topoplan_plan_cache_free(cache);
+  topoplan_town_free(town);
+  topoplan_crowd_planner_free(planner);
+  topoplan_task_free(task);
+}
+
 static char* read_all(const char* path, size_t* size) {
   FILE* f = fopen(path, "rb");
   char* text;
@@ -362,6 +509,7 @@ int main(int argc, char** argv) {
   const char* cli = argc > 2 ? argv[2] : NULL;
   test_analysis(dir);
   test_town();
+  test_handles();
   test_sim(dir, cli);
   printf("%d checks, %d failed%s\n", checks, failures,
          cli == NULL ? " (no CLI: replays not compared)" : "");
