@@ -2,8 +2,13 @@
 // (bindings.h).
 #include "bindings.h"
 
+#include <algorithm>
+#include <bit>
 #include <climits>
+#include <cstddef>
 #include <mutex>
+#include <optional>
+#include <type_traits>
 
 #include "topoplan/crowd.h"
 
@@ -28,6 +33,22 @@ struct PyCrowd {
   std::unique_ptr<Crowd> crowd;
 };
 
+static_assert(sizeof(PlanHandle) == sizeof(uint64_t) && offsetof(PlanHandle, epoch) == 4 &&
+              std::endian::native == std::endian::little &&
+              std::is_trivially_copyable_v<PlanHandle>);
+
+PlanHandle handle_of(uint64_t h) {
+  return PlanHandle{static_cast<uint32_t>(h), static_cast<uint32_t>(h >> 32)};
+}
+
+// A resolved plan as a new int32 array; None for an empty or stale handle.
+py::object plan_array(std::optional<std::span<const ActionId>> plan) {
+  if (!plan) return py::none();
+  CArray<int32_t> a(static_cast<py::ssize_t>(plan->size()));
+  std::copy(plan->begin(), plan->end(), a.mutable_data());
+  return py::object(std::move(a));
+}
+
 py::dict stats_dict(const CrowdStats& s) {
   py::dict d;
   d["served"] = s.served;
@@ -40,9 +61,12 @@ py::dict stats_dict(const CrowdStats& s) {
 }
 
 // Runs a batch: inputs and outputs are NumPy arrays, viewed in place.
+// `handles` (None, or a uint64 array of N written in place: id | epoch << 32, 0 = no handle)
+// answers solved NPCs by plan handle (crowd.h, "Plan handles"); it needs the crowd's cache.
 py::tuple run_crowd(PyCrowd& c, const py::handle& npc_class, const py::handle& init,
                     const py::handle& goal, py::object actions, py::object offset,
-                    py::object length, py::object status, int64_t* cursor, double budget) {
+                    py::object length, py::object status, const py::object& handles,
+                    int64_t* cursor, double budget) {
   const CrowdLayout& layout = c.owner->planner.layout();
   auto cls = exact<uint16_t>(npc_class, "npc_class");
   auto in = exact<uint64_t>(init, "init");
@@ -73,10 +97,18 @@ py::tuple run_crowd(PyCrowd& c, const py::handle& npc_class, const py::handle& i
   if (static_cast<uint64_t>(act.size()) > 0xFFFFFFFFull)
     throw py::value_error("actions: at most 2^32 - 1 entries");
   const CrowdBatch batch{{cls.data(), n}, {in.data(), n * words}, {gl.data(), n * words}};
-  const CrowdOutput out{{act.mutable_data(), static_cast<size_t>(act.size())},
-                        {off.mutable_data(), n},
-                        {len.mutable_data(), n},
-                        {st.mutable_data(), n}};
+  CrowdOutput out{{act.mutable_data(), static_cast<size_t>(act.size())},
+                  {off.mutable_data(), n},
+                  {len.mutable_data(), n},
+                  {st.mutable_data(), n}};
+  if (!handles.is_none()) {
+    auto h = exact<uint64_t>(handles, "handles");
+    if (!c.cache) throw py::value_error("handles: the Crowd needs a PlanCache");
+    if (!h.writeable() || static_cast<size_t>(h.size()) != n)
+      throw py::value_error("handles: expected a writeable array of len(npc_class) entries");
+    // The same 8 bytes (PlanHandle: id, then epoch; little-endian: id | epoch << 32).
+    out.handles = {reinterpret_cast<PlanHandle*>(h.mutable_data()), n};
+  }
   std::unique_lock<std::mutex> lock(c.busy, std::try_to_lock);
   if (!lock.owns_lock())
     throw std::runtime_error(
@@ -192,6 +224,12 @@ void bind_crowd(py::module_& m) {
            }),
            py::arg("planner"), py::arg("capacity") = 1 << 16, py::arg("max_plan_length") = 16)
       .def("invalidate", [](PyPlanCache& c) { c.cache->invalidate(); })
+      .def(
+          "resolve",
+          [](const PyPlanCache& c, uint64_t handle) {
+            return plan_array(c.cache->resolve(handle_of(handle)));
+          },
+          py::arg("handle"), "As Crowd.resolve.")
       .def("stats", [](const PyPlanCache& c) {
         const PlanCacheStats s = c.cache->stats();
         py::dict d;
@@ -202,6 +240,8 @@ void bind_crowd(py::module_& m) {
         d["invalidations"] = s.invalidations;
         d["capacity"] = s.capacity;
         d["bytes"] = s.bytes;
+        d["table_used"] = s.table_used;  // plan handles: the plan table (crowd.h)
+        d["table_capacity"] = s.table_capacity;
         return d;
       });
 
@@ -233,30 +273,39 @@ void bind_crowd(py::module_& m) {
           "plan",
           [](PyCrowd& c, const py::handle& npc_class, const py::handle& init,
              const py::handle& goal, py::object actions, py::object offset, py::object length,
-             py::object status) {
+             py::object status, const py::object& handles) {
             return run_crowd(c, npc_class, init, goal, std::move(actions), std::move(offset),
-                             std::move(length), std::move(status), nullptr, 0.0);
+                             std::move(length), std::move(status), handles, nullptr, 0.0);
           },
           py::arg("npc_class"), py::arg("init"), py::arg("goal"), py::arg("actions") = py::none(),
           py::arg("offset") = py::none(), py::arg("length") = py::none(),
-          py::arg("status") = py::none())
+          py::arg("status") = py::none(), py::arg("handles") = py::none())
       .def(
           "plan_frame",
           [](PyCrowd& c, const py::handle& npc_class, const py::handle& init,
              const py::handle& goal, int64_t cursor, double budget_seconds, py::object actions,
-             py::object offset, py::object length, py::object status) {
+             py::object offset, py::object length, py::object status, const py::object& handles) {
             if (cursor < 0 ||
                 static_cast<uint64_t>(cursor) > static_cast<uint64_t>(py::len(npc_class)) ||
                 !(budget_seconds >= 0.0))
               throw py::value_error("cursor in [0, N], budget_seconds >= 0");
-            py::tuple r = run_crowd(c, npc_class, init, goal, std::move(actions), std::move(offset),
-                                    std::move(length), std::move(status), &cursor, budget_seconds);
+            py::tuple r =
+                run_crowd(c, npc_class, init, goal, std::move(actions), std::move(offset),
+                          std::move(length), std::move(status), handles, &cursor, budget_seconds);
             return py::make_tuple(r[0], r[1], r[2], r[3], r[4], cursor);
           },
           py::arg("npc_class"), py::arg("init"), py::arg("goal"), py::arg("cursor"),
           py::arg("budget_seconds") = 1.67e-3, py::arg("actions") = py::none(),
           py::arg("offset") = py::none(), py::arg("length") = py::none(),
-          py::arg("status") = py::none());
+          py::arg("status") = py::none(), py::arg("handles") = py::none())
+      .def(
+          "resolve",
+          [](const PyCrowd& c, uint64_t handle) {
+            return plan_array(c.crowd->resolve(handle_of(handle)));
+          },
+          py::arg("handle"),
+          "The plan of a handle (an entry of the handles array) as an int32 array; None when it "
+          "is empty (0) or stale (the cache was invalidated since).");
 
   m.attr("CROWD_SOLVED") = kCrowdSolved;
   m.attr("CROWD_UNSOLVABLE") = kCrowdUnsolvable;

@@ -89,6 +89,7 @@ class PlanCache:
     def __init__(self, planner: CrowdPlanner, capacity: int = 65536,
                  max_plan_length: int = 16) -> None: ...
     def invalidate(self) -> None: ...
+    def resolve(self, handle: int) -> Optional[npt.NDArray[np.int32]]: ...
     def stats(self) -> Dict[str, int]: ...
 
 CrowdArrays = Tuple[npt.NDArray[np.int32], npt.NDArray[np.uint32], npt.NDArray[np.uint16],
@@ -101,16 +102,19 @@ class Crowd:
              goal: npt.NDArray[np.uint64], actions: Optional[npt.NDArray[np.int32]] = None,
              offset: Optional[npt.NDArray[np.uint32]] = None,
              length: Optional[npt.NDArray[np.uint16]] = None,
-             status: Optional[npt.NDArray[np.uint16]] = None) -> CrowdArrays: ...
+             status: Optional[npt.NDArray[np.uint16]] = None,
+             handles: Optional[npt.NDArray[np.uint64]] = None) -> CrowdArrays: ...
     def plan_frame(self, npc_class: npt.NDArray[np.uint16], init: npt.NDArray[np.uint64],
                    goal: npt.NDArray[np.uint64], cursor: int, budget_seconds: float = 1.67e-3,
                    actions: Optional[npt.NDArray[np.int32]] = None,
                    offset: Optional[npt.NDArray[np.uint32]] = None,
                    length: Optional[npt.NDArray[np.uint16]] = None,
-                   status: Optional[npt.NDArray[np.uint16]] = None
+                   status: Optional[npt.NDArray[np.uint16]] = None,
+                   handles: Optional[npt.NDArray[np.uint64]] = None
                    ) -> Tuple[npt.NDArray[np.int32], npt.NDArray[np.uint32],
                               npt.NDArray[np.uint16], npt.NDArray[np.uint16], Dict[str, Any],
                               int]: ...
+    def resolve(self, handle: int) -> Optional[npt.NDArray[np.int32]]: ...
 
 class UdgoapWorld:
     @property

@@ -240,6 +240,58 @@ def test_crowd_frames_and_bad_arrays():
         planner.pack_states(np.full_like(init, 99))
 
 
+def test_crowd_plan_handles():
+    """Handles into the cache's plan table give every NPC the plan a crowd without them copies."""
+    task = tp.load_task(WESTERN)
+    planner = tp.CrowdPlanner(task)
+    cls, init, goal = western_batch(task, planner, 2000, seed=11)
+    pinit, pgoal = planner.pack_states(init), planner.pack_goals(goal)
+    c_actions, c_offset, c_length, c_status, _ = tp.Crowd(planner).plan(cls, pinit, pgoal)
+    cache = tp.PlanCache(planner)
+    crowd = tp.Crowd(planner, cache=cache)
+    n = len(cls)
+    handles = np.zeros(n, dtype=np.uint64)
+
+    def check(actions, offset, length, status):
+        by_handle = 0
+        for i in range(n):
+            assert int(status[i]) & ~tp.CROWD_CACHE_HIT == int(c_status[i]) & ~tp.CROWD_CACHE_HIT
+            if not int(status[i]) & tp.CROWD_SOLVED:
+                continue
+            want = c_actions[c_offset[i]:c_offset[i] + c_length[i]].tolist()
+            if handles[i]:
+                by_handle += 1
+                got = crowd.resolve(int(handles[i]))
+                assert got.dtype == np.int32
+                assert cache.resolve(int(handles[i])).tolist() == got.tolist()
+            else:
+                got = actions[offset[i]:offset[i] + length[i]]
+            assert got.tolist() == want
+        return by_handle
+
+    for _ in range(2):  # cold, then warm (cache hits answered by handle)
+        actions, offset, length, status, stats = crowd.plan(cls, pinit, pgoal, handles=handles)
+        assert check(actions, offset, length, status) == stats["solved"] > n // 4
+    assert stats["cache_hits"] > n // 2
+    handles[:] = 0
+    cursor, frames, status = 0, 0, np.zeros(n, dtype=np.uint16)
+    while cursor < n:
+        actions, offset, length, _, stats, cursor = crowd.plan_frame(
+            cls, pinit, pgoal, cursor, 0.0, status=status, handles=handles)
+        frames += 1
+    assert frames > 1 and check(actions, offset, length, status) > n // 4
+    assert 1 < cache.stats()["table_used"] <= cache.stats()["table_capacity"]
+    kept = int(handles[np.flatnonzero(handles)[0]])
+    cache.invalidate()  # every handle given before is stale
+    assert crowd.resolve(kept) is None and cache.resolve(kept) is None and crowd.resolve(0) is None
+    with pytest.raises(ValueError):  # handles need a cache
+        tp.Crowd(planner).plan(cls, pinit, pgoal, handles=handles)
+    with pytest.raises(TypeError):
+        crowd.plan(cls, pinit, pgoal, handles=handles.astype(np.int64))
+    with pytest.raises(ValueError):
+        crowd.plan(cls, pinit, pgoal, handles=handles[:-1])
+
+
 def test_crowd_releases_the_gil():
     """Another Python thread keeps running while a large batch is planned."""
     task = tp.load_task(WESTERN)
