@@ -53,7 +53,6 @@ PlanStatus TopoPlanner::no_plan(const TopoScratch& s, bool proof) const {
 [[gnu::always_inline]] inline bool TopoPlanner::build_walk(TopoScratch& s, VarId v, ValueId s0,
                                                            ValueId g) const {
   const int32_t base = value_offset_[v];
-  const int32_t limit = value_offset_[v + 1] - base;
   const ActionId* const producer = producer_.data() + base;
   const ActInfo* const act_info = act_info_.data();
   const auto mark = view<&TopoScratch::SlotRec::mark>(s.slot_.data() + base);
@@ -63,9 +62,11 @@ PlanStatus TopoPlanner::no_plan(const TopoScratch& s, bool proof) const {
   ValueId y = g;
   mark[g] = gen;
   leave[g] = -1;
-  for (int32_t steps = 0;; ++steps) {
+  // Every value visited is marked, so a loop is caught by the mark test below before the walk
+  // is longer than the domain (no step counter needed).
+  while (true) {
     const ActionId a = producer[y];
-    if (a < 0 || steps >= limit) return fail(s, TopoFailure::kGoalUnreachable, v, g, a);
+    if (a < 0) return fail(s, TopoFailure::kGoalUnreachable, v, g, a);
     const ValueId x = act_info[a].pre;
     if (x == s0) {
       c.use(a, 0);
