@@ -130,6 +130,7 @@ class TopoScratch {
   std::vector<SlotRec> slot_;
   std::vector<VarRec> var_;
   std::vector<VarId> s0_req_vars_;  // variables with a request for their s0 value
+  std::vector<VarId> walk_vars_;    // phase 1: variables whose goal differs from s0
   int32_t num_s0_req_vars_ = 0;
   // Late edges of disjunctive requests (the only edges stored; the others are implicit).
   std::vector<int32_t> edge_next_;
@@ -268,10 +269,10 @@ class TopoPlanner {
   std::optional<PlanStatus> close_requests(TopoScratch& s, std::span<const ValueId> s0,
                                            std::span<const ValueId> goal, std::span<ActionId> out,
                                            int32_t* out_len) const;
-  std::optional<PlanStatus> extend_walk(TopoScratch& s, std::span<const ValueId> s0,
-                                        std::span<const ValueId> goal, std::span<ActionId> out,
-                                        int32_t* out_len, ActionId a, int32_t ps) const;
-  bool build_walk(TopoScratch& s, VarId v, ValueId s0, ValueId g) const;
+  // Returns detail::kExtended (the walk now loops), detail::kToGeneral (the general path must
+  // plan), or the PlanStatus that ends the plan.
+  uint8_t extend_walk(TopoScratch& s, const ValueId* s0, const ValueId* goal, ActionId a,
+                      int32_t ps) const;
   void make_long(TopoScratch& s, VarId v, ValueId s0) const;
   [[nodiscard]] bool reaches(VarId v, ValueId from, ValueId to) const;
   void add_edge(TopoScratch& s, ActionId from, ActionId to) const;

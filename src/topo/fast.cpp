@@ -48,43 +48,6 @@ PlanStatus TopoPlanner::no_plan(const TopoScratch& s, bool proof) const {
   return false;
 }
 
-// The unique simple path s0 → g (σ1), g ≠ s0: follow producers back from g. Marks its values
-// (except s0) as on the walk and records which action leaves each of them.
-[[gnu::always_inline]] inline bool TopoPlanner::build_walk(TopoScratch& s, VarId v, ValueId s0,
-                                                           ValueId g) const {
-  const int32_t base = value_offset_[v];
-  const ActionId* const producer = producer_.data() + base;
-  const ActInfo* const act_info = act_info_.data();
-  const auto mark = view<&TopoScratch::SlotRec::mark>(s.slot_.data() + base);
-  const auto leave = view<&TopoScratch::SlotRec::leave>(s.slot_.data() + base);
-  Chooser<TopoScratch::ActRec> c{s.act_.data(), s.used_.data(), s.gen_, s.num_used_};
-  const uint32_t gen = c.gen;
-  ValueId y = g;
-  mark[g] = gen;
-  leave[g] = -1;
-  // Every value visited is marked, so a loop is caught by the mark test below before the walk
-  // is longer than the domain (no step counter needed).
-  while (true) {
-    const ActionId a = producer[y];
-    if (a < 0) return fail(s, TopoFailure::kGoalUnreachable, v, g, a);
-    const ValueId x = act_info[a].pre;
-    if (x == s0) {
-      c.use(a, 0);
-      s.num_used_ = c.n;
-      s.var_[v].sigma_first = a;
-      return true;
-    }
-    if (mark[x] == gen) {  // looped without meeting s0
-      s.num_used_ = c.n;
-      return fail(s, TopoFailure::kGoalUnreachable, v, g, a);
-    }
-    c.use(a, 1);
-    mark[x] = gen;
-    leave[x] = a;
-    y = x;
-  }
-}
-
 // Prefixes the walk of v with the cycle through s0 (σ2 of Prévost et al. 2023, §3): s0 → c1 →
 // ... → s0.
 [[gnu::always_inline]] inline void TopoPlanner::make_long(TopoScratch& s, VarId v,
@@ -157,24 +120,27 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
 // Phase 1: σ1 for every variable whose goal differs from s0. `unmet` counts goal facts s0 does
 // not satisfy (the self-check tracks it along the plan). The per-variable state is reset here
 // too (no separate fill: for the 4-9 variables of a crowd class a memset call costs more than
-// the loop). A status ends the plan.
+// the loop). Two loops: the first checks the input, resets and marks s0 and lists the
+// variables to walk; the second walks them (ascending, as one loop would), with fewer values
+// live. A status ends the plan.
 [[gnu::always_inline]] inline std::optional<PlanStatus> TopoPlanner::start_walks(
     TopoScratch& s, std::span<const ValueId> s0, std::span<const ValueId> goal,
     int32_t* unmet) const {
   const int32_t m = static_cast<int32_t>(value_offset_.size()) - 1;
   const uint32_t gen = s.gen_;
   const int32_t* const off = value_offset_.data();
-  const auto mark = view<&TopoScratch::SlotRec::mark>(s.slot_.data());
-  const auto sim = view<&TopoScratch::SlotRec::sim>(s.slot_.data());
-  const auto loop_first = view<&TopoScratch::VarRec::loop_first>(s.var_.data());
-  const auto sigma_first = view<&TopoScratch::VarRec::sigma_first>(s.var_.data());
-  const auto pending = view<&TopoScratch::VarRec::pending_disj>(s.var_.data());
+  const ValueId* const init = s0.data();
+  const ValueId* const target = goal.data();
+  TopoScratch::SlotRec* const slot = s.slot_.data();
+  TopoScratch::VarRec* const var = s.var_.data();
+  VarId* const walks = s.walk_vars_.data();
+  int32_t num_walks = 0;
   for (VarId v = 0; v < m; ++v) {
-    loop_first[v] = -1;
-    sigma_first[v] = -1;
-    pending[v] = 0;
-    const ValueId x = s0[static_cast<size_t>(v)];
-    const ValueId g = goal[static_cast<size_t>(v)];
+    var[v].loop_first = -1;
+    var[v].sigma_first = -1;
+    var[v].pending_disj = 0;
+    const ValueId x = init[v];
+    const ValueId g = target[v];
     const int32_t base = off[v];
     const auto size = static_cast<uint32_t>(off[v + 1] - base);
     if ((static_cast<uint32_t>(x) >= size) | (static_cast<uint32_t>(g) + 1u > size))
@@ -182,24 +148,89 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
       fail(s, TopoFailure::kBadInput, v, x, -1);
       return PlanStatus::kGaveUp;
     }
-    if (g != kUndefined && g != x) {
-      ++*unmet;
-      if (!build_walk(s, v, x, g)) {  // no path at all: a proof, unless the input is bad
-        for (VarId u = v + 1; u < m; ++u) {
-          const auto su = static_cast<uint32_t>(off[u + 1] - off[u]);
-          if (static_cast<uint32_t>(s0[static_cast<size_t>(u)]) >= su ||
-              static_cast<uint32_t>(goal[static_cast<size_t>(u)]) + 1u > su) {
-            fail(s, TopoFailure::kBadInput, u, s0[static_cast<size_t>(u)], -1);
-            return PlanStatus::kGaveUp;
-          }
-        }
+    slot[base + x].mark = gen + 1;
+    slot[base + x].sim = gen;
+    walks[num_walks] = v;
+    num_walks += static_cast<int32_t>((g != kUndefined) & (g != x));
+  }
+  *unmet = num_walks;
+  // The unique simple path s0 → g (σ1), g ≠ s0: follow producers back from g. Marks its values
+  // (except s0) as on the walk and records which action leaves each of them. Every value
+  // visited is marked, so a walk that loops without meeting s0 is caught by the mark test
+  // before it outgrows the domain. No path at all is a proof (the input was checked above).
+  const ActionId* const producer = producer_.data();
+  const ActInfo* const info = act_info_.data();
+  Chooser<TopoScratch::ActRec> c{s.act_.data(), s.used_.data(), gen, 0};
+  for (int32_t k = 0; k < num_walks; ++k) {
+    const VarId v = walks[k];
+    const int32_t base = off[v];
+    const ValueId x0 = init[v];
+    const ValueId g = target[v];
+    TopoScratch::SlotRec* const vslot = slot + base;
+    vslot[g].mark = gen;
+    vslot[g].leave = -1;
+    ValueId y = g;
+    while (true) {
+      const ActionId a = producer[base + y];
+      if (a < 0) [[unlikely]] {
+        s.num_used_ = c.n;
+        fail(s, TopoFailure::kGoalUnreachable, v, g, a);
         return PlanStatus::kUnsolvable;
       }
+      const ValueId x = info[a].pre;
+      if (x == x0) {
+        c.use(a, 0);
+        var[v].sigma_first = a;
+        break;
+      }
+      if (vslot[x].mark == gen) [[unlikely]] {  // looped without meeting s0
+        s.num_used_ = c.n;
+        fail(s, TopoFailure::kGoalUnreachable, v, g, a);
+        return PlanStatus::kUnsolvable;
+      }
+      c.use(a, 1);
+      vslot[x].mark = gen;
+      vslot[x].leave = a;
+      y = x;
     }
-    mark[base + x] = gen + 1;
-    sim[base + x] = gen;
   }
+  s.num_used_ = c.n;
   return std::nullopt;
+}
+
+// Action a requests slot ps, off the walk of its variable w: the walk must loop through the
+// cycle of s0[w] first (make_long), or no plan with each action once exists. Returns kExtended,
+// kToGeneral (a free variable visited off s0: the general path's windows), or the status that
+// ends the plan (a proof or a give-up).
+uint8_t TopoPlanner::extend_walk(TopoScratch& s, const ValueId* s0, const ValueId* goal, ActionId a,
+                                 int32_t ps) const {
+  const VarId w = slot_var_[ps];
+  const int32_t base = value_offset_[w];
+  const ValueId q = ps - base;
+  const ValueId s0w = s0[w];
+  const ValueId gw = goal[w];
+  // q on the cycle through s0[w]: s0[w] reaches q, and q reaches the goal through s0[w] (phase
+  // 1 built σ1), so both walks below would succeed.
+  const bool s0_cycle = cycle_id_[ps] >= 0 && cycle_id_[ps] == cycle_id_[base + s0w];
+  if (!s0_cycle && !reaches(w, s0w, q)) {
+    fail(s, TopoFailure::kPrevailUnreachable, w, q, a);
+    return static_cast<uint8_t>(PlanStatus::kUnsolvable);
+  }
+  if (gw == kUndefined) [[unlikely]]
+    return detail::kToGeneral;
+  if (!s0_cycle && !reaches(w, q, gw)) {
+    fail(s, TopoFailure::kPrevailUnreachable, w, q, a);
+    return static_cast<uint8_t>(PlanStatus::kUnsolvable);
+  }
+  const TopoScratch::VarRec& r = s.var_[w];
+  const bool can_loop = on_cycle_[ps] && on_cycle_[base + s0w] && r.loop_first < 0 &&
+                        (r.sigma_first < 0 || !on_cycle_[base + act_info_[r.sigma_first].post]);
+  if (!can_loop) {
+    fail(s, TopoFailure::kNeedsRepeat, w, q, a);
+    return static_cast<uint8_t>(no_plan(s, false));
+  }
+  make_long(s, w, s0w);
+  return detail::kExtended;
 }
 
 // Phase 2: close the action set under prevail requests, counting in-degrees on the way (the
@@ -213,87 +244,68 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
 [[gnu::always_inline]] inline std::optional<PlanStatus> TopoPlanner::close_requests(
     TopoScratch& s, std::span<const ValueId> s0, std::span<const ValueId> goal,
     std::span<ActionId> out, int32_t* out_len) const {
+  // Pointers and counters in locals: the int32_t stores below may alias the scratch's members,
+  // which would otherwise be reloaded after each one.
   const uint32_t gen = s.gen_;
-  const auto mark = view<&TopoScratch::SlotRec::mark>(s.slot_.data());
-  const auto leave = view<&TopoScratch::SlotRec::leave>(s.slot_.data());
-  const auto indeg = view<&TopoScratch::ActRec::indeg>(s.act_.data());
-  for (int32_t i = 0; i < s.num_used_; ++i) {
-    const ActionId a = s.used_[static_cast<size_t>(i)];
-    const int32_t* const begin = prv_slot_.data() + prv_offset_[a];
-    const int32_t* const end = prv_slot_.data() + prv_offset_[a + 1];
+  TopoScratch::SlotRec* const slot = s.slot_.data();
+  TopoScratch::ActRec* const act = s.act_.data();
+  TopoScratch::VarRec* const var = s.var_.data();
+  const ActionId* const used = s.used_.data();
+  const ActInfo* const info = act_info_.data();
+  const int32_t* const prv = prv_slot_.data();
+  const VarId* const slot_var = slot_var_.data();
+  ActionId* const disj_action = s.disj_action_.data();
+  int32_t* const disj_next = s.disj_next_.data();
+  VarId* const req_vars = s.s0_req_vars_.data();
+  int32_t num_used = s.num_used_;
+  int32_t num_disj = 0;
+  int32_t num_req_vars = 0;
+  for (int32_t i = 0; i < num_used; ++i) {
+    const ActionId a = used[i];
+    const int32_t prv_end = info[a].prv_end;
     int32_t produced_in = 0;
-    for (const int32_t* p = begin; p != end; ++p) {
-      const int32_t ps = *p;
-      uint32_t slot_mark = mark[ps];
+    for (int32_t p = info[a].prv_begin; p < prv_end; ++p) {
+      const int32_t ps = prv[p];
+      uint32_t slot_mark = slot[ps].mark;
       if (slot_mark != gen && slot_mark != gen + 1) [[unlikely]] {  // q not on w's walk (yet)
-        if (const std::optional<PlanStatus> st = extend_walk(s, s0, goal, out, out_len, a, ps))
-          return st;
+        const uint8_t r = extend_walk(s, s0.data(), goal.data(), a, ps);
+        if (r != detail::kExtended) [[unlikely]] {
+          if (r == detail::kToGeneral) return plan_general(s, s0, goal, out, out_len);
+          return static_cast<PlanStatus>(r);
+        }
+        num_used = s.num_used_;
         slot_mark = gen;
       }
       if (slot_mark == gen) [[likely]] {  // producer(q) → a, a → leave(q)
         ++produced_in;
-        const ActionId l = leave[ps];
-        if (l >= 0) ++indeg[l];
+        const ActionId l = slot[ps].leave;
+        if (l >= 0) ++act[l].indeg;
       } else {  // a needs s0[w]
-        const VarId w = slot_var_[ps];
-        TopoScratch::VarRec& r = s.var_[w];
+        const VarId w = slot_var[ps];
+        TopoScratch::VarRec& r = var[w];
         if (r.pending_disj == 0) {
-          s.s0_req_vars_[s.num_s0_req_vars_++] = w;
+          req_vars[num_req_vars++] = w;
           r.disj_head = -1;
         }
         ++r.pending_disj;
-        const int32_t d = s.num_disj_++;
-        s.disj_action_[d] = a;
-        s.disj_next_[d] = r.disj_head;
+        const int32_t d = num_disj++;
+        disj_action[d] = a;
+        disj_next[d] = r.disj_head;
         r.disj_head = d;
       }
     }
-    indeg[a] += produced_in;
+    act[a].indeg += produced_in;
   }
+  s.num_disj_ = num_disj;
+  s.num_s0_req_vars_ = num_req_vars;
   // Requests for s0[w]: on a short walk, before σ1's first action (an edge); on a looping walk,
   // disjunctive (pending_disj counts them; resolved during the sort).
-  for (int32_t k = 0; k < s.num_s0_req_vars_; ++k) {
-    TopoScratch::VarRec& r = s.var_[s.s0_req_vars_[k]];
+  for (int32_t k = 0; k < num_req_vars; ++k) {
+    TopoScratch::VarRec& r = var[req_vars[k]];
     if (r.loop_first >= 0) continue;
-    if (r.sigma_first >= 0) s.act_[r.sigma_first].indeg += r.pending_disj;
+    if (r.sigma_first >= 0) act[r.sigma_first].indeg += r.pending_disj;
     r.pending_disj = 0;
   }
-  return std::nullopt;
-}
-
-// Action a requests slot ps, off the walk of its variable w: the walk must loop through the
-// cycle of s0[w] first (make_long), or no plan with each action once exists. A status ends the
-// plan (a proof, a give-up, or the general path's answer for a free variable).
-std::optional<PlanStatus> TopoPlanner::extend_walk(TopoScratch& s, std::span<const ValueId> s0,
-                                                   std::span<const ValueId> goal,
-                                                   std::span<ActionId> out, int32_t* out_len,
-                                                   ActionId a, int32_t ps) const {
-  const VarId w = slot_var_[ps];
-  const ValueId q = ps - value_offset_[w];
-  const ValueId s0w = s0[static_cast<size_t>(w)];
-  const ValueId gw = goal[static_cast<size_t>(w)];
-  const int32_t base = value_offset_[w];
-  // q on the cycle through s0[w]: s0[w] reaches q, and q reaches the goal through s0[w] (phase
-  // 1 built σ1), so both walks below would succeed.
-  const bool s0_cycle = cycle_id_[ps] >= 0 && cycle_id_[ps] == cycle_id_[base + s0w];
-  if (!s0_cycle && !reaches(w, s0w, q)) {
-    fail(s, TopoFailure::kPrevailUnreachable, w, q, a);
-    return PlanStatus::kUnsolvable;
-  }
-  if (gw == kUndefined) [[unlikely]]  // a free variable visited off s0: windows
-    return plan_general(s, s0, goal, out, out_len);
-  if (!s0_cycle && !reaches(w, q, gw)) {
-    fail(s, TopoFailure::kPrevailUnreachable, w, q, a);
-    return PlanStatus::kUnsolvable;
-  }
-  const TopoScratch::VarRec& r = s.var_[w];
-  const bool can_loop = on_cycle_[ps] && on_cycle_[base + s0w] && r.loop_first < 0 &&
-                        (r.sigma_first < 0 || !on_cycle_[base + act_info_[r.sigma_first].post]);
-  if (!can_loop) {
-    fail(s, TopoFailure::kNeedsRepeat, w, q, a);
-    return no_plan(s, false);
-  }
-  make_long(s, w, s0w);
   return std::nullopt;
 }
 

@@ -15,6 +15,10 @@ inline constexpr uint8_t kQueued = 1;
 inline constexpr uint8_t kDone = 2;
 inline constexpr uint8_t kDeferred = 3;  // a loop's first action waiting for requests of s0
 
+// TopoPlanner::extend_walk's answers besides a PlanStatus that ends the plan.
+inline constexpr uint8_t kExtended = 0xFF;   // the walk now loops through s0: go on
+inline constexpr uint8_t kToGeneral = 0xFE;  // a free variable is visited: the general path plans
+
 // One field of a record array, indexed like a plain array (all views of one array share its
 // base pointer, hence one register).
 template <auto Member, class Rec>
