@@ -132,6 +132,7 @@ class TopoScratch {
   std::vector<VarId> s0_req_vars_;  // variables with a request for their s0 value
   std::vector<VarId> walk_vars_;    // phase 1: variables whose goal differs from s0
   int32_t num_s0_req_vars_ = 0;
+  int32_t num_disj_vars_ = 0;  // ... of which on a looping walk (disjunctive requests)
   // Late edges of disjunctive requests (the only edges stored; the others are implicit).
   std::vector<int32_t> edge_next_;
   std::vector<ActionId> edge_to_;
@@ -280,7 +281,9 @@ class TopoPlanner {
                          int32_t last) const;
   void send_requests_late(TopoScratch& s, std::span<const ValueId> s0, ActionId f) const;
   // Sorts the chosen actions into `out` and re-simulates each one as it is emitted (the
-  // self-check); returns kSolved, kGaveUp (ordering cycle or failed self-check).
+  // self-check); returns kSolved, kGaveUp (ordering cycle or failed self-check). kLoops: some
+  // request is disjunctive (src/topo/order.cpp).
+  template <bool kLoops>
   PlanStatus order(TopoScratch& s, std::span<const ValueId> s0, std::span<const ValueId> goal,
                    int32_t unmet, std::span<ActionId> out) const;
 

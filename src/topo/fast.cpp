@@ -109,7 +109,8 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   }
 
   // Phase 3: sort and self-check.
-  const PlanStatus st = order(s, s0, goal, unmet, out);
+  const PlanStatus st = s.num_disj_vars_ > 0 ? order<true>(s, s0, goal, unmet, out)
+                                             : order<false>(s, s0, goal, unmet, out);
   if (st == PlanStatus::kSolved) {
     *out_len = s.num_used_;
     return st;
@@ -300,12 +301,17 @@ uint8_t TopoPlanner::extend_walk(TopoScratch& s, const ValueId* s0, const ValueI
   s.num_s0_req_vars_ = num_req_vars;
   // Requests for s0[w]: on a short walk, before σ1's first action (an edge); on a looping walk,
   // disjunctive (pending_disj counts them; resolved during the sort).
+  int32_t disj_vars = 0;
   for (int32_t k = 0; k < num_req_vars; ++k) {
     TopoScratch::VarRec& r = var[req_vars[k]];
-    if (r.loop_first >= 0) continue;
+    if (r.loop_first >= 0) {
+      ++disj_vars;
+      continue;
+    }
     if (r.sigma_first >= 0) act[r.sigma_first].indeg += r.pending_disj;
     r.pending_disj = 0;
   }
+  s.num_disj_vars_ = disj_vars;
   return std::nullopt;
 }
 

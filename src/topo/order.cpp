@@ -128,7 +128,10 @@ void TopoPlanner::send_requests_late(TopoScratch& s, std::span<const ValueId> s0
 // only the action tables and the simulated state — not the walks, marks or edges the ordering
 // used. `unmet` goal facts start unsatisfied; each action updates the count. Any failed
 // condition or an unmet goal at the end makes the plan kGaveUp / kSelfCheck, never a plan.
-// The hot loop of ℙ: pointers and counters are locals (see FastOrderings).
+// The hot loop of ℙ: pointers and counters are locals (see FastOrderings). kLoops = false when
+// no request is disjunctive (most crowd plans): nothing is ever deferred, no late edge exists,
+// and an action is done exactly when its in-degree reached 0, so the states are not kept.
+template <bool kLoops>
 PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
                               std::span<const ValueId> goal, int32_t unmet,
                               std::span<ActionId> out) const {
@@ -154,6 +157,10 @@ PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
   // Deferred: f_v (the action leaving the first epoch of s0[v] on a looping walk) while some
   // request for s0[v] is pending.
   auto make_ready = [&](ActionId a) {
+    if constexpr (!kLoops) {
+      queue[queue_tail++] = a;
+      return;
+    }
     const VarId v = act[a].var;
     if (a == loop_first[v] && pending[v] > 0) {
       state[a] = kDeferred;
@@ -168,6 +175,7 @@ PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
   };
   // x ran in the first epoch of s0[w]: one request less holds w's loop back.
   auto disj = [&](VarId w) {
+    assert(kLoops);
     const ActionId f = loop_first[w];
     if (state[f] != kDone && --pending[w] == 0 && state[f] == kDeferred && indeg[f] == 0) {
       state[f] = kQueued;
@@ -179,13 +187,14 @@ PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
     const ActionId a = used[i];
     if (indeg[a] == 0)
       make_ready(a);
-    else
+    else if constexpr (kLoops)
       state[a] = kPending;
   }
   // Late edges exist only after a deferred loop was picked: the heads are reset then, once.
   bool late_edges = false;
   while (true) {
     if (queue_head == queue_tail) {
+      if constexpr (!kLoops) break;
       // Nothing ready: fire a deferred f_w (pick_deferred says which).
       while (deferred_head < deferred_tail &&
              (state[deferred[deferred_head]] != kDeferred || indeg[deferred[deferred_head]] != 0))
@@ -201,8 +210,10 @@ PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
       queue[queue_tail++] = f;
     }
     const ActionId x = queue[queue_head++];
-    assert(state[x] == kQueued);
-    state[x] = kDone;
+    if constexpr (kLoops) {
+      assert(state[x] == kQueued);
+      state[x] = kDone;
+    }
     const ActInfo& ax = act[x];
     uint32_t bad = sim[ax.pre_slot] ^ gen;  // self-check: 0 while every condition holds
     orderings.for_each_successor(x, late_edges, succ, disj,
@@ -220,7 +231,7 @@ PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
     // Name one action left in a cycle.
     ActionId stuck = -1;
     for (int32_t i = 0; i < num_used && stuck < 0; ++i)
-      if (state[used[i]] != kDone) stuck = used[i];
+      if (kLoops ? state[used[i]] != kDone : indeg[used[i]] != 0) stuck = used[i];
     fail(s, TopoFailure::kOrderingCycle, stuck >= 0 ? act[stuck].var : -1, -1, stuck);
     return PlanStatus::kGaveUp;
   }
@@ -230,5 +241,12 @@ PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
   }
   return PlanStatus::kSolved;
 }
+
+template PlanStatus TopoPlanner::order<false>(TopoScratch&, std::span<const ValueId>,
+                                              std::span<const ValueId>, int32_t,
+                                              std::span<ActionId>) const;
+template PlanStatus TopoPlanner::order<true>(TopoScratch&, std::span<const ValueId>,
+                                             std::span<const ValueId>, int32_t,
+                                             std::span<ActionId>) const;
 
 }  // namespace topoplan
