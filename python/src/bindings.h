@@ -65,6 +65,23 @@ void set_limit(T& field, U value) {
   if (value >= 0) field = static_cast<T>(value);
 }
 
+// Result structs as dicts, one helper for every binding: put_fields(d, s, "key", &S::member,
+// ...) sets d[key] = s.member for each (key, member pointer) pair, in order (a dict keeps it);
+// dict_of(s, ...) does it into a new dict.
+template <class S>
+void put_fields(py::dict&, const S&) {}
+template <class S, class M, class... Rest>
+void put_fields(py::dict& d, const S& s, const char* key, M S::*member, const Rest&... rest) {
+  d[key] = s.*member;
+  put_fields(d, s, rest...);
+}
+template <class S, class... Fields>
+py::dict dict_of(const S& s, const Fields&... fields) {
+  py::dict d;
+  put_fields(d, s, fields...);
+  return d;
+}
+
 template <class T>
 using CArray = py::array_t<T, py::array::c_style>;
 

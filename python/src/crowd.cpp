@@ -50,14 +50,10 @@ py::object plan_array(std::optional<std::span<const ActionId>> plan) {
 }
 
 py::dict stats_dict(const CrowdStats& s) {
-  py::dict d;
-  d["served"] = s.served;
-  d["planned"] = s.planned;
-  d["cache_hits"] = s.cache_hits;
-  d["solved"] = s.solved;
-  d["buffer_too_small"] = s.buffer_too_small;
-  d["complete"] = s.complete;
-  return d;
+  using S = CrowdStats;
+  return dict_of(s, "served", &S::served, "planned", &S::planned, "cache_hits", &S::cache_hits,
+                 "solved", &S::solved, "buffer_too_small", &S::buffer_too_small, "complete",
+                 &S::complete);
 }
 
 // Runs a batch: inputs and outputs are NumPy arrays, viewed in place.
@@ -231,18 +227,11 @@ void bind_crowd(py::module_& m) {
           },
           py::arg("handle"), "As Crowd.resolve.")
       .def("stats", [](const PyPlanCache& c) {
-        const PlanCacheStats s = c.cache->stats();
-        py::dict d;
-        d["hits"] = s.hits;
-        d["misses"] = s.misses;
-        d["inserts"] = s.inserts;
-        d["evictions"] = s.evictions;
-        d["invalidations"] = s.invalidations;
-        d["capacity"] = s.capacity;
-        d["bytes"] = s.bytes;
-        d["table_used"] = s.table_used;  // plan handles: the plan table (crowd.h)
-        d["table_capacity"] = s.table_capacity;
-        return d;
+        using S = PlanCacheStats;  // table_*: the plan table of plan handles (crowd.h)
+        return dict_of(c.cache->stats(), "hits", &S::hits, "misses", &S::misses, "inserts",
+                       &S::inserts, "evictions", &S::evictions, "invalidations", &S::invalidations,
+                       "capacity", &S::capacity, "bytes", &S::bytes, "table_used", &S::table_used,
+                       "table_capacity", &S::table_capacity);
       });
 
   py::class_<PyCrowd, std::shared_ptr<PyCrowd>>(m, "Crowd")

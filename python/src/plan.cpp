@@ -118,13 +118,10 @@ void bind_plan(py::module_& m) {
         }
         py::dict d;
         d["status"] = std::string(to_string(r.status));
-        d["actions"] = r.actions;
-        d["cost"] = r.cost;
-        d["message"] = r.message;
-        d["engine"] = r.stats.engine;
-        d["expanded"] = r.stats.expanded;
-        d["generated"] = r.stats.generated;
-        d["seconds"] = r.stats.seconds;
+        put_fields(d, r, "actions", &PlanResult::actions, "cost", &PlanResult::cost, "message",
+                   &PlanResult::message);
+        put_fields(d, r.stats, "engine", &PlanStats::engine, "expanded", &PlanStats::expanded,
+                   "generated", &PlanStats::generated, "seconds", &PlanStats::seconds);
         return d;
       },
       py::arg("task"), py::arg("instance"), py::arg("planner"), py::arg("max_expansions"),
@@ -142,14 +139,10 @@ void bind_plan(py::module_& m) {
         for (size_t i = 0; i < actions.size(); ++i)
           if (actions[i] < 0 || actions[i] >= t.domain.num_actions())
             throw py::value_error("step " + std::to_string(i + 1) + ": action id out of range");
-        const Validation v = validate_plan(t.domain, inst, actions);
-        py::dict d;
-        d["valid"] = v.valid;
-        d["failed_step"] = v.failed_step;
-        d["reason"] = v.reason;
-        d["final_state"] = v.final_state;
-        d["cost"] = v.cost;
-        return d;
+        using V = Validation;
+        return dict_of(validate_plan(t.domain, inst, actions), "valid", &V::valid, "failed_step",
+                       &V::failed_step, "reason", &V::reason, "final_state", &V::final_state,
+                       "cost", &V::cost);
       },
       py::arg("task"), py::arg("instance"), py::arg("actions"));
 

@@ -8,6 +8,7 @@
 namespace topoplan_py {
 
 void bind_sim(py::module_& m) {
+  using Counters = sim::LoopCounters;  // the agent loop's counters, both kinds of episode
   // Simulations (docs/sim.md): one episode of the wizard arena of Sloan (2015), ch. 6.
   m.def(
       "simulate",
@@ -44,15 +45,13 @@ void bind_sim(py::module_& m) {
                                         : (i < c.activities.size() ? c.activities[i].name : "?");
             steps.append(py::make_tuple(h.t, what, h.done));
           }
+          using R = sim::HouseRun;
           d["kind"] = "house";
-          d["time"] = r.time;
-          d["reached"] = r.reached;
-          d["ticks"] = r.ticks;
+          put_fields(d, r, "time", &R::time, "reached", &R::reached, "ticks", &R::ticks);
           d["final_drives"] = drives;
           d["steps"] = steps;
-          d["decisions"] = r.counters.decisions;
-          d["plans"] = r.counters.plans;
-          d["plan_failures"] = r.counters.plan_failures;
+          put_fields(d, r.counters, "decisions", &Counters::decisions, "plans", &Counters::plans,
+                     "plan_failures", &Counters::plan_failures);
           return d;
         }
         if (s.kind != sim::ScenarioKind::kArena)
@@ -64,18 +63,13 @@ void bind_sim(py::module_& m) {
           py::gil_scoped_release release;  // the episode reads only its own copy of the scenario
           e = sim::run_arena_episode(s.arena, kind, seed);
         }
+        using E = sim::ArenaEpisode;
         d["kind"] = "arena";
-        d["lifespan"] = e.lifespan;
-        d["censored"] = e.censored;
-        d["ticks"] = e.ticks;
-        d["kills"] = e.kills;
-        d["spawned"] = e.spawned;
-        d["potions_taken"] = e.potions_taken;
-        d["decisions"] = e.counters.decisions;
-        d["steps_done"] = e.counters.steps_done;
-        d["steps_failed"] = e.counters.steps_failed;
-        d["plans"] = e.counters.plans;
-        d["plan_failures"] = e.counters.plan_failures;
+        put_fields(d, e, "lifespan", &E::lifespan, "censored", &E::censored, "ticks", &E::ticks,
+                   "kills", &E::kills, "spawned", &E::spawned, "potions_taken", &E::potions_taken);
+        put_fields(d, e.counters, "decisions", &Counters::decisions, "steps_done",
+                   &Counters::steps_done, "steps_failed", &Counters::steps_failed, "plans",
+                   &Counters::plans, "plan_failures", &Counters::plan_failures);
         return d;
       },
       py::arg("path"), py::arg("selector") = "udgoap", py::arg("seed") = 1,
