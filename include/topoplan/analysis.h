@@ -132,6 +132,23 @@ struct ClassReport {
   std::string why_not;                     // why the next smaller class does not hold; empty for C0
 };
 
+// The report's summary, formatted once for every front end that writes it by key (`topoplan
+// check --json`, the Python binding's check()): calls put(key, value) for scope (the class's name,
+// or "all"), actions, unary, post_unique, single_valued, pre_defined, class (to_string of the
+// structural class) and why_not, in that order; `key` is a const char*, `value` a std::string,
+// an int32_t or a bool.
+template <class Put>
+void for_each_summary_field(const Domain& domain, const ClassReport& r, Put&& put) {
+  put("scope", r.npc_class == kAllActions ? std::string("all") : domain.class_name(r.npc_class));
+  put("actions", r.num_analysed);
+  put("unary", r.unary);
+  put("post_unique", r.post_unique);
+  put("single_valued", r.single_valued);
+  put("pre_defined", r.pre_defined);
+  put("class", std::string(to_string(r.structural_class)));
+  put("why_not", r.why_not);
+}
+
 // Analyses the actions of NPC class `npc_class` (kAllActions: every action of the domain).
 [[nodiscard]] ClassReport analyze(const Domain& domain, ClassId npc_class = kAllActions);
 

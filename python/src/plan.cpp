@@ -21,14 +21,7 @@ py::list action_names(const Domain& d, std::span<const ActionId> as) {
 
 py::dict report_dict(const Domain& d, const ClassReport& r) {
   py::dict j;
-  j["scope"] = r.npc_class == kAllActions ? std::string("all") : d.class_name(r.npc_class);
-  j["actions"] = r.num_analysed;
-  j["unary"] = r.unary;
-  j["post_unique"] = r.post_unique;
-  j["single_valued"] = r.single_valued;
-  j["pre_defined"] = r.pre_defined;
-  j["class"] = std::string(to_string(r.structural_class));
-  j["why_not"] = r.why_not;
+  for_each_summary_field(d, r, [&j](const char* key, const auto& value) { j[key] = value; });
   j["non_unary"] = action_names(d, r.non_unary);
   py::list pcs;
   for (const PostConflict& pc : r.post_conflicts)

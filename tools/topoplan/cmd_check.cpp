@@ -136,14 +136,7 @@ json edges(const Domain& d, std::span<const ActionEdge> es) {
 
 json to_json(const Domain& d, const ClassReport& r) {
   json j;
-  j["scope"] = r.npc_class == kAllActions ? "all" : d.class_name(r.npc_class);
-  j["actions"] = r.num_analysed;
-  j["unary"] = r.unary;
-  j["post_unique"] = r.post_unique;
-  j["single_valued"] = r.single_valued;
-  j["pre_defined"] = r.pre_defined;
-  j["class"] = std::string(to_string(r.structural_class));
-  j["why_not"] = r.why_not;
+  for_each_summary_field(d, r, [&j](const char* key, const auto& value) { j[key] = value; });
   json off;
   off["non_unary"] = names(d, r.non_unary);
   off["post_conflicts"] = json::array();
