@@ -298,9 +298,9 @@ TEST_F(ToyPlanner, BenchCommandTimesIt) {
 }
 
 // ℙ plans each action at most once; this task needs SwitchOn twice (light to open the door, dark
-// to move the box, light again), so ℙ gives up and the crowd hands the NPC to its fallback.
-TEST(ToyPlannerCrowd, CrowdFallbackRunsIt) {
-  register_toys();
+// to move the box, light again), so ℙ gives up and the crowd hands the NPC to its fallback. The
+// two crowd tests below plan it in memory and, written as a domain file, through the CLI.
+Result<Domain> lamp_door_box() {
   DomainDef def;
   def.name = "lamp-door-box";
   def.variables = {
@@ -316,11 +316,23 @@ TEST(ToyPlannerCrowd, CrowdFallbackRunsIt) {
   def.actions = {action("SwitchOn", 0, 0, 1, {}), action("SwitchOff", 0, 1, 0, {}),
                  action("OpenDoor", 1, 0, 1, {{0, 1}}), action("CloseDoor", 1, 1, 0, {}),
                  action("MoveBox", 2, 0, 1, {{1, 1}, {0, 0}})};
-  Result<Domain> domain = Domain::compile(def);
-  ASSERT_TRUE(domain.ok()) << domain.error().to_string();
+  return Domain::compile(def);
+}
+
+// Light on and the box moved, from dawn (everything off, closed, here).
+Instance box_in_light() {
   Instance inst;
+  inst.name = "box-in-light";
   inst.init = {0, 0, 0};
   inst.goal = {1, kUndefined, 1};
+  return inst;
+}
+
+TEST(ToyPlannerCrowd, CrowdFallbackRunsIt) {
+  register_toys();
+  Result<Domain> domain = lamp_door_box();
+  ASSERT_TRUE(domain.ok()) << domain.error().to_string();
+  const Instance inst = box_in_light();
   ASSERT_NE(find_planner("topo")->plan(domain.value(), inst, {}).status, PlanStatus::kSolved);
 
   Result<CrowdPlanner> planner = CrowdPlanner::create(domain.value());
@@ -354,54 +366,9 @@ TEST(ToyPlannerCrowd, CrowdFallbackRunsIt) {
 // up on every NPC (SwitchOn twice), the toy answers them all.
 TEST_F(ToyPlanner, CrowdCommandTakesItAsTheFallback) {
   const std::string box = path_ + ".box.toml";
-  std::ofstream(box) << R"(
-[domain]
-name = "lamp-door-box"
-
-[[variable]]
-name = "lamp"
-values = ["off", "on"]
-
-[[variable]]
-name = "door"
-values = ["closed", "open"]
-
-[[variable]]
-name = "box"
-values = ["here", "there"]
-
-[[action]]
-name = "SwitchOn"
-pre = { lamp = "off" }
-post = { lamp = "on" }
-
-[[action]]
-name = "SwitchOff"
-pre = { lamp = "on" }
-post = { lamp = "off" }
-
-[[action]]
-name = "OpenDoor"
-pre = { door = "closed" }
-post = { door = "open" }
-prevail = { lamp = "on" }
-
-[[action]]
-name = "CloseDoor"
-pre = { door = "open" }
-post = { door = "closed" }
-
-[[action]]
-name = "MoveBox"
-pre = { box = "here" }
-post = { box = "there" }
-prevail = { door = "open", lamp = "off" }
-
-[[instance]]
-name = "box-in-light"
-init = { lamp = "off", door = "closed", box = "here" }
-goal = { lamp = "on", box = "there" }
-)";
+  Result<Domain> domain = lamp_door_box();
+  ASSERT_TRUE(domain.ok()) << domain.error().to_string();
+  std::ofstream(box) << write_native(Task{std::move(domain).value(), {box_in_light()}});
   const std::string crowd = "crowd --domain " + box + " --npcs 64 --reps 1 --frames 1 --json";
   const std::string out = expect_cli(crowd + " --fallback first-applicable --handles", cli::kExitOk,
                                      {"\"fallback\":\"first-applicable\""});
