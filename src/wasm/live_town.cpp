@@ -51,7 +51,13 @@ namespace {
 struct LiveTown {
   CrowdTownRun run;
   std::string name;
-  int64_t cursor = 0;  // frame mode: where the current pass stands
+  int64_t cursor = 0;      // frame mode: where the current pass stands
+  int64_t pending = 0;     // frame mode: NPCs the last frame left pending (the crowd retries them)
+  bool churn_owed = true;  // frame mode: the current (or next) pass has not had its churn yet
+  // Frame mode: whether the next frame starts a new pass. A cursor back at 0 is not enough: while
+  // NPCs of the previous pass are pending, topoplan_crowd_plan_frame only retries them and leaves
+  // the cursor at 0; the new pass starts once none is left.
+  [[nodiscard]] bool pass_starts() const { return cursor == 0 && pending == 0; }
 };
 std::unique_ptr<LiveTown> g_town;
 
@@ -116,12 +122,19 @@ TP_EXPORT const char* tp_town_create(const char* town, int npcs, int seed, int c
 
 // One frame of the town. First `churn` (a fraction) of the NPCs get a new situation, then
 // mode 0 plans the whole town in one batch; mode 1 plans from where the last frame stopped for
-// `budget_ms` (topoplan_crowd_plan_frame), churning only when a pass over the town starts.
+// `budget_ms` (topoplan_crowd_plan_frame) and churns once per pass over the town: at the first
+// frame of the pass with no NPC pending. Not in the frames that, at cursor 0, only retry the
+// previous pass's pending NPCs: churning there would change the town once per such frame, not
+// once per pass, and rewrite the situations of NPCs whose answers the retries still owe. (The
+// call whose retries finish may start the new pass at once; that pass then churns at its next
+// frame, with nothing pending.)
 TP_EXPORT const char* tp_town_frame(double churn, int mode, double budget_ms) {
   if (!g_town) return answer_error("no town");
   LiveTown& t = *g_town;
   const int64_t n = t.run.batch.count;
-  if (mode == 0 || t.cursor == 0)
+  const bool churn_now = mode == 0 || (t.churn_owed && t.pending == 0);
+  if (mode == 1 && churn_now) t.churn_owed = false;
+  if (churn_now)
     (void)topoplan_town_churn(t.run.town.get(), static_cast<int64_t>(std::clamp(churn, 0.0, 1.0) *
                                                                      static_cast<double>(n)));
   const topoplan_crowd_output out = t.run.output();
@@ -137,7 +150,11 @@ TP_EXPORT const char* tp_town_frame(double churn, int mode, double budget_ms) {
                                     budget_ms * 1e-3, &s);
   const double ms = now_ms() - t0;
   (void)topoplan_plan_cache_stats_get(t.run.cache.get(), &after);
-  if (mode == 1 && t.cursor >= n) t.cursor = 0;  // the next frame starts a new pass
+  t.pending = mode == 0 ? 0 : s.pending;  // a whole batch (plan) leaves none pending
+  if (mode == 1 && t.cursor >= n) {       // the pass is served: back to the start
+    t.cursor = 0;
+    t.churn_owed = true;
+  }
   // Untimed: what the served NPCs got (status bits), by ℙ or by the fallback.
   int64_t unsolvable = 0, unsolvable_fallback = 0;
   for (int64_t i = first; i < first + s.served && i < n; ++i) {
@@ -155,7 +172,7 @@ TP_EXPORT const char* tp_town_frame(double churn, int mode, double budget_ms) {
   j.field("unsolvable", unsolvable).field("unsolvable_fallback", unsolvable_fallback);
   j.field("no_plan", s.no_plan).field("pending", s.pending).field("resumed", s.resumed);
   j.field("hit_rate", lookups > 0 ? static_cast<double>(hits) / static_cast<double>(lookups) : 0.0);
-  j.field("pass_complete", mode == 0 || t.cursor == 0);
+  j.field("pass_complete", mode == 0 || t.pass_starts());
   return answer(j.end_object().take());
 }
 
