@@ -103,6 +103,9 @@ class TopoScratch {
   friend class TopoPlanner;
   friend struct detail::FastOrderings;
   friend struct detail::GeneralAttempt;
+  // (actions << 32) | value slots of the planner it was made for: plan() checks it in one
+  // compare instead of two vector sizes.
+  uint64_t shape_ = 0;
   // Generation stamp, advanced by 2 per plan: a value slot whose mark is gen_ lies on the walk
   // of its variable, gen_ + 1 marks s0 of its variable; any other value means "unset".
   uint32_t gen_ = 0;
@@ -301,7 +304,8 @@ class TopoPlanner {
   bool general_only_ = false;  // an available action has an undefined pre-condition
   StructuralClass class_ = StructuralClass::kNone;
   int32_t num_available_ = 0;
-  int32_t total_prevails_ = 0;             // Σ |prv(a)| over available actions
+  uint64_t shape_ = 0;          // (actions << 32) | value slots: the scratch shape plan() expects
+  int32_t total_prevails_ = 0;  // Σ |prv(a)| over available actions
   std::span<const int32_t> value_offset_;  // size m+1
   std::span<const ActionId> producer_;     // per slot: the available action setting v = x, or -1
   std::span<const VarId> slot_var_;        // per slot: its variable

@@ -1,5 +1,6 @@
 // ℙ's construction (cold): the checks of its class, the views of the compiled set's indexes,
 // the cycles of the domain-action graphs, and scratch sizing.
+#include <cassert>
 #include <string>
 #include <utility>
 
@@ -78,6 +79,7 @@ Result<TopoPlanner> TopoPlanner::create(const CompiledActionSet& set,
     ai.req_end = p.req_offset_[ai.post_slot + 1];
   }
   p.find_cycles(slots, m);
+  p.shape_ = static_cast<uint64_t>(na) << 32 | static_cast<uint32_t>(slots);
   return p;
 }
 
@@ -134,6 +136,8 @@ TopoScratch TopoPlanner::make_scratch() const {
   const auto slots = static_cast<size_t>(value_offset_.back());
   // Stored edges: only the late edges of disjunctive requests, two per request.
   const size_t edge_cap = 2 * static_cast<size_t>(total_prevails_) + 1;
+  s.shape_ = static_cast<uint64_t>(na) << 32 | static_cast<uint32_t>(slots);
+  assert(s.shape_ == shape_);
   s.act_.assign(na, TopoScratch::ActRec{0, 0, -1, detail::kPending});
   s.tmp_indeg_.assign(na, 0);
   s.mask_.assign(na, 0);

@@ -82,7 +82,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   s.failure_ = TopoFailure::kNone;
   s.failure_var_ = s.failure_value_ = s.failure_action_ = -1;
   if (static_cast<int32_t>(s0.size()) != m || static_cast<int32_t>(goal.size()) != m ||
-      s.act_.size() != act_info_.size() || s.slot_.size() != producer_.size()) {
+      s.shape_ != shape_) {  // a scratch made for another planner
     fail(s, TopoFailure::kBadInput, -1, -1, -1);
     return PlanStatus::kGaveUp;
   }

@@ -6,6 +6,7 @@
 
 #include "../support/horse_breeder.h"
 #include "random_domains.h"
+#include "topoplan/families.h"
 #include "topoplan/search.h"
 #include "topoplan/topo.h"
 #include "topoplan/validate.h"
@@ -255,6 +256,30 @@ TEST(TopoApi, BufferTooSmallAndDeterminism) {
     ASSERT_EQ(p->plan(s, s0, g, out, &len), PlanStatus::kSolved);
     EXPECT_EQ(std::vector<ActionId>(out.begin(), out.begin() + len), first);
   }
+}
+
+// A scratch not made by this planner (another domain's, or default-constructed) is refused as
+// bad input before anything is written through it.
+TEST(TopoApi, ForeignScratchIsBadInput) {
+  const Domain d = compile(horse_breeder_000_def());
+  const Task other = western();
+  Result<TopoPlanner> p = TopoPlanner::create(d);
+  Result<TopoPlanner> q = TopoPlanner::create(other.domain, 0);
+  ASSERT_TRUE(p.ok() && q.ok());
+  std::vector<ActionId> out(static_cast<size_t>(p->max_plan_length()));
+  int32_t len = -1;
+  const std::vector<ValueId> s0 = {0, 0, 0};
+  const std::vector<ValueId> g = {2, 0, 2};
+  TopoScratch foreign = q->make_scratch();
+  EXPECT_EQ(p->plan(foreign, s0, g, out, &len), PlanStatus::kGaveUp);
+  EXPECT_EQ(foreign.failure(), TopoFailure::kBadInput);
+  EXPECT_EQ(len, 0);
+  TopoScratch empty;
+  EXPECT_EQ(p->plan(empty, s0, g, out, &len), PlanStatus::kGaveUp);
+  EXPECT_EQ(empty.failure(), TopoFailure::kBadInput);
+  TopoScratch own = p->make_scratch();
+  EXPECT_EQ(p->plan(own, s0, g, out, &len), PlanStatus::kSolved);
+  EXPECT_EQ(len, 6);
 }
 
 TEST(TopoApi, PartialGoal) {
