@@ -8,7 +8,7 @@
 // pieces, split by lifetime:
 //   * CrowdLayout — the fixed bit layout of an NPC's initial state and goal: one field of
 //     bit_width(|D_v|) bits per variable (fields never straddle a 64-bit word), so that an all-ones
-//     field can mean "free" in a goal. Western: 2 words per state, 34 bytes of input per NPC.
+//     field can mean "free" in a goal. Western: 1 word per state, 18 bytes of input per NPC.
 //   * CrowdPlanner — immutable, one per Domain: per NPC class a TopoPlanner (ℙ) over the
 //     *projection* of the domain on the variables that class can change or read. The plan ℙ finds
 //     on the projection is the plan it finds on the whole domain (same actions, same order; tests/
@@ -44,14 +44,15 @@
 //
 // Plan handles. With CrowdOutput::handles (and a cache), a solved NPC gets a PlanHandle — an id
 // into the PlanCache's plan table, plus the cache epoch — instead of a copy of its plan: a warm
-// NPC costs a lookup and one 8-byte store. Every solved plan the crowd meets (cache hit, ℙ or
-// fallback answer, retried pending NPC) is put in the table once; cache entries and worker memos
-// keep its id. Lifetime rule: the table is immutable and append-only within an epoch; a handle
-// stays valid, and PlanCache::resolve / Crowd::resolve return its plan, until the cache is
-// invalidated (invalidate(), or a batch with a planner of another stamp). Afterwards resolve
-// returns nullopt (stale: the epoch differs). resolve may run concurrently with batches (their
-// new plans go to fresh table space) but not with an invalidation. When the table is full, a new
-// plan gets no handle (epoch 0) and is copied to `actions` as without handles.
+// NPC costs a lookup and stores of its handle, length and status (not its offset). Every solved
+// plan the crowd meets (cache hit, ℙ or fallback answer, retried pending NPC) is put in the table
+// once; cache entries and worker memos keep its id. Lifetime rule: the table is immutable and
+// append-only within an epoch; a handle stays valid, and PlanCache::resolve / Crowd::resolve return
+// its plan, until the cache is invalidated (invalidate(), or a batch with a planner of another
+// stamp). Afterwards resolve returns nullopt (stale: the epoch differs). resolve may run
+// concurrently with batches (their new plans go to fresh table space) but not with an invalidation.
+// When the table is full, a new plan gets no handle (epoch 0) and is copied to `actions` as without
+// handles.
 //
 // Work is cut into blocks of CrowdDef::npcs_per_block NPCs (in priority order). Block b owns the
 // slice [⌊C·first/N⌋, ⌊C·end/N⌋) of the caller's action buffer of capacity C, and packs the plans
@@ -282,10 +283,12 @@ struct CrowdDef {
   void* user_task_context = nullptr;  // passed back to enqueue_task / finish_task
   int32_t npcs_per_block = 64;        // unit of work, output slicing and time checks
   PlanCache* cache = nullptr;         // optional, shared, owned by the caller
-  // With a cache and a one-word layout: per worker, a direct-mapped memo of this many 64-byte
-  // entries (rounded up to a power of two; 0: none) in front of the shared cache. It holds
-  // copies of the cache's answers (plans of at most 10 actions), needs no atomics, and is
-  // dropped whenever the cache is invalidated. Only touched entries occupy CPU cache lines.
+  // With a cache and a one-word layout: per worker, 2-way set-associative memos of this many
+  // entries (rounded up to a power of two, at least 4; 0: none) in front of the shared cache — one
+  // of 64-byte entries for copying batches (plans of at most 10 actions), one of 32-byte entries
+  // for handle batches (an answer without a plan, or a plan handle). They hold copies of the
+  // cache's answers, need no atomics, and are dropped whenever the cache is invalidated. Only
+  // touched entries occupy CPU cache lines.
   int32_t worker_memo_entries = 2048;
   // Planner chain after ℙ (registry names, planner.h), tried in order when ℙ gives up; empty:
   // ℙ only (an NPC ℙ gives up on is kCrowdNoPlan).
@@ -314,8 +317,11 @@ struct CrowdOutput {
   std::span<uint16_t> length;     // N (for kCrowdBufferTooSmall: the actions needed)
   std::span<CrowdStatus> status;  // N; 0 = not served (frame budget)
   // Optional (empty, or N; needs CrowdDef::cache): a solved NPC with a non-empty handle has its
-  // plan in the cache's plan table (Crowd::resolve), not in `actions` (it uses no slice space;
-  // its offset is unused). An empty handle: the plan, if any, is in `actions` as above.
+  // plan in the cache's plan table (Crowd::resolve), not in `actions` (it uses no slice space).
+  // An empty handle: the plan, if any, is in `actions` as above. With handles, offset[i] is
+  // written only where it is meaningful — for an NPC solved with an empty handle — and may be
+  // left as it was for the others (a warm NPC answered from the worker memo writes its handle,
+  // length and status only).
   std::span<PlanHandle> handles = {};
 };
 
@@ -372,6 +378,7 @@ class Crowd {
   struct Worker;
   struct Job;
   struct ClassHot;
+  struct Block;
   CrowdStats run(const CrowdBatch& batch, const CrowdOutput& out, int64_t first, int64_t deadline);
   // Retries the pending NPCs in order, in slices of growing budget, until `deadline_ns` (0:
   // none; at least one slice runs); adds to `stats`.
@@ -386,6 +393,25 @@ class Crowd {
   static void task_entry(int32_t begin, int32_t end, int32_t worker, void* context);
   template <bool kOneWord, bool kCache, bool kHandles>
   void serve_block(Worker& w, const Job& job, int64_t block) const;
+  // A one-word batch with the worker memos: the memo hits inline, the rest through serve_npc.
+  template <bool kHandles>
+  void serve_block_memo(Worker& w, const Job& job, int64_t block) const;
+  template <bool kOneWord, bool kCache, bool kHandles>
+  void begin_block(Worker& w, const Job& job, int64_t block, Block& b) const;
+  void end_block(Worker& w, const Block& b) const;
+  // One NPC, every path (bad input, memo, shared cache, ℙ, the fallback chain).
+  template <bool kOneWord, bool kCache, bool kHandles>
+  void serve_npc(Worker& w, Block& b, int64_t i) const;
+  template <bool kHandles>
+  void serve_memo_miss(Worker& w, Block& b, int64_t i) const;
+  template <bool kOneWord, bool kCache, bool kHandles>
+  CrowdStatus plan_npc(Worker& w, Block& b, int64_t i, uint32_t c, const uint64_t* s,
+                       const uint64_t* g, int32_t room, int32_t* len, uint32_t* id,
+                       const ActionId** plan) const;
+  template <bool kCache, bool kHandles>
+  CrowdStatus serve_fallback(Worker& w, int64_t i, uint32_t c, std::span<const ValueId> s0,
+                             std::span<const ValueId> goal, ActionId* slot, int32_t room,
+                             int32_t* len, uint32_t* id) const;
 
   const CrowdPlanner* planner_ = nullptr;
   CrowdDef def_;

@@ -127,8 +127,12 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
     w.key.assign(2 * words, 0);
     w.plan.assign(static_cast<size_t>(planner.max_plan_length_) + 1, 0);
     if (def.cache != nullptr && words == 1 && def.worker_memo_entries > 0) {
-      const auto entries = std::bit_ceil(static_cast<uint32_t>(def.worker_memo_entries));
+      // At least 2 sets of 2: the set is hash >> memo_shift, a shift by 64 is undefined.
+      const auto entries =
+          std::max(4u, std::bit_ceil(static_cast<uint32_t>(def.worker_memo_entries)));
       w.memo.resize(entries);
+      w.handle_memo.resize(entries);
+      w.memo_shift = 64 - (std::countr_zero(entries) - 1);
     }
     w.fallback_scratch.resize(fallback_slots);
     if (fallback_slots > 0) w.fallback_plan.assign(fallback_plan, 0);
@@ -202,13 +206,14 @@ CrowdStats Crowd::run(const CrowdBatch& batch, const CrowdOutput& out, int64_t f
   PlanCache* cache = def_.cache;
   if (cache != nullptr) cache->bind(*planner_);
   const bool memo = cache != nullptr && cache->enabled_ && cache->max_len_ > 0 &&
-                    !workers_.empty() && !workers_[0].memo.empty();
+                    !workers_.empty() && !workers_[0].memo.empty() && hot_.size() < kEmptyTag;
   for (Worker& w : workers_) {
     w.stats = CrowdStats{};
     w.misses = w.inserts = w.evictions = 0;
     if (memo &&
         (w.memo_cache != cache || w.memo_stamp != cache->stamp_ || w.memo_epoch != cache->epoch_)) {
       std::fill(w.memo.begin(), w.memo.end(), MemoEntry{});
+      std::fill(w.handle_memo.begin(), w.handle_memo.end(), HandleMemoEntry{});
       w.memo_cache = cache;
       w.memo_stamp = cache->stamp_;
       w.memo_epoch = cache->epoch_;

@@ -14,29 +14,55 @@
 
 namespace topoplan {
 
-// One entry of a worker's memo: a copy of a PlanCache answer for a one-word layout, one line.
+// Worker memos (crowd.h, CrowdDef::worker_memo_entries): 2-way set-associative (memo_hash
+// below), tagged by the class (kEmptyTag: empty; the memos are off for 65535 classes
+// or more). Two kinds, both filled from the answers of the shared cache or ℙ and dropped with
+// them: copying batches use MemoEntry (the plan itself), handle batches HandleMemoEntry (the
+// output handle, no plan: half a line).
+inline constexpr uint16_t kEmptyTag = 0xFFFF;
 inline constexpr int32_t kMemoPlan = 10;
+// What a memo hit adds to the batch's counters (CrowdStats), by the status it outputs.
+enum MemoKind : uint16_t { kKindSolved, kKindSolvedFallback, kKindNoPlan, kKindOther, kKinds };
+inline uint16_t memo_kind(CrowdStatus st) {
+  if (st & kCrowdSolved) return (st & kCrowdFallback) ? kKindSolvedFallback : kKindSolved;
+  return (st & kCrowdNoPlan) ? kKindNoPlan : kKindOther;
+}
 struct alignas(64) MemoEntry {
-  uint64_t s0 = 0;                         // projected initial state
-  uint64_t goal = 0;                       // projected goal
-  uint32_t handle = PlanCache::kNoHandle;  // the plan's id in the cache's plan table
-  uint16_t tag = 0;                        // class + 1 (classes < 65535); 0 = empty
-  uint8_t length = 0;                      // <= kMemoPlan
-  uint8_t status = 0;                      // CrowdStatus bits 0-7
+  uint64_t s0 = 0;             // projected initial state
+  uint64_t goal = 0;           // projected goal
+  uint16_t tag = kEmptyTag;    // the class
+  uint16_t kind = kKindOther;  // memo_kind(status)
+  uint8_t length = 0;          // <= kMemoPlan
+  uint8_t status = 0;          // CrowdStatus bits 0-7, kCrowdCacheHit included
+  uint16_t unused = 0;
   ActionId plan[kMemoPlan] = {};
 };
 static_assert(sizeof(MemoEntry) == 64);
 
+// An answer that needs no copy: a solved NPC's plan handle, or a status without a plan.
+struct alignas(32) HandleMemoEntry {
+  uint64_t s0 = 0;
+  uint64_t goal = 0;
+  PlanHandle handle;  // as output: {id, epoch} when solved, else empty
+  uint16_t tag = kEmptyTag;
+  uint16_t length = 0;
+  CrowdStatus status = 0;      // as output on a hit: kCrowdCacheHit included
+  uint16_t kind = kKindOther;  // memo_kind(status)
+};
+static_assert(sizeof(HandleMemoEntry) == 32);
+
 struct alignas(64) Crowd::Worker {
-  std::vector<TopoScratch> scratch;       // per class
-  std::vector<ValueId> s0;                // projected initial state
-  std::vector<ValueId> goal;              // projected goal
-  std::vector<uint64_t> key;              // projected s0 and goal words
-  std::vector<ActionId> plan;             // a plan that may not fit the output slice
-  std::vector<MemoEntry> memo;            // empty: no memo
-  const PlanCache* memo_cache = nullptr;  // the memo copies this cache's entries of
-  uint64_t memo_stamp = 0;                // ... this stamp
-  uint32_t memo_epoch = 0;                // ... and this epoch
+  std::vector<TopoScratch> scratch;          // per class
+  std::vector<ValueId> s0;                   // projected initial state
+  std::vector<ValueId> goal;                 // projected goal
+  std::vector<uint64_t> key;                 // projected s0 and goal words
+  std::vector<ActionId> plan;                // a plan that may not fit the output slice
+  std::vector<MemoEntry> memo;               // empty: no memo
+  std::vector<HandleMemoEntry> handle_memo;  // as many entries as `memo`
+  int32_t memo_shift = 63;                   // set = memo_hash >> memo_shift (sets of 2 entries)
+  const PlanCache* memo_cache = nullptr;     // the memo copies this cache's entries of
+  uint64_t memo_stamp = 0;                   // ... this stamp
+  uint32_t memo_epoch = 0;                   // ... and this epoch
   // Keeps the next worker's heap blocks off this worker's cache lines (see create()).
   std::unique_ptr<std::byte[]> guard;
   // Fallback chain (cold path, grows on first use): per class and stage the budgeted planners'
@@ -103,9 +129,23 @@ inline uint64_t hash_one_word(uint32_t npc_class, uint64_t s0, uint64_t goal) {
   return ((s0 + npc_class) * 0x9E3779B97F4A7C15ull) ^ (goal * 0xC2B2AE3D27D4EB4Full);
 }
 
-// The memo slot of a hash (the top bits, as PlanCache::set_of).
-inline uint64_t memo_slot(uint64_t hash, uint64_t entries) {
-  return ((hash >> 32) * entries) >> 32;
+// The worker memos are 2-way set-associative: a set is two adjacent entries, way 0 the most
+// recently filled (a fill moves way 0 to way 1). Their hash is their own (not the shared
+// cache's): s0 times a 31-bit constant (an immediate), xor goal and class, times a 64-bit
+// constant (one register in the memo loop); the set is its top bits, which depend on every
+// input bit; memo_shift = 64 - log2(sets).
+inline uint64_t memo_hash(uint32_t npc_class, uint64_t s0, uint64_t goal) {
+  return ((s0 * 0x27D4EB2Full) ^ goal ^ npc_class) * 0x9E3779B97F4A7C15ull;
+}
+inline uint64_t memo_set(uint64_t hash, int32_t memo_shift) {
+  return hash >> memo_shift;
+}
+// The way of `set` (two entries) holding the key, or nullptr.
+template <class Entry>
+inline Entry* memo_find(Entry* set, uint32_t npc_class, uint64_t s0, uint64_t goal) {
+  for (int32_t way = 0; way < 2; ++way)
+    if (set[way].s0 == s0 && set[way].goal == goal && set[way].tag == npc_class) return &set[way];
+  return nullptr;
 }
 
 // The cache key of an NPC of class c — its s0 and goal words masked to the class's variables

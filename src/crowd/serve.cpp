@@ -1,6 +1,12 @@
 // Crowd: the batch loop. Blocks of NPCs are claimed from an atomic counter by whichever worker
 // is free; each block writes only its own slice of the output, so the result does not depend on
 // who ran it. The frame budget is checked after each block (every npcs_per_block NPCs).
+//
+// serve_npc answers one NPC on every path (bad input, the worker memo, the shared cache, ℙ, the
+// fallback chain). A warm one-word batch with the worker memos goes through serve_block_memo
+// instead: its loop answers a memo hit inline — a class check, a check that the goal leaves the
+// class's other variables as they are, the projected key, one hash, one memo entry, the output
+// stores — and calls serve_npc (out of line) for everything else.
 #include <algorithm>
 #include <cassert>
 #include <cstring>
@@ -9,25 +15,102 @@
 
 namespace topoplan {
 
-using crowd_detail::memo_slot;
+using crowd_detail::memo_find;
+using crowd_detail::memo_hash;
+using crowd_detail::memo_set;
 using crowd_detail::nonzero_fields;
 using crowd_detail::now_ns;
 using crowd_detail::project_key;
 using crowd_detail::unpack_projected;
+
+// Per block: the pointers serve_npc reads (hoisted once per block) and what the block's NPCs
+// change (the slice position, the counters, added to the worker once per block).
+struct Crowd::Block {
+  int64_t first = 0, end = 0;  // the block's NPCs
+  int64_t pos = 0;             // next free action of the block's slice [C·first/N, C·end/N)
+  int64_t slice_end = 0;
+  const uint16_t* npc_class = nullptr;
+  const uint64_t* init = nullptr;
+  const uint64_t* goal = nullptr;
+  ActionId* actions = nullptr;
+  uint32_t* offsets = nullptr;
+  uint16_t* lengths = nullptr;
+  CrowdStatus* statuses = nullptr;
+  PlanHandle* handles = nullptr;
+  const uint64_t* low = nullptr;
+  const uint64_t* high = nullptr;
+  const uint64_t* key_masks = nullptr;
+  const uint64_t* other_highs = nullptr;
+  const ClassHot* hot = nullptr;
+  uint32_t num_classes = 0;
+  int32_t words = 1;
+  PlanCache* cache = nullptr;
+  uint32_t epoch = 0;
+  int32_t table_max = 0;  // longest plan put in the plan table
+  uint64_t* key = nullptr;
+  ValueId* s0_vals = nullptr;
+  ValueId* goal_vals = nullptr;
+  ActionId* spare = nullptr;
+  TopoScratch* scratches = nullptr;
+  MemoEntry* memo = nullptr;  // null: no memo
+  HandleMemoEntry* handle_memo = nullptr;
+  int32_t memo_shift = 63;
+  int32_t memo_max = 0;  // longest plan a MemoEntry holds
+  size_t pending_before = 0;
+  int64_t hits = 0, misses = 0, planned = 0, solved = 0, too_small = 0, inserts = 0, evictions = 0;
+  int64_t fallback_solved = 0, no_plan = 0;
+};
+
+namespace {
+
+// Puts an answer (status as the cache holds it) in way 0 of its memo set (`me` or `he`: the
+// set of the memo in use; way 0 moves to way 1), when it fits: a handle entry takes an answer
+// without a plan or with a handle; a copy entry a plan of at most memo_max actions.
+void fill_memo(MemoEntry* me, HandleMemoEntry* he, const uint64_t* key, uint32_t epoch,
+               int32_t memo_max, uint32_t c, int32_t len, CrowdStatus st, uint32_t id,
+               const ActionId* plan) {
+  const bool solved = (st & kCrowdSolved) != 0;
+  if (he != nullptr && (!solved || id != PlanCache::kNoHandle) && len <= 65535) {
+    he[1] = he[0];
+    he->s0 = key[0];
+    he->goal = key[1];
+    he->handle = solved ? PlanHandle{id, epoch} : PlanHandle{};
+    he->tag = static_cast<uint16_t>(c);
+    he->length = static_cast<uint16_t>(len);
+    he->status = st | kCrowdCacheHit;
+    he->kind = memo_kind(st);
+  }
+  if (me != nullptr && len <= memo_max && plan != nullptr) {
+    me[1] = me[0];
+    me->s0 = key[0];
+    me->goal = key[1];
+    me->tag = static_cast<uint16_t>(c);
+    me->length = static_cast<uint8_t>(len);
+    me->status = static_cast<uint8_t>(st | kCrowdCacheHit);
+    me->kind = memo_kind(st);
+    std::memcpy(me->plan, plan, sizeof(ActionId) * static_cast<size_t>(len));
+  }
+}
+
+}  // namespace
 
 void Crowd::task_entry(int32_t /*begin*/, int32_t /*end*/, int32_t worker, void* context) {
   Job& job = *static_cast<Job*>(context);
   Crowd& self = *job.crowd;
   assert(worker >= 0 && worker < self.def_.worker_count);
   Worker& w = self.workers_[static_cast<size_t>(worker)];
+  const bool cache = self.def_.cache != nullptr;
+  const bool handles = cache && !job.out->handles.empty();
   while (true) {
     const int64_t b0 = job.next_block.fetch_add(job.chunk, std::memory_order_relaxed);
     if (b0 >= job.blocks) break;
     const int64_t b1 = std::min(b0 + job.chunk, job.blocks);
     for (int64_t b = b0; b < b1; ++b) {
-      const bool cache = self.def_.cache != nullptr;
-      const bool handles = cache && !job.out->handles.empty();
-      if (job.one_word && handles)
+      if (job.one_word && job.memo && handles)
+        self.serve_block_memo<true>(w, job, b);
+      else if (job.one_word && job.memo)
+        self.serve_block_memo<false>(w, job, b);
+      else if (job.one_word && handles)
         self.serve_block<true, true, true>(w, job, b);
       else if (job.one_word && cache)
         self.serve_block<true, true, false>(w, job, b);
@@ -45,241 +128,379 @@ void Crowd::task_entry(int32_t /*begin*/, int32_t /*end*/, int32_t worker, void*
 }
 
 template <bool kOneWord, bool kCache, bool kHandles>
-void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
+[[gnu::always_inline]] inline void Crowd::begin_block(Worker& w, const Job& job, int64_t block,
+                                                      Block& b) const {
   static_assert(kCache || !kHandles);
   const CrowdPlanner& planner = *planner_;
   const CrowdBatch& batch = *job.batch;
   const CrowdOutput& out = *job.out;
   PlanCache* cache = kCache ? def_.cache : nullptr;
-  const int32_t words = kOneWord ? 1 : planner.layout().words();
   const int64_t n = job.npcs;
-  const int64_t first = block * def_.npcs_per_block;
-  const int64_t end = std::min<int64_t>(first + def_.npcs_per_block, n);
+  b.first = block * def_.npcs_per_block;
+  b.end = std::min<int64_t>(b.first + def_.npcs_per_block, n);
   const auto capacity = static_cast<int64_t>(out.actions.size());
-  // This block's slice of the action buffer: [C·first/N, C·end/N).
-  int64_t pos = capacity * first / n;
-  const int64_t slice_end = capacity * end / n;
-  ActionId* actions = out.actions.data();
-  const uint64_t* low = planner.field_low_.data();
-  const uint64_t* high = planner.field_high_.data();
-  const uint64_t* key_masks = key_mask_.data();
-  const uint64_t* other_highs = other_high_.data();
-  const ClassHot* hot = hot_.data();
-  const auto num_classes = static_cast<uint32_t>(hot_.size());
-  const uint16_t* npc_class = batch.npc_class.data();
-  const uint64_t* init = batch.init.data();
-  const uint64_t* goal = batch.goal.data();
-  uint32_t* offsets = out.offset.data();
-  uint16_t* lengths = out.length.data();
-  CrowdStatus* statuses = out.status.data();
-  PlanHandle* handles = kHandles ? out.handles.data() : nullptr;
-  const uint32_t epoch = kHandles ? cache->epoch_ : 0;
-  const int32_t table_max = kCache ? (kHandles ? 65535 : cache->max_len_) : 0;
-  uint64_t* key = w.key.data();
-  ValueId* s0_vals = w.s0.data();
-  ValueId* goal_vals = w.goal.data();
-  ActionId* spare = w.plan.data();
-  TopoScratch* scratches = w.scratch.data();
-  MemoEntry* memo = kCache && job.memo ? w.memo.data() : nullptr;
-  const uint64_t memo_entries = w.memo.size();
-  const int32_t memo_max = kCache ? std::min(kMemoPlan, cache->max_len_) : 0;
-  // Counters in registers, added to the worker once per block.
-  int64_t hits = 0, misses = 0, planned = 0, solved = 0, too_small = 0, inserts = 0, evictions = 0;
-  int64_t fallback_solved = 0, no_plan = 0;
-  const size_t pending_before = w.pending.size();
+  b.pos = capacity * b.first / n;
+  b.slice_end = capacity * b.end / n;
+  b.npc_class = batch.npc_class.data();
+  b.init = batch.init.data();
+  b.goal = batch.goal.data();
+  b.actions = out.actions.data();
+  b.offsets = out.offset.data();
+  b.lengths = out.length.data();
+  b.statuses = out.status.data();
+  b.handles = kHandles ? out.handles.data() : nullptr;
+  b.low = planner.field_low_.data();
+  b.high = planner.field_high_.data();
+  b.key_masks = key_mask_.data();
+  b.other_highs = other_high_.data();
+  b.hot = hot_.data();
+  b.num_classes = static_cast<uint32_t>(hot_.size());
+  b.words = kOneWord ? 1 : planner.layout().words();
+  b.cache = cache;
+  b.epoch = kHandles ? cache->epoch_ : 0;
+  b.table_max = kCache ? (kHandles ? 65535 : cache->max_len_) : 0;
+  b.key = w.key.data();
+  b.s0_vals = w.s0.data();
+  b.goal_vals = w.goal.data();
+  b.spare = w.plan.data();
+  b.scratches = w.scratch.data();
+  if (kOneWord && kCache && job.memo) {
+    b.memo = w.memo.data();
+    b.handle_memo = w.handle_memo.data();
+    b.memo_shift = w.memo_shift;
+    b.memo_max = std::min(kMemoPlan, cache->max_len_);
+  }
+  b.pending_before = w.pending.size();
+}
 
-  for (int64_t i = first; i < end; ++i) {
-    const uint32_t c = npc_class[i];
-    int32_t len = 0;
-    CrowdStatus st = 0;
-    uint32_t id = PlanCache::kNoHandle;  // the plan's table id (kCache)
-    const auto room = static_cast<int32_t>(std::min<int64_t>(slice_end - pos, INT32_MAX));
-    if (c >= num_classes) {
-      st = kCrowdBadInput;
-    } else {
-      const uint64_t* s = init + i * words;
-      const uint64_t* g = goal + i * words;
-      const uint64_t* other_high =
-          other_highs + static_cast<size_t>(c) * static_cast<size_t>(words);
-      uint64_t other_change = 0;
-      for (int32_t k = 0; k < words; ++k) {
-        const uint64_t differs = nonzero_fields(s[k] ^ g[k], low[k], high[k]);
-        const uint64_t required = nonzero_fields(~g[k], low[k], high[k]);
-        other_change |= differs & required & other_high[k];
-      }
-      uint64_t hash = 0;
-      bool hit = false;
-      MemoEntry* me = nullptr;
-      if (other_change != 0) {
-        // The goal changes a variable the class cannot touch: ℙ fails there in phase 1 (proof).
-        st = kCrowdUnsolvable;
-      } else if constexpr (kCache) {
-        hash = project_key<kOneWord>(
-            c, s, g, key_masks + static_cast<size_t>(c) * static_cast<size_t>(words), words, key);
-        if (kOneWord && memo != nullptr) {
-          me = &memo[memo_slot(hash, memo_entries)];
-          if (me->tag == c + 1 && me->s0 == key[0] && me->goal == key[1]) {
-            hit = true;
-            len = me->length;
-            st = me->status;
-            id = me->handle;
-            if (st & kCrowdSolved) {
-              if (kHandles && id != PlanCache::kNoHandle) {
-                // the handle is the answer: nothing to copy
-              } else if (len > room)
-                st = kCrowdBufferTooSmall | (st & kCrowdFallback);
-              else if (room >= kMemoPlan)  // fixed size: one unrolled copy; the rest of the
-                std::memcpy(actions + pos, me->plan, sizeof me->plan);  // slice is ours
-              else
-                std::memcpy(actions + pos, me->plan, sizeof(ActionId) * static_cast<size_t>(len));
-            }
+[[gnu::always_inline]] inline void Crowd::end_block(Worker& w, const Block& b) const {
+  // The retries of this block's pending NPCs write after its last plan.
+  for (size_t k = b.pending_before; k < w.pending.size(); ++k) w.pending[k].tail = b.pos;
+  w.stats.served += b.end - b.first;
+  w.stats.planned += b.planned;
+  w.stats.cache_hits += b.hits;
+  w.stats.solved += b.solved;
+  w.stats.buffer_too_small += b.too_small;
+  w.stats.solved_fallback += b.fallback_solved;
+  w.stats.no_plan += b.no_plan;
+  w.misses += b.misses;
+  w.inserts += b.inserts;
+  w.evictions += b.evictions;
+}
+
+template <bool kOneWord, bool kCache, bool kHandles>
+void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
+  Block b;
+  begin_block<kOneWord, kCache, kHandles>(w, job, block, b);
+  for (int64_t i = b.first; i < b.end; ++i) serve_npc<kOneWord, kCache, kHandles>(w, b, i);
+  end_block(w, b);
+}
+
+// Out of line: keeps the memo loop's registers free of serve_npc's.
+template <bool kHandles>
+[[gnu::noinline]] void Crowd::serve_memo_miss(Worker& w, Block& b, int64_t i) const {
+  serve_npc<true, true, kHandles>(w, b, i);
+}
+
+// The documented hot loop of a warm batch (see the top of this file). A handle batch writes
+// handle, status and length of a memo hit (its offset is unused: crowd.h, CrowdOutput); a
+// copying batch copies the memo's plan to the slice as serve_npc would.
+template <bool kHandles>
+void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t block) const {
+  Block b;
+  begin_block<true, true, kHandles>(w, job, block, b);
+  // Locals, not b's fields (b's address goes to serve_memo_miss, so its fields would be re-read
+  // for every NPC); the hits are served by an inner loop without calls, so that these stay in
+  // registers there and are saved around the miss calls only.
+  const uint16_t* const npc_class = b.npc_class;
+  const uint64_t* const init = b.init;
+  const uint64_t* const goal = b.goal;
+  const uint64_t* const key_masks = key_mask_.data();  // one word per class
+  const uint32_t num_classes = b.num_classes;
+  const int32_t shift = b.memo_shift;
+  uint16_t* const lengths = b.lengths;
+  CrowdStatus* const statuses = b.statuses;
+  PlanHandle* const handles = b.handles;
+  const HandleMemoEntry* const handle_memo = b.handle_memo;
+  const MemoEntry* const memo = b.memo;
+  uint32_t* const offsets = b.offsets;
+  ActionId* const actions = b.actions;
+  const int64_t slice_end = b.slice_end;
+  int64_t pos = b.pos;
+  int64_t too_small[kKinds] = {};  // memo hits of a kind answered "too small" (copying)
+  // Hits per MemoKind: on the stack, one add per NPC (no register, no chain of tests).
+  int64_t kinds[kKinds] = {};
+  // Serves NPCs from i on while they are memo hits; returns the first that is not (or end).
+  auto serve_hits = [&](int64_t i, int64_t end) __attribute__((always_inline))->int64_t {
+    for (; i < end; ++i) {
+      const uint32_t c = npc_class[i];
+      if (c >= num_classes) break;
+      const uint64_t s = init[i];
+      const uint64_t g = goal[i];
+      // The projected key (ks, kg = g & key_mask) and, in one word, the check that the goal
+      // leaves every other variable as it is: t = g ^ (s & ~key_mask) equals kg exactly when
+      // (s ^ g) has no bit outside the class's fields. A memo goal has none there, so t equals
+      // it only in that case (else serve_npc makes the full check); t serves as kg for the hash.
+      const uint64_t ks = s & key_masks[c];
+      const uint64_t t = g ^ s ^ ks;
+      const uint64_t set = memo_set(memo_hash(c, ks, t), shift);
+      if constexpr (kHandles) {
+        const HandleMemoEntry* way = handle_memo + 2 * set;
+        if (way->s0 != ks || way->goal != t || way->tag != c) [[unlikely]] {
+          ++way;
+          if (way->s0 != ks || way->goal != t || way->tag != c) break;
+        }
+        const HandleMemoEntry& e = *way;
+        handles[i] = e.handle;
+        statuses[i] = e.status;
+        lengths[i] = e.length;
+        ++kinds[e.kind];
+      } else {
+        const MemoEntry* way = memo + 2 * set;
+        if (way->s0 != ks || way->goal != t || way->tag != c) [[unlikely]] {
+          ++way;
+          if (way->s0 != ks || way->goal != t || way->tag != c) break;
+        }
+        const MemoEntry& e = *way;
+        const int32_t len = e.length;
+        CrowdStatus st = e.status;
+        offsets[i] = static_cast<uint32_t>(pos);
+        lengths[i] = static_cast<uint16_t>(len);
+        ++kinds[e.kind];
+        if (st & kCrowdSolved) {
+          const int64_t room = slice_end - pos;
+          if (len > room) [[unlikely]] {
+            st = kCrowdBufferTooSmall | (st & (kCrowdFallback | kCrowdCacheHit));
+            ++too_small[e.kind];  // counted as a hit, not as solved (below)
+          } else {
+            if (room >= kMemoPlan)  // fixed size: one unrolled copy; the slice is ours
+              std::memcpy(actions + pos, e.plan, sizeof e.plan);
+            else
+              std::memcpy(actions + pos, e.plan, sizeof(ActionId) * static_cast<size_t>(len));
+            pos += len;
           }
         }
-        if (!hit) {
-          hit = cache->lookup(hash, static_cast<int32_t>(c), key, actions + pos, room, &len, &st,
-                              kHandles, &id);
-          if (hit) {
-            const bool by_handle = kHandles && id != PlanCache::kNoHandle;
-            if ((st & kCrowdSolved) && len > room && !by_handle)
+        statuses[i] = st;
+      }
+    }
+    return i;
+  };
+  for (int64_t i = b.first;; ++i) {
+    i = serve_hits(i, b.end);
+    if (i >= b.end) break;
+    b.pos = pos;
+    serve_memo_miss<kHandles>(w, b, i);
+    pos = b.pos;
+  }
+  b.hits +=
+      kinds[kKindSolved] + kinds[kKindSolvedFallback] + kinds[kKindNoPlan] + kinds[kKindOther];
+  const int64_t too_small_solved = too_small[kKindSolved] + too_small[kKindSolvedFallback];
+  b.solved += kinds[kKindSolved] + kinds[kKindSolvedFallback] - too_small_solved;
+  b.fallback_solved += kinds[kKindSolvedFallback] - too_small[kKindSolvedFallback];
+  b.too_small += too_small_solved;
+  b.no_plan += kinds[kKindNoPlan];
+  end_block(w, b);
+}
+
+// One NPC on every path. Inline in serve_block; in serve_block_memo, the miss path.
+template <bool kOneWord, bool kCache, bool kHandles>
+[[gnu::always_inline]] inline void Crowd::serve_npc(Worker& w, Block& b, int64_t i) const {
+  const int32_t words = kOneWord ? 1 : b.words;
+  PlanCache* cache = b.cache;
+  ActionId* actions = b.actions;
+  uint64_t* key = b.key;
+  const int64_t pos = b.pos;
+  const uint32_t c = b.npc_class[i];
+  int32_t len = 0;
+  CrowdStatus st = 0;
+  uint32_t id = PlanCache::kNoHandle;  // the plan's table id (kCache)
+  const auto room = static_cast<int32_t>(std::min<int64_t>(b.slice_end - pos, INT32_MAX));
+  if (c >= b.num_classes) {
+    st = kCrowdBadInput;
+  } else {
+    const uint64_t* s = b.init + i * words;
+    const uint64_t* g = b.goal + i * words;
+    const uint64_t* other_high =
+        b.other_highs + static_cast<size_t>(c) * static_cast<size_t>(words);
+    uint64_t other_change = 0;
+    for (int32_t k = 0; k < words; ++k) {
+      const uint64_t differs = nonzero_fields(s[k] ^ g[k], b.low[k], b.high[k]);
+      const uint64_t required = nonzero_fields(~g[k], b.low[k], b.high[k]);
+      other_change |= differs & required & other_high[k];
+    }
+    uint64_t hash = 0;
+    bool hit = false;
+    MemoEntry* me = nullptr;
+    HandleMemoEntry* he = nullptr;
+    if (other_change != 0) {
+      // The goal changes a variable the class cannot touch: ℙ fails there in phase 1 (proof).
+      st = kCrowdUnsolvable;
+    } else if constexpr (kCache) {
+      hash = project_key<kOneWord>(
+          c, s, g, b.key_masks + static_cast<size_t>(c) * static_cast<size_t>(words), words, key);
+      // The memo set to probe, then (on a miss) to fill.
+      if (kOneWord && kHandles && b.handle_memo != nullptr) {
+        he = b.handle_memo + 2 * memo_set(memo_hash(c, key[0], key[1]), b.memo_shift);
+        if (const HandleMemoEntry* e = memo_find(he, c, key[0], key[1])) {
+          hit = true;
+          len = e->length;
+          st = e->status;
+          id = e->handle.empty() ? PlanCache::kNoHandle : e->handle.id;
+        }
+      } else if (kOneWord && b.memo != nullptr) {
+        me = b.memo + 2 * memo_set(memo_hash(c, key[0], key[1]), b.memo_shift);
+        if (const MemoEntry* e = memo_find(me, c, key[0], key[1])) {
+          hit = true;
+          len = e->length;
+          st = e->status;
+          if (st & kCrowdSolved) {
+            if (len > room)
               st = kCrowdBufferTooSmall | (st & kCrowdFallback);
-            else if (me != nullptr && len <= memo_max) {
-              me->s0 = key[0];
-              me->goal = key[1];
-              me->tag = static_cast<uint16_t>(c + 1);
-              me->length = static_cast<uint8_t>(len);
-              me->status = static_cast<uint8_t>(st);
-              me->handle = id;
-              // A plan answered by handle was not copied out: take it from the table (the
-              // acquire load of the entry's id made it visible).
-              const ActionId* from = by_handle ? cache->table_.get() + id + 1 : actions + pos;
-              std::memcpy(me->plan, from, sizeof(ActionId) * static_cast<size_t>(len));
-            }
-          } else {
-            ++misses;
+            else if (room >= kMemoPlan)  // fixed size: one unrolled copy; the rest of the
+              std::memcpy(actions + pos, e->plan, sizeof e->plan);  // slice is ours
+            else
+              std::memcpy(actions + pos, e->plan, sizeof(ActionId) * static_cast<size_t>(len));
           }
         }
+      }
+      if (!hit) {
+        hit = cache->lookup(hash, static_cast<int32_t>(c), key, actions + pos, room, &len, &st,
+                            kHandles, &id);
         if (hit) {
-          ++hits;
-          st |= kCrowdCacheHit;
-        }
-      }
-      if (other_change == 0 && !hit) {
-        // Unpack only the class's variables, straight from the packed words.
-        const ClassHot& h = hot[c];
-        const int32_t nv = h.num_vars;
-        unpack_projected<kOneWord>(h.fields, nv, s, g, s0_vals, goal_vals);
-        // Plan in place when any plan fits, else into the worker's buffer: "too small" then
-        // means exactly "a plan exists and is longer than the room left", with or without cache.
-        TopoScratch& scratch = scratches[c];
-        const int32_t max_len = h.max_len;
-        const bool in_place = room >= max_len;
-        const ActionId* dst = in_place ? actions + pos : spare;
-        const PlanStatus ps = h.planner->plan(
-            scratch, std::span<const ValueId>(s0_vals, static_cast<size_t>(nv)),
-            std::span<const ValueId>(goal_vals, static_cast<size_t>(nv)),
-            std::span<ActionId>(in_place ? actions + pos : spare, static_cast<size_t>(max_len)),
-            &len);
-        ++planned;
-        if (ps == PlanStatus::kSolved) {
-          st = kCrowdSolved;
-          const ActionId* to_global = h.to_global;
-          ActionId* plan = in_place ? actions + pos : spare;
-          for (int32_t j = 0; j < len; ++j) plan[j] = to_global[plan[j]];
-          if constexpr (kCache) {
-            if (len <= table_max) id = cache->store(plan, len);
-          }
-          if (kHandles && id != PlanCache::kNoHandle) {
-            // in the table: nothing written to the output
-          } else if (!in_place) {
-            if (len <= room)
-              std::copy(dst, dst + len, actions + pos);
-            else
-              st = kCrowdBufferTooSmall;
-          }
-        } else if (ps == PlanStatus::kUnsolvable) {
-          st = kCrowdUnsolvable;
-        } else if (scratch.failure() == TopoFailure::kBadInput) {
-          st = kCrowdBadInput;
-        } else if (ps != PlanStatus::kGaveUp || chain_begin_[c] == chain_begin_[c + 1]) {
-          st = kCrowdNoPlan;
+          const bool by_handle = kHandles && id != PlanCache::kNoHandle;
+          if ((st & kCrowdSolved) && len > room && !by_handle)
+            st = kCrowdBufferTooSmall | (st & kCrowdFallback);
+          else
+            fill_memo(me, he, key, b.epoch, b.memo_max, c, len, st, id,
+                      by_handle ? nullptr : actions + pos);
         } else {
-          // Outside ℙ's reach: the fallback chain, with the per-NPC budget (cold path).
-          const PlanStatus fs = run_fallback(
-              w.fallback_scratch, c, -1, std::span<const ValueId>(s0_vals, static_cast<size_t>(nv)),
-              std::span<const ValueId>(goal_vals, static_cast<size_t>(nv)), w.fallback_plan, &len);
-          dst = w.fallback_plan.data();
-          if constexpr (kCache) {
-            if (fs == PlanStatus::kSolved && len <= table_max) id = cache->store(dst, len);
-          }
-          if (fs == PlanStatus::kSolved) {
-            st = kCrowdSolved | kCrowdFallback;
-            if (kHandles && id != PlanCache::kNoHandle)
-              ;  // in the table
-            else if (len <= room && len <= 65535)
-              std::copy(dst, dst + len, actions + pos);
-            else
-              st = kCrowdBufferTooSmall | kCrowdFallback;
-          } else if (fs == PlanStatus::kUnsolvable) {
-            st = kCrowdUnsolvable | kCrowdFallback;
-          } else if (fs == PlanStatus::kLimitReached) {
-            st = kCrowdPending;  // its block's tail is recorded after the block
-            len = 0;
-            w.pending.push_back(Pending{i, 0});
-          } else {
-            st = kCrowdNoPlan;
-          }
-        }
-        if constexpr (kCache) {
-          const CrowdStatus cached =
-              (st & kCrowdBufferTooSmall) ? (kCrowdSolved | (st & kCrowdFallback)) : st;
-          const int32_t r = st == kCrowdPending ? 0
-                                                : cache->insert(hash, static_cast<int32_t>(c), key,
-                                                                dst, len, cached, id);
-          inserts += r > 0;
-          evictions += r > 1;
-          if (me != nullptr && len <= memo_max && st != kCrowdPending) {
-            me->s0 = key[0];
-            me->goal = key[1];
-            me->tag = static_cast<uint16_t>(c + 1);
-            me->length = static_cast<uint8_t>(len);
-            me->status = static_cast<uint8_t>(cached);
-            me->handle = id;
-            std::memcpy(me->plan, dst, sizeof(ActionId) * static_cast<size_t>(len));
-          }
+          ++b.misses;
         }
       }
+      if (hit) {
+        ++b.hits;
+        st |= kCrowdCacheHit;
+      }
     }
-    offsets[i] = static_cast<uint32_t>(pos);
-    lengths[i] = static_cast<uint16_t>(len);
-    statuses[i] = st;
-    int32_t used = len;  // actions written to the slice
-    if constexpr (kHandles) {
-      const bool by_handle = (st & kCrowdSolved) && id != PlanCache::kNoHandle;
-      handles[i] = by_handle ? PlanHandle{id, epoch} : PlanHandle{};
-      if (by_handle) used = 0;
-    }
-    if (st & kCrowdSolved) {
-      pos += used;
-      ++solved;
-      fallback_solved += (st & kCrowdFallback) != 0;
-    } else if (st & kCrowdBufferTooSmall) {
-      ++too_small;
-    } else if (st & kCrowdNoPlan) {
-      ++no_plan;
+    if (other_change == 0 && !hit) {
+      const ActionId* dst = nullptr;  // the plan (in the slice, or a worker's buffer)
+      st = plan_npc<kOneWord, kCache, kHandles>(w, b, i, c, s, g, room, &len, &id, &dst);
+      if constexpr (kCache) {
+        const CrowdStatus cached =
+            (st & kCrowdBufferTooSmall) ? (kCrowdSolved | (st & kCrowdFallback)) : st;
+        const int32_t r = st == kCrowdPending ? 0
+                                              : cache->insert(hash, static_cast<int32_t>(c), key,
+                                                              dst, len, cached, id);
+        b.inserts += r > 0;
+        b.evictions += r > 1;
+        if (st != kCrowdPending)
+          fill_memo(me, he, key, b.epoch, b.memo_max, c, len, cached, id, dst);
+      }
     }
   }
-  // The retries of this block's pending NPCs write after its last plan.
-  for (size_t k = pending_before; k < w.pending.size(); ++k) w.pending[k].tail = pos;
-  w.stats.served += end - first;
-  w.stats.planned += planned;
-  w.stats.cache_hits += hits;
-  w.stats.solved += solved;
-  w.stats.buffer_too_small += too_small;
-  w.stats.solved_fallback += fallback_solved;
-  w.stats.no_plan += no_plan;
-  w.misses += misses;
-  w.inserts += inserts;
-  w.evictions += evictions;
+  b.offsets[i] = static_cast<uint32_t>(pos);
+  b.lengths[i] = static_cast<uint16_t>(len);
+  b.statuses[i] = st;
+  int32_t used = len;  // actions written to the slice
+  if constexpr (kHandles) {
+    const bool by_handle = (st & kCrowdSolved) && id != PlanCache::kNoHandle;
+    b.handles[i] = by_handle ? PlanHandle{id, b.epoch} : PlanHandle{};
+    if (by_handle) used = 0;
+  }
+  if (st & kCrowdSolved) {
+    b.pos += used;
+    ++b.solved;
+    b.fallback_solved += (st & kCrowdFallback) != 0;
+  } else if (st & kCrowdBufferTooSmall) {
+    ++b.too_small;
+  } else if (st & kCrowdNoPlan) {
+    ++b.no_plan;
+  }
+}
+
+// ℙ, then the class's fallback chain, for an NPC the caches did not answer: its status, the
+// plan (*len actions at *plan; in the slice unless by handle or too long), its table id.
+template <bool kOneWord, bool kCache, bool kHandles>
+[[gnu::always_inline]] inline CrowdStatus Crowd::plan_npc(Worker& w, Block& b, int64_t i,
+                                                          uint32_t c, const uint64_t* s,
+                                                          const uint64_t* g, int32_t room,
+                                                          int32_t* len, uint32_t* id,
+                                                          const ActionId** plan_out) const {
+  ActionId* const actions = b.actions;
+  const int64_t pos = b.pos;
+  // Unpack only the class's variables, straight from the packed words.
+  const ClassHot& h = b.hot[c];
+  const int32_t nv = h.num_vars;
+  unpack_projected<kOneWord>(h.fields, nv, s, g, b.s0_vals, b.goal_vals);
+  const std::span<const ValueId> s0_vals(b.s0_vals, static_cast<size_t>(nv));
+  const std::span<const ValueId> goal_vals(b.goal_vals, static_cast<size_t>(nv));
+  // Plan in place when any plan fits, else into the worker's buffer: "too small" then
+  // means exactly "a plan exists and is longer than the room left", with or without cache.
+  TopoScratch& scratch = b.scratches[c];
+  const int32_t max_len = h.max_len;
+  const bool in_place = room >= max_len;
+  ActionId* plan = in_place ? actions + pos : b.spare;
+  *plan_out = plan;
+  const PlanStatus ps = h.planner->plan(
+      scratch, s0_vals, goal_vals, std::span<ActionId>(plan, static_cast<size_t>(max_len)), len);
+  ++b.planned;
+  if (ps == PlanStatus::kSolved) {
+    CrowdStatus st = kCrowdSolved;
+    const ActionId* to_global = h.to_global;
+    for (int32_t j = 0; j < *len; ++j) plan[j] = to_global[plan[j]];
+    if constexpr (kCache) {
+      if (*len <= b.table_max) *id = b.cache->store(plan, *len);
+    }
+    if (kHandles && *id != PlanCache::kNoHandle) {
+      // in the table: nothing written to the output
+    } else if (!in_place) {
+      if (*len <= room)
+        std::copy(plan, plan + *len, actions + pos);
+      else
+        st = kCrowdBufferTooSmall;
+    }
+    return st;
+  }
+  if (ps == PlanStatus::kUnsolvable) return kCrowdUnsolvable;
+  if (scratch.failure() == TopoFailure::kBadInput) return kCrowdBadInput;
+  if (ps != PlanStatus::kGaveUp || chain_begin_[c] == chain_begin_[c + 1]) return kCrowdNoPlan;
+  const CrowdStatus st =
+      serve_fallback<kCache, kHandles>(w, i, c, s0_vals, goal_vals, actions + pos, room, len, id);
+  *plan_out = w.fallback_plan.data();  // after: the chain may have grown the buffer
+  return st;
+}
+
+// Outside ℙ's reach: the fallback chain, with the per-NPC budget (cold path, out of line; the
+// block's record is not passed, so that it does not escape from serve_block).
+template <bool kCache, bool kHandles>
+[[gnu::noinline]] CrowdStatus Crowd::serve_fallback(Worker& w, int64_t i, uint32_t c,
+                                                    std::span<const ValueId> s0,
+                                                    std::span<const ValueId> goal, ActionId* slot,
+                                                    int32_t room, int32_t* len,
+                                                    uint32_t* id) const {
+  const PlanStatus fs = run_fallback(w.fallback_scratch, c, -1, s0, goal, w.fallback_plan, len);
+  const ActionId* plan = w.fallback_plan.data();
+  if constexpr (kCache) {
+    const int32_t table_max = kHandles ? 65535 : def_.cache->max_len_;
+    if (fs == PlanStatus::kSolved && *len <= table_max) *id = def_.cache->store(plan, *len);
+  }
+  switch (fs) {
+    case PlanStatus::kSolved:
+      if (kHandles && *id != PlanCache::kNoHandle) return kCrowdSolved | kCrowdFallback;
+      if (*len <= room && *len <= 65535) {
+        std::copy(plan, plan + *len, slot);
+        return kCrowdSolved | kCrowdFallback;
+      }
+      return kCrowdBufferTooSmall | kCrowdFallback;
+    case PlanStatus::kUnsolvable:
+      return kCrowdUnsolvable | kCrowdFallback;
+    case PlanStatus::kLimitReached:
+      *len = 0;
+      w.pending.push_back(Pending{i, 0});  // its block's tail is recorded after the block
+      return kCrowdPending;
+    default:
+      return kCrowdNoPlan;
+  }
 }
 
 }  // namespace topoplan

@@ -172,7 +172,7 @@ TEST(PlanCache, WorkerMemoGivesTheSameAnswersAndIsDroppedWithTheCache) {
   const Town t = make_town(w.domain, planner.layout(), w.instances, 3000, 31);
   const size_t capacity = t.npc_class.size() * 12;
   const Results cold = run_batch(planner, t, capacity, 1, nullptr);
-  for (int32_t memo : {0, 1, 4, 2048}) {  // none, 1-entry (every NPC conflicts), tiny, default
+  for (int32_t memo : {0, 1, 4, 2048}) {  // none, 1 (4 entries: most NPCs conflict), tiny, default
     SCOPED_TRACE(memo);
     PlanCache cache(planner, {4096, 16});
     CrowdDef def;

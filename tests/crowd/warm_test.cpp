@@ -1,0 +1,174 @@
+// The warm path (src/crowd/serve.cpp, serve_block_memo): a Crowd reused over several batches
+// answers most NPCs from its worker memo, in a loop of its own that counts the answers by kind
+// instead of one by one. Every pass must answer as a cold batch does and count exactly what its
+// output says — copying and with handles, with and without the memo, 1 and 2 threads — on towns
+// that reach every counter: plans, "too small" (a small action buffer), fallback plans and
+// proofs, "no plan" (an empty chain), bad class ids and goals on variables a class cannot touch.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "crowd_support.h"
+#include "random_domains.h"
+#include "topoplan/crowd.h"
+#include "topoplan/families.h"
+#include "topoplan/town.h"
+
+namespace topoplan {
+namespace {
+
+using namespace crowd_test;  // NOLINT(google-build-using-namespace)
+
+// The counters of a batch, recounted from its output.
+void expect_counts_match_output(const CrowdStats& s, const Results& r) {
+  CrowdStats want;
+  for (const CrowdStatus st : r.status) {
+    ++want.served;
+    want.cache_hits += (st & kCrowdCacheHit) != 0;
+    if (st & kCrowdSolved) {
+      ++want.solved;
+      want.solved_fallback += (st & kCrowdFallback) != 0;
+    }
+    want.buffer_too_small += (st & kCrowdBufferTooSmall) != 0;
+    want.no_plan += (st & kCrowdNoPlan) != 0;
+  }
+  EXPECT_EQ(s.served, want.served);
+  EXPECT_EQ(s.cache_hits, want.cache_hits);
+  EXPECT_EQ(s.solved, want.solved);
+  EXPECT_EQ(s.solved_fallback, want.solved_fallback);
+  EXPECT_EQ(s.buffer_too_small, want.buffer_too_small);
+  EXPECT_EQ(s.no_plan, want.no_plan);
+  EXPECT_TRUE(s.complete);
+}
+
+// Three passes of one Crowd (cold, then warm) per setting, against `cold` (no cache, copying).
+// Returns the statuses seen on warm passes (OR of all), to check what the case reached.
+CrowdStatus expect_warm_passes_match(const CrowdPlanner& planner, const CrowdBatch& batch,
+                                     size_t capacity, const CrowdDef& base, const Results& cold,
+                                     bool with_handles) {
+  const size_t n = batch.npc_class.size();
+  CrowdStatus seen = 0;
+  for (const int32_t threads : {1, 2}) {
+    for (const int32_t memo : {0, 2048}) {
+      SCOPED_TRACE(::testing::Message()
+                   << threads << " threads, memo " << memo << ", handles " << with_handles);
+      PlanCache cache(planner, {4096, 16});
+      CrowdThreadPool pool(threads);
+      CrowdDef def = base;
+      def.cache = &cache;
+      def.worker_memo_entries = memo;
+      pool.install(def);
+      Crowd crowd = Crowd::create(planner, def).value();
+      for (int pass = 0; pass < 3; ++pass) {
+        SCOPED_TRACE(pass);
+        Results r = with_handles ? Results(n, capacity, &cache) : Results(n, capacity);
+        const CrowdStats s = crowd.plan(batch, r.output());
+        expect_counts_match_output(s, r);
+        expect_same(cold, r, !with_handles);
+        if (pass > 0) {
+          EXPECT_GT(s.cache_hits, 0);
+          for (const CrowdStatus st : r.status) seen |= st;
+        }
+      }
+    }
+  }
+  return seen;
+}
+
+Results cold_batch(const CrowdPlanner& planner, const CrowdBatch& batch, size_t capacity,
+                   const CrowdDef& base) {
+  CrowdDef def = base;
+  def.cache = nullptr;
+  Crowd crowd = Crowd::create(planner, def).value();
+  Results r(batch.npc_class.size(), capacity);
+  EXPECT_TRUE(crowd.plan(batch, r.output()).complete);
+  return r;
+}
+
+TEST(CrowdWarm, WesternPassesAnswerAsColdAndCountTheirOutput) {
+  const Task w = western();
+  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
+  ASSERT_EQ(planner.layout().words(), 1);  // the memo loop's case
+  const Town t = make_town(w.domain, planner.layout(), w.instances, 3000, 61);
+  // Repeated situations, as in a town: the memo hits within a pass too.
+  Town twice = t;
+  twice.npc_class.insert(twice.npc_class.end(), t.npc_class.begin(), t.npc_class.end());
+  twice.init.insert(twice.init.end(), t.init.begin(), t.init.end());
+  twice.goal.insert(twice.goal.end(), t.goal.begin(), t.goal.end());
+  const size_t n = twice.npc_class.size();
+  for (const size_t capacity : {n * 12, n}) {  // n: one action per NPC, many "too small"
+    SCOPED_TRACE(capacity);
+    const Results cold = cold_batch(planner, twice.batch(), capacity, {});
+    const CrowdStatus seen =
+        expect_warm_passes_match(planner, twice.batch(), capacity, {}, cold, false);
+    EXPECT_NE(seen & kCrowdSolved, 0u);
+    EXPECT_NE(seen & kCrowdUnsolvable, 0u);
+    EXPECT_NE(seen & kCrowdBadInput, 0u);
+    if (capacity == n) {
+      EXPECT_NE(seen & kCrowdBufferTooSmall, 0u);
+    } else {
+      expect_warm_passes_match(planner, twice.batch(), capacity, {}, cold, true);
+    }
+  }
+}
+
+TEST(CrowdWarm, GoapLevelPassesWithAndWithoutFallbackCountTheirOutput) {
+  const Task task = town_task("goap-level").value();
+  const CrowdPlanner planner = CrowdPlanner::create(task.domain).value();
+  TownDef town_def;
+  town_def.npcs = 3000;
+  town_def.seed = 7;
+  const CrowdTown town = CrowdTown::create(task, planner, town_def).value();
+  const size_t capacity = static_cast<size_t>(town.npcs()) * 12;
+  CrowdDef none;
+  none.fallback = {};
+  for (const CrowdDef& base : {CrowdDef{}, none}) {
+    SCOPED_TRACE(base.fallback.size());
+    const Results cold = cold_batch(planner, town.batch(), capacity, base);
+    for (const bool with_handles : {false, true}) {
+      const CrowdStatus seen =
+          expect_warm_passes_match(planner, town.batch(), capacity, base, cold, with_handles);
+      EXPECT_NE(seen & kCrowdSolved, 0u);
+      // The chain's proofs, or without a chain what ℙ leaves: both answered from the memo.
+      EXPECT_NE(seen & (base.fallback.empty() ? kCrowdNoPlan : kCrowdFallback), 0u);
+    }
+  }
+}
+
+// Random domains with classes: goals that free or set variables a class cannot touch (the memo
+// loop's one-word check sends those to the full path) and fallback plans.
+TEST(CrowdWarm, RandomDomainPassesAnswerAsColdAndCountTheirOutput) {
+  CrowdStatus seen = 0;
+  int32_t one_word = 0;
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    SCOPED_TRACE(seed);
+    DomainDef def = testing::random_domain_def(seed);
+    Rng rng(seed * 13 + 5);
+    for (int32_t c = 0; c < 2; ++c) {
+      NpcClassDef cls{"c" + std::to_string(c), {}};
+      for (ActionId a = 0; a < static_cast<ActionId>(def.actions.size()); ++a)
+        if (rng.chance(0.7)) cls.actions.push_back(a);
+      def.classes.push_back(cls);
+    }
+    const Domain d = Domain::compile(def).value();
+    const CrowdPlanner planner = CrowdPlanner::create(d).value();
+    if (planner.layout().words() != 1) continue;
+    ++one_word;
+    std::vector<Instance> seeds;
+    testing::RandomInstanceOptions io;
+    for (int k = 0; k < 3; ++k) seeds.push_back(testing::random_instance(d, rng, io));
+    const Town t = make_town(d, planner.layout(), seeds, 600, seed);
+    const size_t capacity = t.npc_class.size() * static_cast<size_t>(planner.max_plan_length());
+    const Results cold = cold_batch(planner, t.batch(), capacity, {});
+    for (const bool with_handles : {false, true})
+      seen |= expect_warm_passes_match(planner, t.batch(), capacity, {}, cold, with_handles);
+  }
+  EXPECT_GE(one_word, 6);
+  EXPECT_NE(seen & kCrowdSolved, 0u);
+  EXPECT_NE(seen & kCrowdUnsolvable, 0u);
+  EXPECT_NE(seen & kCrowdFallback, 0u);
+}
+
+}  // namespace
+}  // namespace topoplan
