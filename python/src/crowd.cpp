@@ -53,7 +53,8 @@ py::dict stats_dict(const CrowdStats& s) {
   using S = CrowdStats;
   return dict_of(s, "served", &S::served, "planned", &S::planned, "cache_hits", &S::cache_hits,
                  "solved", &S::solved, "buffer_too_small", &S::buffer_too_small, "complete",
-                 &S::complete);
+                 &S::complete, "solved_fallback", &S::solved_fallback, "resumed", &S::resumed,
+                 "no_plan", &S::no_plan, "pending", &S::pending, "retry_slices", &S::retry_slices);
 }
 
 // Runs a batch: inputs and outputs are NumPy arrays, viewed in place.

@@ -195,7 +195,7 @@ def test_crowd_batch_equals_one_by_one(threads, cache):
     for _ in range(2 if cache else 1):
         out = crowd.plan(cls, pinit, pgoal, actions, offset, length, status)
         assert out[0] is actions and out[3] is status  # written in place: zero copy
-        assert out[4]["served"] == n and out[4]["complete"]
+        assert out[4]["served"] == n and out[4]["complete"] and out[4]["pending"] == 0
     if cache:
         assert out[4]["cache_hits"] > 0 and c.stats()["hits"] > 0
     topo = {k: tp.TopoPlanner(task, k) for k in range(len(task.classes))}
@@ -215,6 +215,23 @@ def test_crowd_batch_equals_one_by_one(threads, cache):
         else:  # ℙ gave up: the crowd's fallback planner answers (0x80 = kCrowdFallback)
             assert st_ == tp.CROWD_NO_PLAN or st_ & 0x80
     assert solved > n // 4
+
+
+@pytest.mark.parametrize("level", ["castle-guard", "fear-soldier", "sims-house"])
+def test_crowd_stats_count_the_planner_chain(level):
+    """The GOAP levels' instances: ℙ gives up on some, the fallback (0x80) answers; the stats
+    dict counts them as the status bits say."""
+    task = tp.load_task(str(ROOT / "domains" / "goap" / (level + ".toml")))
+    planner = tp.CrowdPlanner(task)
+    inst = task.instances
+    init = planner.pack_states(np.array([x.init for x in inst], dtype=np.int32))
+    goal = planner.pack_goals(np.array([x.goal for x in inst], dtype=np.int32))
+    cls = np.array([max(x.npc_class, 0) for x in inst], dtype=np.uint16)
+    _, _, _, status, stats = tp.Crowd(planner).plan(cls, init, goal)
+    by_fallback = sum(1 for x in status if x & tp.CROWD_SOLVED and x & 0x80)
+    assert by_fallback > 0 and stats["solved_fallback"] == by_fallback
+    assert stats["no_plan"] == sum(1 for x in status if x & tp.CROWD_NO_PLAN)
+    assert stats["pending"] == 0 and stats["resumed"] == 0 and stats["retry_slices"] == 0
 
 
 def test_crowd_frames_and_bad_arrays():
