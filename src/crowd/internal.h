@@ -92,7 +92,7 @@ struct Crowd::Job {
   const CrowdOutput* out = nullptr;
   int64_t npcs = 0;
   int64_t blocks = 0;
-  int64_t chunk = 1;        // blocks claimed at once (1 with a deadline)
+  int64_t chunk = 1;  // blocks claimed at once (with a deadline: the first claim, see task_entry)
   int64_t deadline_ns = 0;  // 0: none
   bool one_word = false;
   bool memo = false;                               // the workers' memos are in use
