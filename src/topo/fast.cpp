@@ -94,14 +94,12 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
     for (TopoScratch::SlotRec& r : s.slot_) r.mark = r.sim = 0;
     s.gen_ = 2;
   }
-  s.num_used_ = s.num_edges_ = s.num_disj_ = s.num_s0_req_vars_ = 0;
-  s.pick_work_ = 0;
+  s.num_used_ = 0;  // the other counters: set by the phase that fills them
   s.pick_capped_ = false;
 
   int32_t unmet = 0;
   if (const std::optional<PlanStatus> st = start_walks(s, s0, goal, &unmet)) return *st;
   if (const std::optional<PlanStatus> st = close_requests(s, s0, goal, out, out_len)) return *st;
-  s.work_ = -1;  // computed by the first pick_deferred pass that needs it
   if (s.num_used_ > static_cast<int32_t>(out.size())) {
     *out_len = s.num_used_;
     fail(s, TopoFailure::kBufferTooSmall, -1, -1, -1);
@@ -151,8 +149,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
     }
     slot[base + x].mark = gen + 1;
     slot[base + x].sim = gen;
-    walks[num_walks] = v;
-    num_walks += static_cast<int32_t>((g != kUndefined) & (g != x));
+    if (g != kUndefined && g != x) walks[num_walks++] = v;
   }
   *unmet = num_walks;
   // The unique simple path s0 → g (σ1), g ≠ s0: follow producers back from g. Marks its values
@@ -224,8 +221,10 @@ uint8_t TopoPlanner::extend_walk(TopoScratch& s, const ValueId* s0, const ValueI
     return static_cast<uint8_t>(PlanStatus::kUnsolvable);
   }
   const TopoScratch::VarRec& r = s.var_[w];
-  const bool can_loop = on_cycle_[ps] && on_cycle_[base + s0w] && r.loop_first < 0 &&
-                        (r.sigma_first < 0 || !on_cycle_[base + act_info_[r.sigma_first].post]);
+  // Reaching q both ways, q and s0[w] both on a cycle means the same cycle (a cycle value's
+  // ancestors are the cycle's values), so "both on a cycle" is s0_cycle here.
+  const bool can_loop = s0_cycle && r.loop_first < 0 &&
+                        (r.sigma_first < 0 || cycle_id_[base + act_info_[r.sigma_first].post] < 0);
   if (!can_loop) {
     fail(s, TopoFailure::kNeedsRepeat, w, q, a);
     return static_cast<uint8_t>(no_plan(s, false));

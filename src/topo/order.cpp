@@ -135,6 +135,11 @@ template <bool kLoops>
 PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
                               std::span<const ValueId> goal, int32_t unmet,
                               std::span<ActionId> out) const {
+  if constexpr (kLoops) {  // the pick budget and the late edges (loops only)
+    s.num_edges_ = 0;
+    s.pick_work_ = 0;
+    s.work_ = -1;  // computed by the first pick_deferred pass that needs it
+  }
   const uint32_t gen = s.gen_;
   const detail::FastOrderings orderings(*this, s);
   const ActInfo* const act = act_info_.data();
