@@ -316,8 +316,7 @@ class TopoPlanner {
   std::span<const int32_t> req_offset_;  // size slots + 1
   std::span<const ActionId> req_action_;
   // ℙ's own tables: the cycle of every domain-action graph.
-  std::vector<uint8_t> on_cycle_;    // per slot: x lies on the cycle of G(v)
-  std::vector<int32_t> cycle_id_;    // per slot on a cycle: which cycle (-1: none)
+  std::vector<int32_t> cycle_id_;    // per slot: which cycle it lies on (-1: none)
   std::vector<ValueId> cycle_next_;  // per slot on a cycle: the next value along the cycle
   // Per action, one record (one cache line fetch instead of nine arrays): effect variable, pre
   // and post, their slots, the prevail range (prv_*) and the requesters of the post slot

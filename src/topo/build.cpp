@@ -88,7 +88,6 @@ Result<TopoPlanner> TopoPlanner::create(const CompiledActionSet& set,
 void TopoPlanner::find_cycles(int32_t slots, int32_t m) {
   const Domain& domain = *domain_;
   TopoPlanner& p = *this;
-  p.on_cycle_.assign(static_cast<size_t>(slots), 0);
   p.cycle_id_.assign(static_cast<size_t>(slots), -1);
   p.cycle_next_.assign(static_cast<size_t>(slots), -1);
   auto pre_of = [&](ActionId a) { return p.act_info_[static_cast<size_t>(a)].pre; };
@@ -109,7 +108,6 @@ void TopoPlanner::find_cycles(int32_t slots, int32_t m) {
         if (mark[ps] == walk_id) {  // closed a new cycle: parent → ... → x → parent
           ValueId y = parent;
           do {
-            p.on_cycle_[p.slot(v, y)] = 1;
             p.cycle_id_[p.slot(v, y)] = walk_id;
             y = pre_of(p.producer_[p.slot(v, y)]);
           } while (y != parent);
