@@ -280,15 +280,14 @@ class TopoPlanner {
   void make_long(TopoScratch& s, VarId v, ValueId s0) const;
   [[nodiscard]] bool reaches(VarId v, ValueId from, ValueId to) const;
   void add_edge(TopoScratch& s, ActionId from, ActionId to) const;
-  ActionId pick_deferred(TopoScratch& s, std::span<const ValueId> s0, int32_t first,
-                         int32_t last) const;
-  void send_requests_late(TopoScratch& s, std::span<const ValueId> s0, ActionId f) const;
+  ActionId pick_deferred(TopoScratch& s, const ValueId* s0, int32_t first, int32_t last) const;
+  void send_requests_late(TopoScratch& s, const ValueId* s0, ActionId f) const;
   // Sorts the chosen actions into `out` and re-simulates each one as it is emitted (the
   // self-check); returns kSolved, kGaveUp (ordering cycle or failed self-check). kLoops: some
   // request is disjunctive (src/topo/order.cpp).
   template <bool kLoops>
-  PlanStatus order(TopoScratch& s, std::span<const ValueId> s0, std::span<const ValueId> goal,
-                   int32_t unmet, std::span<ActionId> out) const;
+  PlanStatus order(TopoScratch& s, const ValueId* s0, const ValueId* goal, int32_t unmet,
+                   ActionId* out) const;
 
   // The general path (src/topo/general*.cpp): undefined pre-conditions and partial goals.
   PlanStatus plan_general(TopoScratch& s, std::span<const ValueId> s0,

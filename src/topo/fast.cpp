@@ -107,8 +107,9 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   }
 
   // Phase 3: sort and self-check.
-  const PlanStatus st = s.num_disj_vars_ > 0 ? order<true>(s, s0, goal, unmet, out)
-                                             : order<false>(s, s0, goal, unmet, out);
+  const PlanStatus st = s.num_disj_vars_ > 0
+                            ? order<true>(s, s0.data(), goal.data(), unmet, out.data())
+                            : order<false>(s, s0.data(), goal.data(), unmet, out.data());
   if (st == PlanStatus::kSolved) {
     *out_len = s.num_used_;
     return st;

@@ -30,7 +30,7 @@ void TopoPlanner::add_edge(TopoScratch& s, ActionId from, ActionId to) const {
 // passes of one plan share a budget of kPickBudget times that, after which the oldest candidate
 // is taken (and an ordering failure is no longer a proof). docs/algorithm.md, "Complexity".
 // Uses the scratch's queue_ as its work list.
-ActionId TopoPlanner::pick_deferred(TopoScratch& s, std::span<const ValueId> s0, int32_t first,
+ActionId TopoPlanner::pick_deferred(TopoScratch& s, const ValueId* s0, int32_t first,
                                     int32_t last) const {
   constexpr int32_t kMaxCandidates = 64;
   constexpr int64_t kPickBudget = 8;
@@ -103,10 +103,9 @@ ActionId TopoPlanner::pick_deferred(TopoScratch& s, std::span<const ValueId> s0,
 
 // Fires the deferred loop `f` of variable w: its requesters of s0[w] still waiting go late
 // (after the action restoring s0[w], before σ1's first action).
-void TopoPlanner::send_requests_late(TopoScratch& s, std::span<const ValueId> s0,
-                                     ActionId f) const {
+void TopoPlanner::send_requests_late(TopoScratch& s, const ValueId* s0, ActionId f) const {
   const VarId w = act_info_[f].var;
-  const ActionId restore = producer_[slot(w, s0[static_cast<size_t>(w)])];
+  const ActionId restore = producer_[slot(w, s0[w])];
   const ActionId sigma_first = s.var_[w].sigma_first;
   for (int32_t k = s.var_[w].disj_head; k >= 0; k = s.disj_next_[k]) {
     const ActionId b = s.disj_action_[k];
@@ -132,9 +131,8 @@ void TopoPlanner::send_requests_late(TopoScratch& s, std::span<const ValueId> s0
 // no request is disjunctive (most crowd plans): nothing is ever deferred, no late edge exists,
 // and an action is done exactly when its in-degree reached 0, so the states are not kept.
 template <bool kLoops>
-PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
-                              std::span<const ValueId> goal, int32_t unmet,
-                              std::span<ActionId> out) const {
+PlanStatus TopoPlanner::order(TopoScratch& s, const ValueId* s0, const ValueId* goal, int32_t unmet,
+                              ActionId* out) const {
   if constexpr (kLoops) {  // the pick budget and the late edges (loops only)
     s.num_edges_ = 0;
     s.pick_work_ = 0;
@@ -150,10 +148,10 @@ PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
   const auto pending = view<&TopoScratch::VarRec::pending_disj>(s.var_.data());
   ActionId* const deferred = s.deferred_.data();
   const ActionId* const used = s.used_.data();
-  const ValueId* const goal_value = goal.data();
+  const ValueId* const goal_value = goal;
   // The queue is `out` itself: every action enters it once and fires when it leaves it, so
   // the queue's order is the plan's order.
-  ActionId* const queue = out.data();
+  ActionId* const queue = out;
   const int32_t num_used = s.num_used_;
   int32_t queue_head = 0;
   int32_t queue_tail = 0;
@@ -247,11 +245,9 @@ PlanStatus TopoPlanner::order(TopoScratch& s, std::span<const ValueId> s0,
   return PlanStatus::kSolved;
 }
 
-template PlanStatus TopoPlanner::order<false>(TopoScratch&, std::span<const ValueId>,
-                                              std::span<const ValueId>, int32_t,
-                                              std::span<ActionId>) const;
-template PlanStatus TopoPlanner::order<true>(TopoScratch&, std::span<const ValueId>,
-                                             std::span<const ValueId>, int32_t,
-                                             std::span<ActionId>) const;
+template PlanStatus TopoPlanner::order<false>(TopoScratch&, const ValueId*, const ValueId*, int32_t,
+                                              ActionId*) const;
+template PlanStatus TopoPlanner::order<true>(TopoScratch&, const ValueId*, const ValueId*, int32_t,
+                                             ActionId*) const;
 
 }  // namespace topoplan
