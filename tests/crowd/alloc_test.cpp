@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "alloc_counter.h"
 
 #include "topoplan/crowd.h"
@@ -12,26 +14,41 @@
 namespace topoplan {
 namespace {
 
-TEST(CrowdAlloc, BatchAndFrameDoNotAllocate) {
-  const Task w = western();
-  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
-  const CrowdLayout& layout = planner.layout();
-  const size_t n = 2000;
-  const auto words = static_cast<size_t>(layout.words());
-  std::vector<uint16_t> cls(n);
-  std::vector<uint64_t> init(n * words), goal(n * words);
-  for (size_t i = 0; i < n; ++i) {
-    const Instance& inst = w.instances[i % w.instances.size()];
-    cls[i] = static_cast<uint16_t>(inst.npc_class);
-    layout.pack_state(inst.init, &init[i * words]);
-    layout.pack_goal(inst.goal, &goal[i * words]);
+// 2000 NPCs of Western's instances (in turn), packed, and an output of 12 actions per NPC.
+struct WesternBatch {
+  static constexpr size_t n = 2000;
+  Task w = western();
+  CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
+  std::vector<uint16_t> cls;
+  std::vector<uint64_t> init, goal;
+  std::vector<ActionId> actions = std::vector<ActionId>(n * 12);
+  std::vector<uint32_t> offset = std::vector<uint32_t>(n);
+  std::vector<uint16_t> length = std::vector<uint16_t>(n);
+  std::vector<CrowdStatus> status = std::vector<CrowdStatus>(n);
+  WesternBatch() {
+    const CrowdLayout& layout = planner.layout();
+    const auto words = static_cast<size_t>(layout.words());
+    cls.resize(n);
+    init.resize(n * words);
+    goal.resize(n * words);
+    for (size_t i = 0; i < n; ++i) {
+      const Instance& inst = w.instances[i % w.instances.size()];
+      cls[i] = static_cast<uint16_t>(inst.npc_class);
+      layout.pack_state(inst.init, &init[i * words]);
+      layout.pack_goal(inst.goal, &goal[i * words]);
+    }
   }
-  std::vector<ActionId> actions(n * 12);
-  std::vector<uint32_t> offset(n);
-  std::vector<uint16_t> length(n);
-  std::vector<CrowdStatus> status(n);
-  const CrowdBatch batch{cls, init, goal};
-  const CrowdOutput out{actions, offset, length, status};
+  WesternBatch(const WesternBatch&) = delete;
+  WesternBatch& operator=(const WesternBatch&) = delete;
+  [[nodiscard]] CrowdBatch batch() const { return {cls, init, goal}; }
+};
+
+TEST(CrowdAlloc, BatchAndFrameDoNotAllocate) {
+  WesternBatch wb;
+  const CrowdPlanner& planner = wb.planner;
+  const size_t n = WesternBatch::n;
+  const CrowdBatch batch = wb.batch();
+  const CrowdOutput out{wb.actions, wb.offset, wb.length, wb.status};
   PlanCache cache(planner);
   for (int32_t threads : {1, 2}) {
     CrowdThreadPool pool(threads);
@@ -57,26 +74,12 @@ TEST(CrowdAlloc, BatchAndFrameDoNotAllocate) {
 // the shared cache by handle, cold ones stored in the plan table — with and without the worker
 // memo, on the calling thread and the built-in pool.
 TEST(CrowdAlloc, HandleBatchAndFrameDoNotAllocate) {
-  const Task w = western();
-  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
-  const CrowdLayout& layout = planner.layout();
-  const size_t n = 2000;
-  const auto words = static_cast<size_t>(layout.words());
-  std::vector<uint16_t> cls(n);
-  std::vector<uint64_t> init(n * words), goal(n * words);
-  for (size_t i = 0; i < n; ++i) {
-    const Instance& inst = w.instances[i % w.instances.size()];
-    cls[i] = static_cast<uint16_t>(inst.npc_class);
-    layout.pack_state(inst.init, &init[i * words]);
-    layout.pack_goal(inst.goal, &goal[i * words]);
-  }
-  std::vector<ActionId> actions(n * 12);
-  std::vector<uint32_t> offset(n);
-  std::vector<uint16_t> length(n);
-  std::vector<CrowdStatus> status(n);
+  WesternBatch wb;
+  const CrowdPlanner& planner = wb.planner;
+  const size_t n = WesternBatch::n;
   std::vector<PlanHandle> handles(n);
-  const CrowdBatch batch{cls, init, goal};
-  const CrowdOutput out{actions, offset, length, status, handles};
+  const CrowdBatch batch = wb.batch();
+  const CrowdOutput out{wb.actions, wb.offset, wb.length, wb.status, handles};
   for (int32_t threads : {1, 2}) {
     CrowdThreadPool pool(threads);
     for (int32_t memo : {0, 2048}) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "random_domains.h"
@@ -54,6 +55,17 @@ struct Results {
     return {actions.begin() + offset[i], actions.begin() + offset[i] + length[i]};
   }
 };
+
+// NPC classes for a random domain: `classes` classes c0, c1, ..., each taking every action with
+// probability 0.7 (draws from `rng`).
+inline void add_random_classes(DomainDef& def, int32_t classes, Rng& rng) {
+  for (int32_t c = 0; c < classes; ++c) {
+    NpcClassDef cls{"c" + std::to_string(c), {}};
+    for (ActionId a = 0; a < static_cast<ActionId>(def.actions.size()); ++a)
+      if (rng.chance(0.7)) cls.actions.push_back(a);
+    def.classes.push_back(cls);
+  }
+}
 
 // NPCs of every class from `seeds` (start states), with goals reached by walks (solvable),
 // random (mostly unsolvable) or partly free, and a few bad class ids.
@@ -187,5 +199,27 @@ inline Results run_batch(const CrowdPlanner& planner, const Town& t, size_t capa
   EXPECT_EQ(s.served, static_cast<int64_t>(t.npc_class.size()));
   return r;
 }
+
+// The common start of a Western test: the task, its crowd planner, a town of `npcs` NPCs
+// (make_town, `seed`), an action buffer of `actions_per_npc` per NPC, and the answers of a cold
+// batch on one thread without cache (blocks of `block` NPCs). Tests bind the parts by name:
+//   const WesternCase c(3000, 21);
+//   const auto& [w, planner, t, capacity, cold] = c;
+// Not movable: the planner points into the task's domain.
+struct WesternCase {
+  Task w;
+  CrowdPlanner planner;
+  Town t;
+  size_t capacity;
+  Results cold;
+  WesternCase(int32_t npcs, uint64_t seed, size_t actions_per_npc = 12, int32_t block = 64)
+      : w(western()),
+        planner(CrowdPlanner::create(w.domain).value()),
+        t(make_town(w.domain, planner.layout(), w.instances, npcs, seed)),
+        capacity(t.npc_class.size() * actions_per_npc),
+        cold(run_batch(planner, t, capacity, 1, nullptr, block)) {}
+  WesternCase(const WesternCase&) = delete;
+  WesternCase& operator=(const WesternCase&) = delete;
+};
 
 }  // namespace topoplan::crowd_test

@@ -66,13 +66,7 @@ TEST(Crowd, RandomDomainsWithClassesMatchOneByOne) {
     SCOPED_TRACE(seed);
     DomainDef def = testing::random_domain_def(seed);
     Rng rng(seed * 7 + 1);
-    const int32_t classes = static_cast<int32_t>(seed % 4);  // 0: no classes
-    for (int32_t c = 0; c < classes; ++c) {
-      NpcClassDef cls{"c" + std::to_string(c), {}};
-      for (ActionId a = 0; a < static_cast<ActionId>(def.actions.size()); ++a)
-        if (rng.chance(0.7)) cls.actions.push_back(a);
-      def.classes.push_back(cls);
-    }
+    add_random_classes(def, static_cast<int32_t>(seed % 4), rng);  // 0: no classes
     const Domain d = Domain::compile(def).value();
     const CrowdPlanner planner = CrowdPlanner::create(d).value();
     std::vector<Instance> seeds;
@@ -88,11 +82,8 @@ TEST(Crowd, RandomDomainsWithClassesMatchOneByOne) {
 }
 
 TEST(Crowd, SmallBufferFlagsOverflowPerNpcAndStaysDeterministic) {
-  const Task w = western();
-  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
-  const Town t = make_town(w.domain, planner.layout(), w.instances, 2000, 5);
-  const size_t capacity = t.npc_class.size();  // 1 action per NPC on average: many overflow
-  const Results one = run_batch(planner, t, capacity, 1, nullptr);
+  const WesternCase c(2000, 5, 1);  // 1 action per NPC on average: many overflow
+  const auto& [w, planner, t, capacity, one] = c;
   expect_matches_reference(w.domain, t, one);
   int64_t overflow = 0;
   for (size_t i = 0; i < t.npc_class.size(); ++i) {
@@ -112,11 +103,8 @@ TEST(Crowd, SmallBufferFlagsOverflowPerNpcAndStaysDeterministic) {
 }
 
 TEST(PlanCache, CachedAnswersAreTheSameAnswers) {
-  const Task w = western();
-  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
-  const Town t = make_town(w.domain, planner.layout(), w.instances, 3000, 21);
-  const size_t capacity = t.npc_class.size() * 12;
-  const Results cold = run_batch(planner, t, capacity, 1, nullptr);
+  const WesternCase c(3000, 21);
+  const auto& [w, planner, t, capacity, cold] = c;
   PlanCache cache(planner, {4096, 16});
   const Results first = run_batch(planner, t, capacity, 2, &cache);
   const PlanCacheStats s1 = cache.stats();
@@ -132,11 +120,8 @@ TEST(PlanCache, CachedAnswersAreTheSameAnswers) {
 }
 
 TEST(PlanCache, TinyCacheEvictsAndStillAnswersRight) {
-  const Task w = western();
-  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
-  const Town t = make_town(w.domain, planner.layout(), w.instances, 2000, 8);
-  const size_t capacity = t.npc_class.size() * 12;
-  const Results cold = run_batch(planner, t, capacity, 1, nullptr);
+  const WesternCase c(2000, 8);
+  const auto& [w, planner, t, capacity, cold] = c;
   PlanCache cache(planner, {8, 4});  // 8 entries, plans of at most 4 actions
   expect_same(cold, run_batch(planner, t, capacity, 3, &cache));
   expect_same(cold, run_batch(planner, t, capacity, 3, &cache));
@@ -167,11 +152,8 @@ TEST(PlanCache, InvalidatedWhenTheDomainChanges) {
 }
 
 TEST(PlanCache, WorkerMemoGivesTheSameAnswersAndIsDroppedWithTheCache) {
-  const Task w = western();
-  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
-  const Town t = make_town(w.domain, planner.layout(), w.instances, 3000, 31);
-  const size_t capacity = t.npc_class.size() * 12;
-  const Results cold = run_batch(planner, t, capacity, 1, nullptr);
+  const WesternCase c(3000, 31);
+  const auto& [w, planner, t, capacity, cold] = c;
   for (int32_t memo : {0, 1, 4, 2048}) {  // none, 1 (4 entries: most NPCs conflict), tiny, default
     SCOPED_TRACE(memo);
     PlanCache cache(planner, {4096, 16});
@@ -206,11 +188,8 @@ TEST(PlanCache, WorkerMemoGivesTheSameAnswersAndIsDroppedWithTheCache) {
 // readers race writers on the same entries (torn reads must be misses, never wrong plans).
 // Under ThreadSanitizer (scripts/test.sh) this is the seqlock's race test.
 TEST(PlanCache, TwoCrowdsOnTwoThreadsShareOneSmallCache) {
-  const Task w = western();
-  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
-  const Town t = make_town(w.domain, planner.layout(), w.instances, 600, 41);
-  const size_t capacity = t.npc_class.size() * 12;
-  const Results cold = run_batch(planner, t, capacity, 1, nullptr, 16);
+  const WesternCase c(600, 41, 12, 16);
+  const auto& [w, planner, t, capacity, cold] = c;
   PlanCache cache(planner, {16, 16});  // far fewer entries than situations: constant overwrites
   auto hammer = [&] {
     CrowdThreadPool pool(2);
@@ -244,11 +223,8 @@ void never_finish(void*, void*) {
 }
 
 TEST(Crowd, HostTaskSystemHook) {
-  const Task w = western();
-  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
-  const Town t = make_town(w.domain, planner.layout(), w.instances, 1000, 2);
-  const size_t capacity = t.npc_class.size() * 12;
-  const Results ref = run_batch(planner, t, capacity, 1, nullptr);
+  const WesternCase c(1000, 2);
+  const auto& [w, planner, t, capacity, ref] = c;
   CrowdDef def;
   def.worker_count = 7;
   def.enqueue_task = &reverse_enqueue;
@@ -315,11 +291,8 @@ TEST(PlanCache, CreateRefusesOutOfRangeDefsNamingTheField) {
 }
 
 TEST(Crowd, FrameBudgetServesAPrefixAndResumes) {
-  const Task w = western();
-  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
-  const Town t = make_town(w.domain, planner.layout(), w.instances, 1000, 12);
-  const size_t capacity = t.npc_class.size() * 12;
-  const Results ref = run_batch(planner, t, capacity, 1, nullptr, 32);
+  const WesternCase c(1000, 12, 12, 32);
+  const auto& [w, planner, t, capacity, ref] = c;
   for (int32_t threads : {1, 3}) {
     CrowdThreadPool pool(threads);
     CrowdDef def;

@@ -27,11 +27,8 @@ Results run_handles(Crowd& crowd, const Town& t, size_t capacity, const PlanCach
 }
 
 TEST(PlanHandles, ResolvedPlansEqualCopiedPlansForEveryNpc) {
-  const Task w = western();
-  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
-  const Town t = make_town(w.domain, planner.layout(), w.instances, 3000, 51);
-  const size_t capacity = t.npc_class.size() * 12;
-  const Results copied = run_batch(planner, t, capacity, 1, nullptr);
+  const WesternCase c(3000, 51);
+  const auto& [w, planner, t, capacity, copied] = c;
   for (int32_t threads : {1, 2}) {
     for (int32_t memo : {0, 2048}) {
       SCOPED_TRACE(::testing::Message() << threads << " threads, memo " << memo);
@@ -72,11 +69,8 @@ TEST(PlanHandles, ResolvedPlansEqualCopiedPlansForEveryNpc) {
 }
 
 TEST(PlanHandles, InvalidationMakesHandlesStaleAndNewOnesResolve) {
-  const Task w = western();
-  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
-  const Town t = make_town(w.domain, planner.layout(), w.instances, 1500, 52);
-  const size_t capacity = t.npc_class.size() * 12;
-  const Results copied = run_batch(planner, t, capacity, 1, nullptr);
+  const WesternCase c(1500, 52);
+  const auto& [w, planner, t, capacity, copied] = c;
   PlanCache cache(planner, {4096, 16});
   CrowdDef def;
   def.cache = &cache;
@@ -110,11 +104,8 @@ TEST(PlanHandles, InvalidationMakesHandlesStaleAndNewOnesResolve) {
 }
 
 TEST(PlanHandles, FullTableFallsBackToCopies) {
-  const Task w = western();
-  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
-  const Town t = make_town(w.domain, planner.layout(), w.instances, 2000, 53);
-  const size_t capacity = t.npc_class.size() * 12;
-  const Results copied = run_batch(planner, t, capacity, 1, nullptr);
+  const WesternCase c(2000, 53);
+  const auto& [w, planner, t, capacity, copied] = c;
   PlanCacheDef cdef;
   cdef.table_actions = 40;  // a few plans
   PlanCache cache(planner, cdef);
@@ -146,11 +137,8 @@ TEST(PlanHandles, FullTableFallsBackToCopies) {
 // Two host threads, each with its own Crowd and 2-thread pool, on one small shared cache, half
 // the passes with handles: under ThreadSanitizer the plan table's publication is checked.
 TEST(PlanHandles, TwoCrowdsShareOneCacheWithHandles) {
-  const Task w = western();
-  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
-  const Town t = make_town(w.domain, planner.layout(), w.instances, 600, 54);
-  const size_t capacity = t.npc_class.size() * 12;
-  const Results copied = run_batch(planner, t, capacity, 1, nullptr, 16);
+  const WesternCase c(600, 54, 12, 16);
+  const auto& [w, planner, t, capacity, copied] = c;
   PlanCache cache(planner, {16, 16});
   auto hammer = [&](int32_t memo) {
     CrowdThreadPool pool(2);

@@ -145,12 +145,7 @@ TEST(CrowdWarm, RandomDomainPassesAnswerAsColdAndCountTheirOutput) {
     SCOPED_TRACE(seed);
     DomainDef def = testing::random_domain_def(seed);
     Rng rng(seed * 13 + 5);
-    for (int32_t c = 0; c < 2; ++c) {
-      NpcClassDef cls{"c" + std::to_string(c), {}};
-      for (ActionId a = 0; a < static_cast<ActionId>(def.actions.size()); ++a)
-        if (rng.chance(0.7)) cls.actions.push_back(a);
-      def.classes.push_back(cls);
-    }
+    add_random_classes(def, 2, rng);
     const Domain d = Domain::compile(def).value();
     const CrowdPlanner planner = CrowdPlanner::create(d).value();
     if (planner.layout().words() != 1) continue;
