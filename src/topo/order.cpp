@@ -219,8 +219,8 @@ PlanStatus TopoPlanner::order(TopoScratch& s, const ValueId* s0, const ValueId* 
     }
     const ActInfo& ax = act[x];
     uint32_t bad = sim[ax.pre_slot] ^ gen;  // self-check: 0 while every condition holds
-    orderings.for_each_successor(x, late_edges, succ, disj,
-                                 [&](int32_t ps) { bad |= sim[ps] ^ gen; });
+    orderings.for_each_successor<kLoops>(x, late_edges, succ, disj,
+                                         [&](int32_t ps) { bad |= sim[ps] ^ gen; });
     if (bad != 0) [[unlikely]] {
       fail(s, TopoFailure::kSelfCheck, ax.var, -1, x);
       return PlanStatus::kGaveUp;

@@ -37,8 +37,9 @@ struct FastOrderings {
 
   // Calls on_succ(y) for every out-edge x → y, on_disj(w) for every disjunctive request of x
   // (for s0[w] of a looping walk), and on_prevail(slot) for every prevail slot of x (the sort's
-  // self-check). Late edges only when `late_edges` (before, the heads are stale).
-  template <class OnSucc, class OnDisj, class OnPrevail>
+  // self-check). Late edges only when `late_edges` (before, the heads are stale). kLoops =
+  // false: the plan has no disjunctive request, so a request for s0[w] is one on a short walk.
+  template <bool kLoops = true, class OnSucc, class OnDisj, class OnPrevail>
   [[gnu::always_inline]] void for_each_successor(ActionId x, bool late_edges, OnSucc&& on_succ,
                                                  OnDisj&& on_disj, OnPrevail&& on_prevail) const {
     const TopoPlanner::ActInfo& ax = act[x];
@@ -57,7 +58,7 @@ struct FastOrderings {
         if (slot[ps].leave >= 0) on_succ(slot[ps].leave);
       } else {
         const VarId w = slot_var[ps];
-        if (var[w].loop_first >= 0)
+        if (kLoops && var[w].loop_first >= 0)
           on_disj(w);
         else if (var[w].sigma_first >= 0)
           on_succ(var[w].sigma_first);
