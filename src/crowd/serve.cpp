@@ -25,38 +25,39 @@ using crowd_detail::unpack_projected;
 
 // Per block: the pointers serve_npc reads (hoisted once per block) and what the block's NPCs
 // change (the slice position, the counters, added to the worker once per block).
+// begin_block sets every field without an initializer (no memset of the whole record per block).
 struct Crowd::Block {
-  int64_t first = 0, end = 0;  // the block's NPCs
-  int64_t pos = 0;             // next free action of the block's slice [C·first/N, C·end/N)
-  int64_t slice_end = 0;
-  const uint16_t* npc_class = nullptr;
-  const uint64_t* init = nullptr;
-  const uint64_t* goal = nullptr;
-  ActionId* actions = nullptr;
-  uint32_t* offsets = nullptr;
-  uint16_t* lengths = nullptr;
-  CrowdStatus* statuses = nullptr;
-  PlanHandle* handles = nullptr;
-  const uint64_t* low = nullptr;
-  const uint64_t* high = nullptr;
-  const uint64_t* key_masks = nullptr;
-  const uint64_t* other_highs = nullptr;
-  const ClassHot* hot = nullptr;
-  uint32_t num_classes = 0;
-  int32_t words = 1;
-  PlanCache* cache = nullptr;
-  uint32_t epoch = 0;
-  int32_t table_max = 0;  // longest plan put in the plan table
-  uint64_t* key = nullptr;
-  ValueId* s0_vals = nullptr;
-  ValueId* goal_vals = nullptr;
-  ActionId* spare = nullptr;
-  TopoScratch* scratches = nullptr;
+  int64_t first, end;  // the block's NPCs
+  int64_t pos;         // next free action of the block's slice [C·first/N, C·end/N)
+  int64_t slice_end;
+  const uint16_t* npc_class;
+  const uint64_t* init;
+  const uint64_t* goal;
+  ActionId* actions;
+  uint32_t* offsets;
+  uint16_t* lengths;
+  CrowdStatus* statuses;
+  PlanHandle* handles;
+  const uint64_t* low;
+  const uint64_t* high;
+  const uint64_t* key_masks;
+  const uint64_t* other_highs;
+  const ClassHot* hot;
+  uint32_t num_classes;
+  int32_t words;
+  PlanCache* cache;
+  uint32_t epoch;
+  int32_t table_max;  // longest plan put in the plan table
+  uint64_t* key;
+  ValueId* s0_vals;
+  ValueId* goal_vals;
+  ActionId* spare;
+  TopoScratch* scratches;
+  size_t pending_before;
   MemoEntry* memo = nullptr;  // null: no memo
   HandleMemoEntry* handle_memo = nullptr;
   int32_t memo_shift = 63;
   int32_t memo_max = 0;  // longest plan a MemoEntry holds
-  size_t pending_before = 0;
   int64_t hits = 0, misses = 0, planned = 0, solved = 0, too_small = 0, inserts = 0, evictions = 0;
   int64_t fallback_solved = 0, no_plan = 0;
 };
