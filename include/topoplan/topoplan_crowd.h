@@ -65,6 +65,12 @@ TOPOPLAN_API topoplan_status topoplan_plan_cache_create(const topoplan_crowd_pla
                                                         int32_t capacity, int32_t max_plan_length,
                                                         topoplan_plan_cache** out, char* error,
                                                         size_t error_size);
+/* As topoplan_plan_cache_create, with the size of the plan table of plan handles:
+ * `table_actions` action ids (plus one per plan) per epoch, in [0, 2^30] (0: no table, so no
+ * handles; topoplan_plan_cache_create's is 2^19). New in the chain additions (ABI version 2). */
+TOPOPLAN_API topoplan_status topoplan_plan_cache_create_with_table(
+    const topoplan_crowd_planner* planner, int32_t capacity, int32_t max_plan_length,
+    int32_t table_actions, topoplan_plan_cache** out, char* error, size_t error_size);
 TOPOPLAN_API void topoplan_plan_cache_free(topoplan_plan_cache* cache);
 /* Drops every entry. Not concurrent with batches that use the cache. */
 TOPOPLAN_API void topoplan_plan_cache_invalidate(topoplan_plan_cache* cache);
@@ -109,6 +115,39 @@ TOPOPLAN_API topoplan_status topoplan_crowd_create(const topoplan_crowd_planner*
                                                    topoplan_crowd** out, char* error,
                                                    size_t error_size);
 TOPOPLAN_API void topoplan_crowd_free(topoplan_crowd* crowd);
+
+/* The planner chain after ℙ (docs/crowds.md, "Planner chain"): the planners (registry names, as
+ * topoplan_plan's) tried in order on an NPC ℙ gives up on. A planner list is a comma-separated
+ * string, "astar,astar-back"; "" or "none": ℙ only (such NPCs are TOPOPLAN_CROWD_NO_PLAN). */
+typedef struct topoplan_crowd_class_chain {
+  const char* npc_class; /* a class name of the domain */
+  const char* planners;  /* that class's own chain instead of `fallback` */
+} topoplan_crowd_class_chain;
+typedef struct topoplan_crowd_chain {
+  const char* fallback; /* every class's chain; NULL: the default ("astar") */
+  const topoplan_crowd_class_chain* class_fallback; /* num_class_fallback entries, or NULL */
+  int32_t num_class_fallback;
+  int32_t reserved; /* unused (0 after topoplan_crowd_chain_init) */
+  /* Expansions per NPC per fallback planner in the first attempt, in [1, 2^40] (default 2000);
+   * over it the NPC is TOPOPLAN_CROWD_PENDING and retried with budgets ×4 up to the limits. */
+  int64_t fallback_budget;
+  int64_t max_expansions;   /* limits of the retries: [1, 2^40] (default 500,000) */
+  int64_t max_memory_bytes; /* [1, 2^50] (default 256 MiB) */
+  double max_seconds;       /* finite, >= 0; 0: no time limit (the default) */
+} topoplan_crowd_chain;
+/* Defaults equal to topoplan_crowd_create's chain: fallback NULL ("astar"), no class chains,
+ * budget 2000, limits 500,000 expansions, 256 MiB, no time limit. */
+TOPOPLAN_API void topoplan_crowd_chain_init(topoplan_crowd_chain* chain);
+/* topoplan_crowd_create with a planner chain (NULL: the default one, as topoplan_crowd_create).
+ * TOPOPLAN_INVALID_ARGUMENT, with a one-line message, for an unknown planner or class name, a
+ * value out of range, or num_class_fallback < 0 (or > 0 with class_fallback NULL, or a NULL
+ * name). The strings are read during the call only. New in the chain additions (ABI version 2:
+ * no struct changed). */
+TOPOPLAN_API topoplan_status topoplan_crowd_create_with_chain(const topoplan_crowd_planner* planner,
+                                                              const topoplan_crowd_def* def,
+                                                              const topoplan_crowd_chain* chain,
+                                                              topoplan_crowd** out, char* error,
+                                                              size_t error_size);
 
 /* Structure-of-arrays input for `count` NPCs, in priority order. */
 typedef struct topoplan_crowd_batch {

@@ -5,7 +5,10 @@
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <string>
+#include <string_view>
 #include <type_traits>
+#include <vector>
 
 using namespace topoplan;        // NOLINT(google-build-using-namespace)
 using namespace topoplan::capi;  // NOLINT(google-build-using-namespace)
@@ -121,9 +124,10 @@ topoplan_status topoplan_crowd_unpack_goal(const topoplan_crowd_planner* planner
   return TOPOPLAN_OK;
 }
 
-topoplan_status topoplan_plan_cache_create(const topoplan_crowd_planner* planner, int32_t capacity,
-                                           int32_t max_plan_length, topoplan_plan_cache** out,
-                                           char* error, size_t error_size) {
+namespace {
+topoplan_status plan_cache_create(const topoplan_crowd_planner* planner, int32_t capacity,
+                                  int32_t max_plan_length, int32_t table_actions,
+                                  topoplan_plan_cache** out, char* error, size_t error_size) {
   return guarded(error, error_size, [&]() -> topoplan_status {
     if (out == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "out is NULL", error, error_size);
     *out = nullptr;
@@ -133,12 +137,34 @@ topoplan_status topoplan_plan_cache_create(const topoplan_crowd_planner* planner
       return fail(TOPOPLAN_INVALID_ARGUMENT,
                   "capacity must be in [1, 2^28] and max_plan_length in [0, 255]", error,
                   error_size);
+    if (table_actions < 0 || table_actions > (1 << 30))
+      return fail(TOPOPLAN_INVALID_ARGUMENT,
+                  "table_actions must be in [0, 2^30], got " + std::to_string(table_actions), error,
+                  error_size);
     PlanCacheDef def;
     def.capacity = capacity;
     def.max_plan_length = max_plan_length;
+    def.table_actions = table_actions;
     *out = new topoplan_plan_cache{planner, std::make_unique<PlanCache>(planner->planner, def)};
     return ok(error, error_size);
   });
+}
+}  // namespace
+
+topoplan_status topoplan_plan_cache_create(const topoplan_crowd_planner* planner, int32_t capacity,
+                                           int32_t max_plan_length, topoplan_plan_cache** out,
+                                           char* error, size_t error_size) {
+  return plan_cache_create(planner, capacity, max_plan_length, PlanCacheDef{}.table_actions, out,
+                           error, error_size);
+}
+
+topoplan_status topoplan_plan_cache_create_with_table(const topoplan_crowd_planner* planner,
+                                                      int32_t capacity, int32_t max_plan_length,
+                                                      int32_t table_actions,
+                                                      topoplan_plan_cache** out, char* error,
+                                                      size_t error_size) {
+  return plan_cache_create(planner, capacity, max_plan_length, table_actions, out, error,
+                           error_size);
 }
 
 void topoplan_plan_cache_free(topoplan_plan_cache* cache) {
@@ -168,9 +194,40 @@ void topoplan_crowd_def_init(topoplan_crowd_def* def) {
   def->worker_memo_entries = d.worker_memo_entries;
 }
 
-topoplan_status topoplan_crowd_create(const topoplan_crowd_planner* planner,
-                                      const topoplan_crowd_def* def, topoplan_crowd** out,
-                                      char* error, size_t error_size) {
+namespace {
+// "a,b" -> {"a", "b"}; "" or "none": ℙ only (the CLI's --fallback syntax).
+std::vector<std::string> split_names(std::string_view list) {
+  std::vector<std::string> names;
+  if (list == "none" || list.empty()) return names;
+  size_t start = 0;
+  while (start <= list.size()) {
+    const size_t comma = std::min(list.find(',', start), list.size());
+    if (comma > start) names.emplace_back(list.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return names;
+}
+
+// The C chain into the CrowdDef (ranges and names are Crowd::create's to check); the reason
+// when the C struct itself is malformed.
+std::optional<std::string> set_chain(const topoplan_crowd_chain& c, CrowdDef& d) {
+  if (c.num_class_fallback < 0 || (c.num_class_fallback > 0 && c.class_fallback == nullptr))
+    return "num_class_fallback must be >= 0, with class_fallback not NULL when > 0";
+  if (c.fallback != nullptr) d.fallback = split_names(c.fallback);
+  for (int32_t i = 0; i < c.num_class_fallback; ++i) {
+    const topoplan_crowd_class_chain& e = c.class_fallback[i];
+    if (e.npc_class == nullptr || e.planners == nullptr)
+      return "class_fallback[" + std::to_string(i) + "]: npc_class or planners is NULL";
+    d.class_fallback.emplace_back(e.npc_class, split_names(e.planners));
+  }
+  d.fallback_budget = c.fallback_budget;
+  d.fallback_limits = SearchLimits{c.max_expansions, c.max_memory_bytes, c.max_seconds};
+  return std::nullopt;
+}
+
+topoplan_status crowd_create(const topoplan_crowd_planner* planner, const topoplan_crowd_def* def,
+                             const topoplan_crowd_chain* chain, topoplan_crowd** out, char* error,
+                             size_t error_size) {
   return guarded(error, error_size, [&]() -> topoplan_status {
     if (out == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "out is NULL", error, error_size);
     *out = nullptr;
@@ -195,6 +252,9 @@ topoplan_status topoplan_crowd_create(const topoplan_crowd_planner* planner,
     d.npcs_per_block = def->npcs_per_block;
     d.worker_memo_entries = def->worker_memo_entries;
     d.cache = def->cache == nullptr ? nullptr : def->cache->cache.get();
+    if (chain != nullptr)
+      if (std::optional<std::string> bad = set_chain(*chain, d))
+        return fail(TOPOPLAN_INVALID_ARGUMENT, *bad, error, error_size);
     if (def->enqueue_task != nullptr) {
       // The C and C++ callback types have the same signature (C language linkage aside).
       d.enqueue_task = reinterpret_cast<CrowdEnqueueFn*>(def->enqueue_task);
@@ -210,6 +270,31 @@ topoplan_status topoplan_crowd_create(const topoplan_crowd_planner* planner,
     *out = crowd.release();
     return ok(error, error_size);
   });
+}
+}  // namespace
+
+void topoplan_crowd_chain_init(topoplan_crowd_chain* chain) {
+  if (chain == nullptr) return;
+  const CrowdDef d;
+  *chain = topoplan_crowd_chain{};
+  chain->fallback_budget = d.fallback_budget;
+  chain->max_expansions = d.fallback_limits.max_expansions;
+  chain->max_memory_bytes = d.fallback_limits.max_memory_bytes;
+  chain->max_seconds = d.fallback_limits.max_seconds;
+}
+
+topoplan_status topoplan_crowd_create(const topoplan_crowd_planner* planner,
+                                      const topoplan_crowd_def* def, topoplan_crowd** out,
+                                      char* error, size_t error_size) {
+  return crowd_create(planner, def, nullptr, out, error, error_size);
+}
+
+topoplan_status topoplan_crowd_create_with_chain(const topoplan_crowd_planner* planner,
+                                                 const topoplan_crowd_def* def,
+                                                 const topoplan_crowd_chain* chain,
+                                                 topoplan_crowd** out, char* error,
+                                                 size_t error_size) {
+  return crowd_create(planner, def, chain, out, error, error_size);
 }
 
 void topoplan_crowd_free(topoplan_crowd* crowd) {
