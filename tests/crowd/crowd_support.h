@@ -185,6 +185,16 @@ inline void expect_same(const Results& a, const Results& b, bool offsets = true)
   }
 }
 
+// A crowd on `pool`'s threads with `cache` and worker memos of `memo` entries, the rest of its
+// def from `base`.
+inline Crowd make_crowd(const CrowdPlanner& planner, CrowdThreadPool& pool, PlanCache* cache,
+                        int32_t memo, CrowdDef base = {}) {
+  base.cache = cache;
+  base.worker_memo_entries = memo;
+  pool.install(base);
+  return Crowd::create(planner, base).value();
+}
+
 inline Results run_batch(const CrowdPlanner& planner, const Town& t, size_t capacity,
                          int32_t threads, PlanCache* cache, int32_t block = 64) {
   CrowdThreadPool pool(threads);

@@ -34,11 +34,7 @@ TEST(PlanHandles, ResolvedPlansEqualCopiedPlansForEveryNpc) {
       SCOPED_TRACE(::testing::Message() << threads << " threads, memo " << memo);
       PlanCache cache(planner, {4096, 16});
       CrowdThreadPool pool(threads);
-      CrowdDef def;
-      def.cache = &cache;
-      def.worker_memo_entries = memo;
-      pool.install(def);
-      Crowd crowd = Crowd::create(planner, def).value();
+      Crowd crowd = make_crowd(planner, pool, &cache, memo);
       for (int pass = 0; pass < 3; ++pass) {
         SCOPED_TRACE(pass);
         CrowdStats s;

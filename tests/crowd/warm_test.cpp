@@ -55,11 +55,7 @@ CrowdStatus expect_warm_passes_match(const CrowdPlanner& planner, const CrowdBat
                    << threads << " threads, memo " << memo << ", handles " << with_handles);
       PlanCache cache(planner, {4096, 16});
       CrowdThreadPool pool(threads);
-      CrowdDef def = base;
-      def.cache = &cache;
-      def.worker_memo_entries = memo;
-      pool.install(def);
-      Crowd crowd = Crowd::create(planner, def).value();
+      Crowd crowd = make_crowd(planner, pool, &cache, memo, base);
       for (int pass = 0; pass < 3; ++pass) {
         SCOPED_TRACE(pass);
         Results r = with_handles ? Results(n, capacity, &cache) : Results(n, capacity);
