@@ -8,8 +8,8 @@
 
 #include "topoplan/crowd.h"
 #include "topoplan/families.h"
-#include "topoplan/random.h"
 #include "topoplan/topo.h"
+#include "topoplan/town.h"
 #include "topoplan/udgoap/goal_selection.h"
 #include "topoplan/validate.h"
 
@@ -148,35 +148,6 @@ TEST(GoalSelection, ProjectionRoundsClampsAndBuckets) {
   EXPECT_FALSE(GoalSelector::create(domain, bad).ok());
 }
 
-// Seeded crowd of Western NPCs: random classes, needs, and a few variables of the class moved
-// off dawn.
-struct CrowdInput {
-  std::vector<uint16_t> npc_class;
-  std::vector<float> facts;  // column-major
-};
-
-CrowdInput random_crowd(const Domain& domain, const GoalSelector& s, int64_t n, uint64_t seed) {
-  SplitMix64 rng(seed);
-  const auto next = [&rng] { return rng.next(); };
-  CrowdInput in;
-  const int32_t f = s.num_facts();
-  in.npc_class.resize(static_cast<size_t>(n));
-  in.facts.assign(static_cast<size_t>(n * f), 0.0f);
-  for (int64_t i = 0; i < n; ++i) {
-    in.npc_class[static_cast<size_t>(i)] =
-        static_cast<uint16_t>(next() % static_cast<uint64_t>(domain.num_classes()));
-    for (int32_t k = domain.num_variables(); k < f; ++k) {
-      in.facts[static_cast<size_t>(k * n + i)] = static_cast<float>(next() % 101);
-    }
-    if (next() % 4 == 0) {
-      const VarId v = static_cast<VarId>(next() % static_cast<uint64_t>(domain.num_variables()));
-      in.facts[static_cast<size_t>(v * n + i)] =
-          static_cast<float>(next() % static_cast<uint64_t>(domain.domain_size(v)));
-    }
-  }
-  return in;
-}
-
 struct Selected {
   std::vector<int32_t> goal;
   std::vector<float> gain;
@@ -193,7 +164,8 @@ struct Selected {
 TEST(GoalSelection, BatchEqualsOneByOneAndAnyCut) {
   const Western w;
   const int64_t n = 3000;
-  const CrowdInput in = random_crowd(w.task.domain, w.selector, n, 42);
+  // A seeded crowd (town.h: random classes and drives, a quarter with a variable off dawn).
+  const GoalTown in = make_goal_town(w.task.domain, n, w.selector.num_facts(), 42);
   const GoalSelectionBatch batch{in.npc_class, in.facts};
   const int32_t words = w.selector.layout().words();
   Selected whole(n, words), ranges(n, words), single(n, words);
@@ -227,7 +199,7 @@ TEST(GoalSelection, BatchEqualsOneByOneAndAnyCut) {
 TEST(GoalSelection, SelectedGoalsFeedTheCrowdPlannerAndPlansAreValid) {
   const Western w;
   const int64_t n = 2000;
-  const CrowdInput in = random_crowd(w.task.domain, w.selector, n, 7);
+  const GoalTown in = make_goal_town(w.task.domain, n, w.selector.num_facts(), 7);
   const int32_t words = w.selector.layout().words();
   Selected sel(n, words);
   w.selector.select({in.npc_class, in.facts}, 0, n, sel.out());
