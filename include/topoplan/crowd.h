@@ -406,6 +406,8 @@ class Crowd {
   void serve_npc(Worker& w, Block& b, int64_t i) const;
   template <bool kHandles>
   void serve_memo_miss(Worker& w, Block& b, int64_t i) const;
+  template <bool kHandles>
+  void write_answer(Block& b, int64_t i, CrowdStatus st, int32_t len, uint32_t id) const;
   template <bool kOneWord, bool kCache, bool kHandles>
   CrowdStatus plan_npc(Worker& w, Block& b, int64_t i, uint32_t c, const uint64_t* s,
                        const uint64_t* g, int32_t room, int32_t* len, uint32_t* id,

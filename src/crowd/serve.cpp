@@ -415,7 +415,14 @@ template <bool kOneWord, bool kCache, bool kHandles>
       }
     }
   }
-  b.offsets[i] = static_cast<uint32_t>(pos);
+  write_answer<kHandles>(b, i, st, len, id);
+}
+
+// NPC i's output (its offset: the block's slice position) and the block's counters.
+template <bool kHandles>
+[[gnu::always_inline]] inline void Crowd::write_answer(Block& b, int64_t i, CrowdStatus st,
+                                                       int32_t len, uint32_t id) const {
+  b.offsets[i] = static_cast<uint32_t>(b.pos);
   b.lengths[i] = static_cast<uint16_t>(len);
   b.statuses[i] = st;
   int32_t used = len;  // actions written to the slice
