@@ -395,12 +395,14 @@ class Crowd {
   static void task_entry(int32_t begin, int32_t end, int32_t worker, void* context);
   template <bool kOneWord, bool kCache, bool kHandles>
   void serve_block(Worker& w, const Job& job, int64_t block) const;
-  // A one-word batch with the worker memos: the memo hits inline, the rest through serve_npc.
+  // Blocks [first_block, end_block) of a one-word batch with the worker memos: the memo hits
+  // inline, the rest through serve_npc.
   template <bool kHandles>
-  void serve_block_memo(Worker& w, const Job& job, int64_t block) const;
+  void serve_block_memo(Worker& w, const Job& job, int64_t first_block, int64_t end_block) const;
   template <bool kOneWord, bool kCache, bool kHandles>
   void begin_block(Worker& w, const Job& job, int64_t block, Block& b) const;
-  void end_block(Worker& w, const Block& b) const;
+  void set_range(const Worker& w, const Job& job, int64_t block, Block& b) const;
+  void end_block(Worker& w, const Block& b, int64_t served) const;
   // One NPC, every path (bad input, memo, shared cache, ℙ, the fallback chain).
   template <bool kOneWord, bool kCache, bool kHandles>
   void serve_npc(Worker& w, Block& b, int64_t i) const;

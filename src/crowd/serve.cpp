@@ -115,23 +115,25 @@ void Crowd::task_entry(int32_t /*begin*/, int32_t /*end*/, int32_t worker, void*
     const int64_t b0 = job.next_block.fetch_add(chunk, std::memory_order_relaxed);
     if (b0 >= job.blocks) break;
     const int64_t b1 = std::min(b0 + chunk, job.blocks);
-    for (int64_t b = b0; b < b1; ++b) {
-      if (job.one_word && job.memo && handles)
-        self.serve_block_memo<true>(w, job, b);
-      else if (job.one_word && job.memo)
-        self.serve_block_memo<false>(w, job, b);
-      else if (job.one_word && handles)
-        self.serve_block<true, true, true>(w, job, b);
-      else if (job.one_word && cache)
-        self.serve_block<true, true, false>(w, job, b);
-      else if (job.one_word)
-        self.serve_block<true, false, false>(w, job, b);
-      else if (handles)
-        self.serve_block<false, true, true>(w, job, b);
-      else if (cache)
-        self.serve_block<false, true, false>(w, job, b);
-      else
-        self.serve_block<false, false, false>(w, job, b);
+    if (job.one_word && job.memo && handles) {
+      self.serve_block_memo<true>(w, job, b0, b1);
+    } else if (job.one_word && job.memo) {
+      self.serve_block_memo<false>(w, job, b0, b1);
+    } else {
+      for (int64_t b = b0; b < b1; ++b) {
+        if (job.one_word && handles)
+          self.serve_block<true, true, true>(w, job, b);
+        else if (job.one_word && cache)
+          self.serve_block<true, true, false>(w, job, b);
+        else if (job.one_word)
+          self.serve_block<true, false, false>(w, job, b);
+        else if (handles)
+          self.serve_block<false, true, true>(w, job, b);
+        else if (cache)
+          self.serve_block<false, true, false>(w, job, b);
+        else
+          self.serve_block<false, false, false>(w, job, b);
+      }
     }
     if (job.deadline_ns != 0) {
       const int64_t now = now_ns();
@@ -152,12 +154,7 @@ template <bool kOneWord, bool kCache, bool kHandles>
   const CrowdBatch& batch = *job.batch;
   const CrowdOutput& out = *job.out;
   PlanCache* cache = kCache ? def_.cache : nullptr;
-  const int64_t n = job.npcs;
-  b.first = block * def_.npcs_per_block;
-  b.end = std::min<int64_t>(b.first + def_.npcs_per_block, n);
-  const auto capacity = static_cast<int64_t>(out.actions.size());
-  b.pos = capacity * b.first / n;
-  b.slice_end = capacity * b.end / n;
+  set_range(w, job, block, b);
   b.npc_class = batch.npc_class.data();
   b.init = batch.init.data();
   b.goal = batch.goal.data();
@@ -187,13 +184,25 @@ template <bool kOneWord, bool kCache, bool kHandles>
     b.memo_shift = w.memo_shift;
     b.memo_max = std::min(kMemoPlan, cache->max_len_);
   }
+}
+
+// The NPCs of block `block` and its slice of the action buffer: [C·first/N, C·end/N).
+[[gnu::always_inline]] inline void Crowd::set_range(const Worker& w, const Job& job, int64_t block,
+                                                    Block& b) const {
+  const int64_t n = job.npcs;
+  b.first = block * def_.npcs_per_block;
+  b.end = std::min<int64_t>(b.first + def_.npcs_per_block, n);
+  const auto capacity = static_cast<int64_t>(job.out->actions.size());
+  b.pos = capacity * b.first / n;
+  b.slice_end = capacity * b.end / n;
   b.pending_before = w.pending.size();
 }
 
-[[gnu::always_inline]] inline void Crowd::end_block(Worker& w, const Block& b) const {
+[[gnu::always_inline]] inline void Crowd::end_block(Worker& w, const Block& b,
+                                                    int64_t served) const {
   // The retries of this block's pending NPCs write after its last plan.
   for (size_t k = b.pending_before; k < w.pending.size(); ++k) w.pending[k].tail = b.pos;
-  w.stats.served += b.end - b.first;
+  w.stats.served += served;
   w.stats.planned += b.planned;
   w.stats.cache_hits += b.hits;
   w.stats.solved += b.solved;
@@ -210,7 +219,7 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
   Block b;
   begin_block<kOneWord, kCache, kHandles>(w, job, block, b);
   for (int64_t i = b.first; i < b.end; ++i) serve_npc<kOneWord, kCache, kHandles>(w, b, i);
-  end_block(w, b);
+  end_block(w, b, b.end - b.first);
 }
 
 // Out of line: keeps the memo loop's registers free of serve_npc's.
@@ -223,9 +232,10 @@ template <bool kHandles>
 // handle, status and length of a memo hit (its offset is unused: crowd.h, CrowdOutput); a
 // copying batch copies the memo's plan to the slice as serve_npc would.
 template <bool kHandles>
-void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t block) const {
+void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
+                             int64_t end_block_) const {
   Block b;
-  begin_block<true, true, kHandles>(w, job, block, b);
+  begin_block<true, true, kHandles>(w, job, first_block, b);
   // Locals, not b's fields (b's address goes to serve_memo_miss, so its fields would be re-read
   // for every NPC); the hits are served by an inner loop without calls, so that these stay in
   // registers there and are saved around the miss calls only.
@@ -242,7 +252,7 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t block) const {
   const MemoEntry* const memo = b.memo;
   uint32_t* const offsets = b.offsets;
   ActionId* const actions = b.actions;
-  const int64_t slice_end = b.slice_end;
+  int64_t slice_end = b.slice_end;
   int64_t pos = b.pos;
   int64_t too_small[kKinds] = {};  // memo hits of a kind answered "too small" (copying)
   // Hits per MemoKind: on the stack, one add per NPC (no register, no chain of tests).
@@ -302,13 +312,26 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t block) const {
     }
     return i;
   };
-  for (int64_t i = b.first;; ++i) {
-    i = serve_hits(i, b.end);
-    if (i >= b.end) break;
-    b.pos = pos;
-    serve_memo_miss<kHandles>(w, b, i);
-    pos = b.pos;
+  // The claimed blocks in one call (the record set up once): per block its range and slice.
+  int64_t served = 0;
+  for (int64_t block = first_block; block < end_block_; ++block) {
+    if (block != first_block) {
+      // The retries of the previous block's pending NPCs write after its last plan.
+      for (size_t k = b.pending_before; k < w.pending.size(); ++k) w.pending[k].tail = pos;
+      set_range(w, job, block, b);
+      pos = b.pos;
+      slice_end = b.slice_end;
+    }
+    for (int64_t i = b.first;; ++i) {
+      i = serve_hits(i, b.end);
+      if (i >= b.end) break;
+      b.pos = pos;
+      serve_memo_miss<kHandles>(w, b, i);
+      pos = b.pos;
+    }
+    served += b.end - b.first;
   }
+  b.pos = pos;
   b.hits +=
       kinds[kKindSolved] + kinds[kKindSolvedFallback] + kinds[kKindNoPlan] + kinds[kKindOther];
   const int64_t too_small_solved = too_small[kKindSolved] + too_small[kKindSolvedFallback];
@@ -316,7 +339,7 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t block) const {
   b.fallback_solved += kinds[kKindSolvedFallback] - too_small[kKindSolvedFallback];
   b.too_small += too_small_solved;
   b.no_plan += kinds[kKindNoPlan];
-  end_block(w, b);
+  end_block(w, b, served);
 }
 
 // One NPC on every path. Inline in serve_block; in serve_block_memo, the miss path.

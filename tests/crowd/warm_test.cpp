@@ -61,7 +61,10 @@ CrowdStatus expect_warm_passes_match(const CrowdPlanner& planner, const CrowdBat
         Results r = with_handles ? Results(n, capacity, &cache) : Results(n, capacity);
         const CrowdStats s = crowd.plan(batch, r.output());
         expect_counts_match_output(s, r);
-        expect_same(cold, r, !with_handles);
+        // Offsets too when copying, except on warm passes after NPCs went pending: a retried
+        // plan goes after its block's plans, the same plan from the cache in its place.
+        const bool pending_shifts = pass > 0 && base.fallback_budget < CrowdDef{}.fallback_budget;
+        expect_same(cold, r, !with_handles && !pending_shifts);
         if (pass > 0) {
           EXPECT_GT(s.cache_hits, 0);
           for (const CrowdStatus st : r.status) seen |= st;
@@ -119,8 +122,19 @@ TEST(CrowdWarm, GoapLevelPassesWithAndWithoutFallbackCountTheirOutput) {
   const size_t capacity = static_cast<size_t>(town.npcs()) * 12;
   CrowdDef none;
   none.fallback = {};
-  for (const CrowdDef& base : {CrowdDef{}, none}) {
-    SCOPED_TRACE(base.fallback.size());
+  // Small blocks and a small per-NPC budget: NPCs go pending in the memo loop's claims of
+  // several blocks (375 blocks: 2-5 blocks a claim), and their retries write after their block.
+  CrowdDef tight;
+  tight.fallback_budget = 20;
+  tight.npcs_per_block = 8;
+  {
+    Crowd crowd = Crowd::create(planner, tight).value();
+    Results r(static_cast<size_t>(town.npcs()), capacity);
+    EXPECT_GT(crowd.plan(town.batch(), r.output()).resumed, 0);
+  }
+  for (const CrowdDef& base : {CrowdDef{}, none, tight}) {
+    SCOPED_TRACE(::testing::Message()
+                 << base.fallback.size() << " fallbacks, budget " << base.fallback_budget);
     const Results cold = cold_batch(planner, town.batch(), capacity, base);
     for (const bool with_handles : {false, true}) {
       const CrowdStatus seen =
