@@ -172,6 +172,49 @@ CArray<int32_t> unpack(const PyCrowdPlanner& p, const py::handle& packed, bool g
   return out;
 }
 
+// A planner chain argument: a list of registry names, or one comma-separated string ("astar-back,
+// astar"); "none", "" and [] mean ℙ only (the CLI's --fallback syntax).
+std::vector<std::string> chain_of(const py::handle& h, const std::string& what) {
+  std::vector<std::string> names;
+  if (py::isinstance<py::str>(h)) {
+    const std::string list = h.cast<std::string>();
+    if (list == "none") return names;
+    size_t start = 0;
+    while (start < list.size()) {
+      const size_t comma = std::min(list.find(',', start), list.size());
+      if (comma > start) names.push_back(list.substr(start, comma - start));
+      start = comma + 1;
+    }
+    return names;
+  }
+  if (!py::isinstance<py::sequence>(h))
+    throw py::type_error(what + ": expected a list of planner names or a comma-separated str");
+  for (py::handle name : py::reinterpret_borrow<py::sequence>(h))
+    names.push_back(str_of(name, what.c_str()));
+  return names;
+}
+
+// The Crowd constructor's chain keywords into `def` (None keeps CrowdDef's default); the ranges
+// and names are Crowd::create's to check (ValueError with its message).
+void set_chain(CrowdDef& def, const py::object& fallback, const py::object& class_fallback,
+               std::optional<int64_t> budget, std::optional<int64_t> max_expansions,
+               std::optional<int64_t> max_memory_bytes, std::optional<double> max_seconds) {
+  if (!fallback.is_none()) def.fallback = chain_of(fallback, "fallback");
+  if (!class_fallback.is_none()) {
+    if (!py::isinstance<py::dict>(class_fallback))
+      throw py::type_error("class_fallback: expected a dict {class name: planner chain}");
+    for (auto [name, chain] : py::reinterpret_borrow<py::dict>(class_fallback)) {
+      std::string class_name = str_of(name, "class_fallback");
+      def.class_fallback.emplace_back(class_name,
+                                      chain_of(chain, "class_fallback['" + class_name + "']"));
+    }
+  }
+  if (budget) def.fallback_budget = *budget;
+  if (max_expansions) def.fallback_limits.max_expansions = *max_expansions;
+  if (max_memory_bytes) def.fallback_limits.max_memory_bytes = *max_memory_bytes;
+  if (max_seconds) def.fallback_limits.max_seconds = *max_seconds;
+}
+
 }  // namespace
 
 void bind_crowd(py::module_& m) {
@@ -208,18 +251,20 @@ void bind_crowd(py::module_& m) {
           py::arg("packed"));
 
   py::class_<PyPlanCache, std::shared_ptr<PyPlanCache>>(m, "PlanCache")
-      .def(py::init([](std::shared_ptr<PyCrowdPlanner> p, int32_t capacity,
-                       int32_t max_plan_length) {
+      .def(py::init([](std::shared_ptr<PyCrowdPlanner> p, int32_t capacity, int32_t max_plan_length,
+                       int32_t table_actions) {
              if (capacity < 1 || capacity > (1 << 28) || max_plan_length < 0 ||
                  max_plan_length > 255)
                throw py::value_error("capacity in [1, 2^28], max_plan_length in [0, 255]");
              auto c = std::make_shared<PyPlanCache>();
              c->owner = p;
-             c->cache =
-                 std::make_unique<PlanCache>(p->planner, PlanCacheDef{capacity, max_plan_length});
+             // table_actions: PlanCache::create's range ([0, 2^30]; 0: no plan table, no handles).
+             c->cache = unwrap(PlanCache::create(
+                 p->planner, PlanCacheDef{capacity, max_plan_length, table_actions}));
              return c;
            }),
-           py::arg("planner"), py::arg("capacity") = 1 << 16, py::arg("max_plan_length") = 16)
+           py::arg("planner"), py::arg("capacity") = 1 << 16, py::arg("max_plan_length") = 16,
+           py::arg("table_actions") = PlanCacheDef{}.table_actions)
       .def("invalidate", [](PyPlanCache& c) { c.cache->invalidate(); })
       .def(
           "resolve",
@@ -238,7 +283,11 @@ void bind_crowd(py::module_& m) {
   py::class_<PyCrowd, std::shared_ptr<PyCrowd>>(m, "Crowd")
       .def(py::init([](std::shared_ptr<PyCrowdPlanner> p, int32_t threads,
                        std::shared_ptr<PyPlanCache> cache, int32_t npcs_per_block,
-                       int32_t worker_memo_entries) {
+                       int32_t worker_memo_entries, const py::object& fallback,
+                       const py::object& class_fallback, std::optional<int64_t> fallback_budget,
+                       std::optional<int64_t> fallback_max_expansions,
+                       std::optional<int64_t> fallback_max_memory_bytes,
+                       std::optional<double> fallback_max_seconds) {
              if (threads < 1 || threads > 1024 || npcs_per_block < 1 || worker_memo_entries < 0)
                throw py::value_error("threads in [1, 1024], npcs_per_block >= 1");
              if (cache && cache->owner != p)
@@ -250,6 +299,8 @@ void bind_crowd(py::module_& m) {
              def.npcs_per_block = npcs_per_block;
              def.worker_memo_entries = worker_memo_entries;
              def.cache = cache ? cache->cache.get() : nullptr;
+             set_chain(def, fallback, class_fallback, fallback_budget, fallback_max_expansions,
+                       fallback_max_memory_bytes, fallback_max_seconds);
              if (threads > 1) {
                c->pool = std::make_unique<CrowdThreadPool>(threads);
                c->pool->install(def);
@@ -258,7 +309,16 @@ void bind_crowd(py::module_& m) {
              return c;
            }),
            py::arg("planner"), py::arg("threads") = 1, py::arg("cache") = nullptr,
-           py::arg("npcs_per_block") = 64, py::arg("worker_memo_entries") = 2048)
+           py::arg("npcs_per_block") = 64, py::arg("worker_memo_entries") = 2048, py::kw_only(),
+           py::arg("fallback") = py::none(), py::arg("class_fallback") = py::none(),
+           py::arg("fallback_budget") = py::none(), py::arg("fallback_max_expansions") = py::none(),
+           py::arg("fallback_max_memory_bytes") = py::none(),
+           py::arg("fallback_max_seconds") = py::none(),
+           "fallback: the planner chain after ℙ (registry names, a list or 'a,b'; default "
+           "['astar']; 'none' or []: ℙ only); class_fallback: {class name: chain} for some "
+           "classes; fallback_budget: expansions per NPC in the first attempt (default 2000); "
+           "fallback_max_*: the retries' limits (500000 expansions, 256 MiB, 0 s = no time limit). "
+           "None keeps the default; a bad name or range is a ValueError.")
       .def(
           "plan",
           [](PyCrowd& c, const py::handle& npc_class, const py::handle& init,

@@ -87,17 +87,25 @@ class CrowdPlanner:
 
 class PlanCache:
     def __init__(self, planner: CrowdPlanner, capacity: int = 65536,
-                 max_plan_length: int = 16) -> None: ...
+                 max_plan_length: int = 16, table_actions: int = 524288) -> None: ...
     def invalidate(self) -> None: ...
     def resolve(self, handle: int) -> Optional[npt.NDArray[np.int32]]: ...
     def stats(self) -> Dict[str, int]: ...
+
+PlannerChain = Union[str, Sequence[str]]  # ["astar-back", "astar"] or "astar-back,astar"; "none"
 
 CrowdArrays = Tuple[npt.NDArray[np.int32], npt.NDArray[np.uint32], npt.NDArray[np.uint16],
                     npt.NDArray[np.uint16], Dict[str, Any]]
 
 class Crowd:
     def __init__(self, planner: CrowdPlanner, threads: int = 1, cache: Optional[PlanCache] = None,
-                 npcs_per_block: int = 64, worker_memo_entries: int = 2048) -> None: ...
+                 npcs_per_block: int = 64, worker_memo_entries: int = 2048, *,
+                 fallback: Optional[PlannerChain] = None,
+                 class_fallback: Optional[Dict[str, PlannerChain]] = None,
+                 fallback_budget: Optional[int] = None,
+                 fallback_max_expansions: Optional[int] = None,
+                 fallback_max_memory_bytes: Optional[int] = None,
+                 fallback_max_seconds: Optional[float] = None) -> None: ...
     def plan(self, npc_class: npt.NDArray[np.uint16], init: npt.NDArray[np.uint64],
              goal: npt.NDArray[np.uint64], actions: Optional[npt.NDArray[np.int32]] = None,
              offset: Optional[npt.NDArray[np.uint32]] = None,
