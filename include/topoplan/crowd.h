@@ -68,6 +68,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -301,6 +302,12 @@ struct CrowdDef {
   // The retry of a pending NPC (no time limit: see "Planner chain" above).
   SearchLimits fallback_limits{500'000, int64_t{256} << 20, 0.0};
 };
+
+// A planner chain written as text, the syntax the CLI (--fallback, --class-fallback), the C API
+// (topoplan_crowd_chain) and Python share: registry names separated by commas ("astar-back,astar");
+// "none" or "" is the empty chain (ℙ only). Empty names between commas are skipped; the names
+// themselves are checked by Crowd::create.
+[[nodiscard]] std::vector<std::string> parse_planner_chain(std::string_view text);
 
 // Structure-of-arrays input for N NPCs, in priority order (most urgent first).
 struct CrowdBatch {

@@ -176,17 +176,7 @@ CArray<int32_t> unpack(const PyCrowdPlanner& p, const py::handle& packed, bool g
 // astar"); "none", "" and [] mean ℙ only (the CLI's --fallback syntax).
 std::vector<std::string> chain_of(const py::handle& h, const std::string& what) {
   std::vector<std::string> names;
-  if (py::isinstance<py::str>(h)) {
-    const std::string list = h.cast<std::string>();
-    if (list == "none") return names;
-    size_t start = 0;
-    while (start < list.size()) {
-      const size_t comma = std::min(list.find(',', start), list.size());
-      if (comma > start) names.push_back(list.substr(start, comma - start));
-      start = comma + 1;
-    }
-    return names;
-  }
+  if (py::isinstance<py::str>(h)) return parse_planner_chain(h.cast<std::string>());
   if (!py::isinstance<py::sequence>(h))
     throw py::type_error(what + ": expected a list of planner names or a comma-separated str");
   for (py::handle name : py::reinterpret_borrow<py::sequence>(h))

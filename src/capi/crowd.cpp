@@ -195,30 +195,17 @@ void topoplan_crowd_def_init(topoplan_crowd_def* def) {
 }
 
 namespace {
-// "a,b" -> {"a", "b"}; "" or "none": ℙ only (the CLI's --fallback syntax).
-std::vector<std::string> split_names(std::string_view list) {
-  std::vector<std::string> names;
-  if (list == "none" || list.empty()) return names;
-  size_t start = 0;
-  while (start <= list.size()) {
-    const size_t comma = std::min(list.find(',', start), list.size());
-    if (comma > start) names.emplace_back(list.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return names;
-}
-
 // The C chain into the CrowdDef (ranges and names are Crowd::create's to check); the reason
 // when the C struct itself is malformed.
 std::optional<std::string> set_chain(const topoplan_crowd_chain& c, CrowdDef& d) {
   if (c.num_class_fallback < 0 || (c.num_class_fallback > 0 && c.class_fallback == nullptr))
     return "num_class_fallback must be >= 0, with class_fallback not NULL when > 0";
-  if (c.fallback != nullptr) d.fallback = split_names(c.fallback);
+  if (c.fallback != nullptr) d.fallback = parse_planner_chain(c.fallback);
   for (int32_t i = 0; i < c.num_class_fallback; ++i) {
     const topoplan_crowd_class_chain& e = c.class_fallback[i];
     if (e.npc_class == nullptr || e.planners == nullptr)
       return "class_fallback[" + std::to_string(i) + "]: npc_class or planners is NULL";
-    d.class_fallback.emplace_back(e.npc_class, split_names(e.planners));
+    d.class_fallback.emplace_back(e.npc_class, parse_planner_chain(e.planners));
   }
   d.fallback_budget = c.fallback_budget;
   d.fallback_limits = SearchLimits{c.max_expansions, c.max_memory_bytes, c.max_seconds};

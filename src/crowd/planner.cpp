@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <atomic>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "topoplan/crowd.h"
 
@@ -113,6 +115,18 @@ Result<CrowdPlanner> CrowdPlanner::create(const Domain& domain) {
     p.classes_.push_back(std::move(cp));
   }
   return p;
+}
+
+std::vector<std::string> parse_planner_chain(std::string_view text) {
+  std::vector<std::string> names;
+  if (text == "none") return names;
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) names.emplace_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return names;
 }
 
 }  // namespace topoplan

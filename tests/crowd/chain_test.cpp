@@ -316,5 +316,18 @@ TEST(CrowdChain, PerClassChainsByClassName) {
   EXPECT_FALSE(Crowd::create(f.planner, unknown_planner).ok());
 }
 
+// The chain's text syntax, shared by the CLI, the C API and Python (one parser).
+TEST(CrowdChain, ParsePlannerChain) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(parse_planner_chain("astar"), V{"astar"});
+  EXPECT_EQ(parse_planner_chain("astar-back,astar"), (V{"astar-back", "astar"}));
+  EXPECT_EQ(parse_planner_chain(",astar,,astar-back,"), (V{"astar", "astar-back"}));
+  EXPECT_EQ(parse_planner_chain("none"), V{});
+  EXPECT_EQ(parse_planner_chain(""), V{});
+  EXPECT_EQ(parse_planner_chain(","), V{});
+  // "none" is the empty chain only as the whole text; as a name Crowd::create refuses it.
+  EXPECT_EQ(parse_planner_chain("none,astar"), (V{"none", "astar"}));
+}
+
 }  // namespace
 }  // namespace topoplan

@@ -48,18 +48,6 @@ struct CrowdOptions {
   int64_t fallback_budget = CrowdDef{}.fallback_budget;
 };
 
-std::vector<std::string> split_names(const std::string& list) {
-  std::vector<std::string> names;
-  if (list == "none" || list.empty()) return names;
-  size_t start = 0;
-  while (start <= list.size()) {
-    const size_t comma = std::min(list.find(',', start), list.size());
-    if (comma > start) names.push_back(list.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return names;
-}
-
 // A --class-fallback value: "" when it reads CLASS=PLANNER[,PLANNER...], else the reason (the
 // names are checked by Crowd::create once the domain is loaded).
 std::string check_class_fallback(const std::string& text) {
@@ -71,11 +59,11 @@ std::string check_class_fallback(const std::string& text) {
 
 // The planner chain of the options in a CrowdDef: --fallback, --class-fallback, the budget.
 void set_chain(const CrowdOptions& o, CrowdDef& def) {
-  def.fallback = split_names(o.fallback);
+  def.fallback = parse_planner_chain(o.fallback);
   def.fallback_budget = o.fallback_budget;
   for (const std::string& entry : o.class_fallback) {
     const size_t eq = entry.find('=');
-    def.class_fallback.emplace_back(entry.substr(0, eq), split_names(entry.substr(eq + 1)));
+    def.class_fallback.emplace_back(entry.substr(0, eq), parse_planner_chain(entry.substr(eq + 1)));
   }
 }
 
