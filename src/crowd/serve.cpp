@@ -493,8 +493,12 @@ template <bool kOneWord, bool kCache, bool kHandles>
   ++b.planned;
   if (ps == PlanStatus::kSolved) {
     CrowdStatus st = kCrowdSolved;
+    // The length in a local: the stores to plan[] could alias *len (both int32_t), which would
+    // reload it per action.
     const ActionId* to_global = h.to_global;
-    for (int32_t j = 0; j < *len; ++j) plan[j] = to_global[plan[j]];
+    const int32_t n = *len;
+#pragma GCC unroll 4
+    for (int32_t j = 0; j < n; ++j) plan[j] = to_global[plan[j]];
     if constexpr (kCache) {
       if (*len <= b.table_max) *id = b.cache->store(plan, *len);
     }
