@@ -119,7 +119,7 @@ class TopoScratch {
   };
   struct SlotRec {
     uint32_t mark;   // see gen_
-    ActionId leave;  // action leaving that value on the walk (-1: final value)
+    ActionId leave;  // action leaving that value on the walk (-1: final value); s0: σ1's first
     uint32_t sim;    // self-check: == gen_ when the variable holds that value
   };
   struct VarRec {

@@ -149,6 +149,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
       return PlanStatus::kGaveUp;
     }
     slot[base + x].mark = gen + 1;
+    slot[base + x].leave = -1;  // σ1's first action, set below when v walks
     slot[base + x].sim = gen;
     if (g != kUndefined && g != x) walks[num_walks++] = v;
   }
@@ -180,6 +181,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
       if (x == x0) {
         c.use(a, 0);
         var[v].sigma_first = a;
+        vslot[x0].leave = a;
         break;
       }
       if (vslot[x].mark == gen) [[unlikely]] {  // looped without meeting s0

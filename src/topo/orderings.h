@@ -44,6 +44,20 @@ struct FastOrderings {
                                                  OnDisj&& on_disj, OnPrevail&& on_prevail) const {
     const TopoPlanner::ActInfo& ax = act[x];
     const int32_t post = ax.post_slot;
+    if constexpr (!kLoops) {
+      // No disjunctive request: s0[w]'s leave is σ1's first action of w (phase 1), so a request
+      // for s0[w] and a restore of s0[w] need no mark test; no chosen action requests s0[w] of a
+      // looping walk, so the requesters of a restored s0 are all filtered out by the stamp.
+      if (const ActionId l = slot[post].leave; l >= 0) on_succ(l);
+      for (int32_t r = ax.req_begin; r < ax.req_end; ++r)
+        if (act_rec[requester[r]].stamp == chosen) on_succ(requester[r]);
+      for (int32_t i = ax.prv_begin; i < ax.prv_end; ++i) {
+        const int32_t ps = prv_slot[i];
+        on_prevail(ps);
+        if (const ActionId l = slot[ps].leave; l >= 0) on_succ(l);
+      }
+      return;
+    }
     if (slot[post].mark == s0_mark) {  // x restores s0[v]: the walk is long
       if (var[ax.var].sigma_first >= 0) on_succ(var[ax.var].sigma_first);
     } else {
