@@ -174,6 +174,7 @@ inline void unpack_projected(const CrowdLayout::Field* fields, int32_t num_vars,
                              const uint64_t* g, ValueId* s0, ValueId* goal) {
   const uint64_t s_word = s[0];
   const uint64_t g_word = g[0];
+#pragma GCC unroll 2
   for (int32_t k = 0; k < num_vars; ++k) {
     const CrowdLayout::Field f = fields[k];
     const uint64_t sw = kOneWord ? s_word : s[f.word];
