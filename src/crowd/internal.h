@@ -180,8 +180,10 @@ inline void unpack_projected(const CrowdLayout::Field* fields, int32_t num_vars,
     const uint64_t sw = kOneWord ? s_word : s[f.word];
     const uint64_t gw = kOneWord ? g_word : g[f.word];
     s0[k] = static_cast<ValueId>((sw >> f.shift) & f.mask);
-    const uint64_t x = (gw >> f.shift) & f.mask;
-    goal[k] = x == f.mask ? kUndefined : static_cast<ValueId>(x);
+    // The goal field plus one, masked, minus one: all ones (free) wraps to 0, then -1 =
+    // kUndefined; any other value comes back unchanged (no compare and select).
+    static_assert(kUndefined == -1);
+    goal[k] = static_cast<ValueId>(((gw >> f.shift) + 1) & f.mask) - 1;
   }
 }
 
