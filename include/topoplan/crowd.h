@@ -482,7 +482,9 @@ class CrowdThreadPool {
   void* task_context_ = nullptr;
   int32_t item_count_ = 0;
   std::atomic<int32_t> next_item_{0};
-  int32_t running_ = 0;  // pool threads still inside the current task (guarded by mutex_)
+  // Pool threads still inside the current task: set under mutex_, decremented under mutex_ (with
+  // done_'s notify), read without it by finish()'s short spin.
+  std::atomic<int32_t> running_{0};
 };
 
 }  // namespace topoplan
