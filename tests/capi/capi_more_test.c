@@ -257,16 +257,19 @@ static void test_town(void) {
 /* Plan handles (docs/crowds.md): a GOAP-level town planned by handle — cold, warm, a frame at a
  * time — gives every NPC the plan a crowd without handles copies (ℙ's and the fallback's alike);
  * handles go stale with an invalidation and resolve to nothing then. */
-typedef struct handle_run {
+/* One run of a 3000-NPC town: the output arrays and, for handle batches, the handles. */
+typedef struct town_run {
   int32_t actions[3000 * 16];
   uint32_t offset[3000];
   uint16_t length[3000], status[3000];
   topoplan_plan_handle handles[3000];
-} handle_run;
-static handle_run copied, by_handle;
+} town_run;
+static town_run copied, by_handle;
 
-static topoplan_crowd_output handle_output(handle_run* r) {
+/* Clears `r` and returns the output over its arrays. */
+static topoplan_crowd_output run_output(town_run* r) {
   topoplan_crowd_output out;
+  memset(r, 0, sizeof *r);
   out.actions = r->actions;
   out.capacity = 3000 * 16;
   out.offset = r->offset;
@@ -276,7 +279,7 @@ static topoplan_crowd_output handle_output(handle_run* r) {
 }
 
 /* The NPCs of `r` against the copied run: same answers; returns how many came by handle. */
-static int64_t same_plans(const topoplan_crowd* crowd, const handle_run* r, int64_t n) {
+static int64_t same_plans(const topoplan_crowd* crowd, const town_run* r, int64_t n) {
   int64_t i, handled = 0;
   const uint16_t hit = TOPOPLAN_CROWD_CACHE_HIT;
   for (i = 0; i < n; ++i) {
@@ -334,13 +337,13 @@ static void test_handles(void) {
   CHECK_STATUS(topoplan_crowd_create(planner, &cdef, &crowd, error, sizeof error), TOPOPLAN_OK);
 
   /* The reference: plans copied, no cache. */
-  out = handle_output(&copied);
+  out = run_output(&copied);
   CHECK_STATUS(topoplan_crowd_plan(plain, &b, &out, &stats), TOPOPLAN_OK);
   for (i = 0; i < b.count; ++i) fallback += (copied.status[i] & TOPOPLAN_CROWD_FALLBACK) != 0;
   CHECK(fallback > 0 && stats.solved > b.count / 2);
 
   /* Cold (ℙ, fallback and empty plans go to the table), then warm (cache hits by handle). */
-  out = handle_output(&by_handle);
+  out = run_output(&by_handle);
   CHECK_STATUS(topoplan_crowd_plan_handles(crowd, &b, &out, by_handle.handles, &stats),
                TOPOPLAN_OK);
   CHECK(stats.served == b.count && stats.complete == 1);
@@ -406,32 +409,16 @@ static void test_handles(void) {
  * leave exactly the NPCs the fallback answered without one; an explicit "astar" chain (and a NULL
  * chain) answers as topoplan_crowd_create; bad names and ranges are refused with a message; the
  * plan table's size is the caller's (topoplan_plan_cache_create_with_table). */
-typedef struct chain_run {
-  int32_t actions[3000 * 16];
-  uint32_t offset[3000];
-  uint16_t length[3000], status[3000];
-} chain_run;
-static chain_run reference, chained;
-
-static topoplan_crowd_output chain_output(chain_run* r) {
-  topoplan_crowd_output out;
-  memset(r, 0, sizeof *r);
-  out.actions = r->actions;
-  out.capacity = 3000 * 16;
-  out.offset = r->offset;
-  out.length = r->length;
-  out.status = r->status;
-  return out;
-}
+static town_run reference, chained;
 
 /* Plans the batch with a crowd of `chain` (NULL: the default one); stats in *stats. */
 static topoplan_status run_chain(const topoplan_crowd_planner* planner,
                                  const topoplan_crowd_chain* chain, const topoplan_crowd_batch* b,
-                                 chain_run* r, topoplan_crowd_stats* stats, char* error,
+                                 town_run* r, topoplan_crowd_stats* stats, char* error,
                                  size_t error_size) {
   topoplan_crowd_def def;
   topoplan_crowd* crowd = NULL;
-  topoplan_crowd_output out = chain_output(r);
+  topoplan_crowd_output out = run_output(r);
   topoplan_status s;
   topoplan_crowd_def_init(&def);
   s = topoplan_crowd_create_with_chain(planner, &def, chain, &crowd, error, error_size);
@@ -448,7 +435,7 @@ static topoplan_status run_chain(const topoplan_crowd_planner* planner,
 /* `r` against the reference, NPC by NPC: an NPC of class `only` (-1: any, -2: none) the reference's
  * fallback answered is NO_PLAN (without FALLBACK) in `r`; every other NPC has the same status
  * and plan. Returns how many NPCs lost their fallback answer. */
-static int64_t lost_fallback(const topoplan_crowd_batch* b, const chain_run* r, int32_t only) {
+static int64_t lost_fallback(const topoplan_crowd_batch* b, const town_run* r, int32_t only) {
   int64_t i, lost = 0;
   for (i = 0; i < b->count; ++i) {
     const int ref_fb = (reference.status[i] & TOPOPLAN_CROWD_FALLBACK) != 0;
@@ -505,7 +492,7 @@ static void test_chain(void) {
   /* The reference: topoplan_crowd_create (the default chain) — no NPC without a plan. */
   topoplan_crowd_def_init(&cdef);
   CHECK_STATUS(topoplan_crowd_create(planner, &cdef, &crowd, error, sizeof error), TOPOPLAN_OK);
-  out = chain_output(&reference);
+  out = run_output(&reference);
   CHECK_STATUS(topoplan_crowd_plan(crowd, &b, &out, &ref_stats), TOPOPLAN_OK);
   topoplan_crowd_free(crowd);
   for (i = 0; i < b.count; ++i)
@@ -634,7 +621,7 @@ static void test_chain(void) {
     CHECK(capacity == 0);
     cdef.cache = cache;
     CHECK_STATUS(topoplan_crowd_create(planner, &cdef, &crowd, error, sizeof error), TOPOPLAN_OK);
-    out = chain_output(&chained);
+    out = run_output(&chained);
     CHECK_STATUS(topoplan_crowd_plan_handles(crowd, &b, &out, handles, &stats), TOPOPLAN_OK);
     for (i = 0; i < b.count; ++i) {
       CHECK(handles[i].epoch == 0);
