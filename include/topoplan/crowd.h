@@ -156,7 +156,8 @@ class CrowdPlanner {
   friend class Crowd;
   struct ClassPlan {
     Domain projected;                 // the projection (variables and actions renumbered)
-    TopoPlanner planner;              // ℙ on `projected` with the full class's structural class
+    Domain wide;                      // its variables, every domain action at its own id
+    TopoPlanner planner;              // ℙ on `wide`, masked to the class (structural class: full)
     std::vector<VarId> vars;          // projected var → domain var
     std::vector<ActionId> to_global;  // projected action → domain action
     std::vector<CrowdLayout::Field> fields;  // projected var → its field in the packed layout

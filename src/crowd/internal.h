@@ -81,7 +81,7 @@ struct alignas(64) Crowd::Worker {
 struct Crowd::ClassHot {
   const TopoPlanner* planner = nullptr;
   const CrowdLayout::Field* fields = nullptr;  // per projected variable
-  const ActionId* to_global = nullptr;         // projected action → domain action
+  const ActionId* to_global = nullptr;         // projected action → domain action (fallbacks)
   int32_t num_vars = 0;
   int32_t max_len = 0;  // ℙ's max_plan_length()
 };

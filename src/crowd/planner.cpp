@@ -90,9 +90,31 @@ Result<CrowdPlanner> CrowdPlanner::create(const Domain& domain) {
       return error_of("crowd: class '" + class_name +
                       "': projection: " + projected.error().message);
     cp->projected = std::move(projected).value();
-    std::vector<uint8_t> all(cp->to_global.size(), 1);
+    // ℙ's own copy of the projection keeps every action of the domain at its domain id (the
+    // class's actions as projected, every other one a placeholder masked out), so that ℙ writes
+    // the output's action ids itself: no remapping per plan. ℙ never looks at an unavailable
+    // action, and the available ones are the same actions in the same order.
+    // (A projection has variables: Domain::compile refuses one without.)
+    std::vector<ActionDef> compact = std::move(def.actions);
+    def.actions.clear();
+    def.actions.reserve(static_cast<size_t>(domain.num_actions()));
+    size_t next = 0;
+    for (ActionId a = 0; a < domain.num_actions(); ++a) {
+      if (mask[static_cast<size_t>(a)]) {
+        def.actions.push_back(std::move(compact[next++]));
+      } else {
+        ActionDef placeholder;
+        placeholder.name = domain.action_name(a);
+        placeholder.effects.push_back(Effect{0, kUndefined, 0});
+        def.actions.push_back(std::move(placeholder));
+      }
+    }
+    Result<Domain> wide = Domain::compile(def);
+    if (!wide.ok())
+      return error_of("crowd: class '" + class_name + "': projection: " + wide.error().message);
+    cp->wide = std::move(wide).value();
     Result<TopoPlanner> planner =
-        TopoPlanner::create(cp->projected, all, full.value().structural_class());
+        TopoPlanner::create(cp->wide, mask, full.value().structural_class());
     if (!planner.ok())
       return error_of("crowd: class '" + class_name + "': " + planner.error().message);
     cp->planner = std::move(planner).value();

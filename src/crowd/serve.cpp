@@ -492,15 +492,7 @@ template <bool kOneWord, bool kCache, bool kHandles>
       scratch, s0_vals, goal_vals, std::span<ActionId>(plan, static_cast<size_t>(max_len)), len);
   ++b.planned;
   if (ps == PlanStatus::kSolved) {
-    CrowdStatus st = kCrowdSolved;
-    // The length in a local: the stores to plan[] could alias *len (both int32_t), which would
-    // reload it per action. Unrolled by 2: by 4, the remainder dispatch cost more than it saved
-    // on plans of about 5 actions (cold town: 209.4 instructions per NPC, by 2: 206.7, none:
-    // 209.8).
-    const ActionId* to_global = h.to_global;
-    const int32_t n = *len;
-#pragma GCC unroll 2
-    for (int32_t j = 0; j < n; ++j) plan[j] = to_global[plan[j]];
+    CrowdStatus st = kCrowdSolved;  // ℙ wrote domain action ids (planner.cpp: `wide`)
     if constexpr (kCache) {
       if (*len <= b.table_max) *id = b.cache->store(plan, *len);
     }

@@ -81,6 +81,37 @@ TEST(Crowd, RandomDomainsWithClassesMatchOneByOne) {
   }
 }
 
+// ℙ plans on a copy of each class's projection that keeps every domain action at its own id
+// (planner.cpp), so the crowd writes ℙ's ids without remapping them: two classes whose actions
+// interleave (even and odd ids) and one with every action, against ℙ on the whole domain.
+TEST(Crowd, InterleavedClassesMatchOneByOne) {
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    SCOPED_TRACE(seed);
+    DomainDef def = testing::random_domain_def(seed);
+    const auto na = static_cast<ActionId>(def.actions.size());
+    NpcClassDef even{"even", {}}, all{"all", {}}, odd{"odd", {}};
+    for (ActionId a = 0; a < na; ++a) {
+      (a % 2 == 0 ? even : odd).actions.push_back(a);
+      all.actions.push_back(a);
+    }
+    def.classes = {even, all, odd};
+    const Domain d = Domain::compile(def).value();
+    auto made = CrowdPlanner::create(d);
+    ASSERT_TRUE(made.ok()) << made.error().message;
+    const CrowdPlanner planner = std::move(made).value();
+    Rng rng(seed * 5 + 3);
+    std::vector<Instance> seeds;
+    testing::RandomInstanceOptions io;
+    for (int k = 0; k < 4; ++k) seeds.push_back(testing::random_instance(d, rng, io));
+    const Town t = make_town(d, planner.layout(), seeds, 300, seed);
+    const size_t capacity = t.npc_class.size() * static_cast<size_t>(planner.max_plan_length());
+    const Results one = run_batch(planner, t, capacity, 1, nullptr, 16);
+    expect_matches_reference(d, t, one);
+    PlanCache cache(planner, {64, 16});
+    expect_same(one, run_batch(planner, t, capacity, 2, &cache, 16));
+  }
+}
+
 TEST(Crowd, SmallBufferFlagsOverflowPerNpcAndStaysDeterministic) {
   const WesternCase c(2000, 5, 1);  // 1 action per NPC on average: many overflow
   const auto& [w, planner, t, capacity, one] = c;
