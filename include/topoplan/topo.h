@@ -269,7 +269,7 @@ class TopoPlanner {
   // The fast path (src/topo/fast.cpp; the sort: src/topo/order.cpp). A returned status ends the
   // plan; std::nullopt goes on to the next phase.
   std::optional<PlanStatus> start_walks(TopoScratch& s, std::span<const ValueId> s0,
-                                        std::span<const ValueId> goal, int32_t* unmet) const;
+                                        std::span<const ValueId> goal, uint32_t* goal_diff) const;
   std::optional<PlanStatus> close_requests(TopoScratch& s, std::span<const ValueId> s0,
                                            std::span<const ValueId> goal, std::span<ActionId> out,
                                            int32_t* out_len) const;
@@ -282,11 +282,13 @@ class TopoPlanner {
   void add_edge(TopoScratch& s, ActionId from, ActionId to) const;
   ActionId pick_deferred(TopoScratch& s, const ValueId* s0, int32_t first, int32_t last) const;
   void send_requests_late(TopoScratch& s, const ValueId* s0, ActionId f) const;
+  // The sort's goal test when the state code is not injective (src/topo/order.cpp).
+  [[nodiscard]] bool goal_reached(const TopoScratch& s, const ValueId* goal) const;
   // Sorts the chosen actions into `out` and re-simulates each one as it is emitted (the
   // self-check); returns kSolved, kGaveUp (ordering cycle or failed self-check). kLoops: some
   // request is disjunctive (src/topo/order.cpp).
   template <bool kLoops>
-  PlanStatus order(TopoScratch& s, const ValueId* s0, const ValueId* goal, int32_t unmet,
+  PlanStatus order(TopoScratch& s, const ValueId* s0, const ValueId* goal, uint32_t goal_diff,
                    ActionId* out) const;
 
   // The general path (src/topo/general*.cpp): undefined pre-conditions and partial goals.
@@ -301,6 +303,12 @@ class TopoPlanner {
   CompiledActionSet set_;
   const Domain* domain_ = nullptr;
   bool general_only_ = false;  // an available action has an undefined pre-condition
+  // The self-check's goal test (docs/algorithm.md, "Measured, stage 5"): a state's code is
+  // Σ_v value(v)·weight(v), weight(v) = Π_{u<v} |D_u| (mixed radix), injective when
+  // Π |D_v| ≤ 2^31, so that (goal code − simulated code) mod 2^32 is 0 exactly when the
+  // simulated state reaches the goal. Otherwise the sort scans the goal at the end.
+  bool state_code_ = false;
+  std::vector<uint32_t> var_weight_;  // per variable: weight(v) (mod 2^32)
   StructuralClass class_ = StructuralClass::kNone;
   int32_t num_available_ = 0;
   uint64_t shape_ = 0;          // (actions << 32) | value slots: the scratch shape plan() expects
@@ -330,6 +338,7 @@ class TopoPlanner {
     int32_t prv_end;
     int32_t req_begin;
     int32_t req_end;
+    uint32_t code_delta;  // (post − pre)·weight(var) mod 2^32: the action's change of the code
   };
   std::vector<ActInfo> act_info_;
 };

@@ -63,7 +63,21 @@ Result<TopoPlanner> TopoPlanner::create(const CompiledActionSet& set,
   p.total_prevails_ = static_cast<int32_t>(prevails.items.size());
   const int32_t slots = set.num_slots();
 
-  p.act_info_.assign(static_cast<size_t>(na), TopoPlanner::ActInfo{-1, -1, -1, 0, 0, 0, 0, 0, 0});
+  // Mixed-radix weights of the state code (the self-check's goal test): injective on states when
+  // the product of the domain sizes stays within 2^31.
+  p.var_weight_.assign(static_cast<size_t>(m), 0);
+  uint64_t product = 1;
+  p.state_code_ = true;
+  for (VarId v = 0; v < m; ++v) {
+    p.var_weight_[static_cast<size_t>(v)] = static_cast<uint32_t>(product);
+    product *= static_cast<uint64_t>(domain.domain_size(v));
+    if (product > (uint64_t{1} << 31)) {
+      p.state_code_ = false;
+      product = 1;  // weights are unused then; keep the product bounded
+    }
+  }
+  p.act_info_.assign(static_cast<size_t>(na),
+                     TopoPlanner::ActInfo{-1, -1, -1, 0, 0, 0, 0, 0, 0, 0});
   for (ActionId a = 0; a < na; ++a) {
     TopoPlanner::ActInfo& ai = p.act_info_[static_cast<size_t>(a)];
     ai.prv_begin = p.prv_offset_[a];
@@ -77,6 +91,10 @@ Result<TopoPlanner> TopoPlanner::create(const CompiledActionSet& set,
     ai.post_slot = p.slot(ai.var, ai.post);
     ai.req_begin = p.req_offset_[ai.post_slot];
     ai.req_end = p.req_offset_[ai.post_slot + 1];
+    // Undefined pre-conditions never reach the fast path's sort (general_only_).
+    if (ai.pre != kUndefined)
+      ai.code_delta = (static_cast<uint32_t>(ai.post) - static_cast<uint32_t>(ai.pre)) *
+                      p.var_weight_[static_cast<size_t>(ai.var)];
   }
   p.find_cycles(slots, m);
   p.shape_ = static_cast<uint64_t>(na) << 32 | static_cast<uint32_t>(slots);

@@ -97,8 +97,8 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   s.num_used_ = 0;  // the other counters: set by the phase that fills them
   s.pick_capped_ = false;
 
-  int32_t unmet = 0;
-  if (const std::optional<PlanStatus> st = start_walks(s, s0, goal, &unmet)) return *st;
+  uint32_t goal_diff = 0;
+  if (const std::optional<PlanStatus> st = start_walks(s, s0, goal, &goal_diff)) return *st;
   if (const std::optional<PlanStatus> st = close_requests(s, s0, goal, out, out_len)) return *st;
   if (s.num_used_ > static_cast<int32_t>(out.size())) {
     *out_len = s.num_used_;
@@ -108,8 +108,8 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
 
   // Phase 3: sort and self-check.
   const PlanStatus st = s.num_disj_vars_ > 0
-                            ? order<true>(s, s0.data(), goal.data(), unmet, out.data())
-                            : order<false>(s, s0.data(), goal.data(), unmet, out.data());
+                            ? order<true>(s, s0.data(), goal.data(), goal_diff, out.data())
+                            : order<false>(s, s0.data(), goal.data(), goal_diff, out.data());
   if (st == PlanStatus::kSolved) {
     *out_len = s.num_used_;
     return st;
@@ -117,15 +117,16 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   return s.failure_ == TopoFailure::kOrderingCycle ? no_plan(s, false) : PlanStatus::kGaveUp;
 }
 
-// Phase 1: σ1 for every variable whose goal differs from s0. `unmet` counts goal facts s0 does
-// not satisfy (the self-check tracks it along the plan). The per-variable state is reset here
+// Phase 1: σ1 for every variable whose goal differs from s0. `goal_diff` receives the goal's
+// state code minus s0's (the self-check's goal test, order.cpp; a free variable counts as
+// staying at s0, which the fast path never moves it from). The per-variable state is reset here
 // too (no separate fill: for the 4-9 variables of a crowd class a memset call costs more than
 // the loop). Two loops: the first checks the input, resets and marks s0 and lists the
 // variables to walk; the second walks them (ascending, as one loop would), with fewer values
 // live. A status ends the plan.
 [[gnu::always_inline]] inline std::optional<PlanStatus> TopoPlanner::start_walks(
     TopoScratch& s, std::span<const ValueId> s0, std::span<const ValueId> goal,
-    int32_t* unmet) const {
+    uint32_t* goal_diff) const {
   const int32_t m = static_cast<int32_t>(value_offset_.size()) - 1;
   const uint32_t gen = s.gen_;
   const int32_t* const off = value_offset_.data();
@@ -153,19 +154,21 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
     slot[base + x].sim = gen;
     if (g != kUndefined && g != x) walks[num_walks++] = v;
   }
-  *unmet = num_walks;
   // The unique simple path s0 → g (σ1), g ≠ s0: follow producers back from g. Marks its values
   // (except s0) as on the walk and records which action leaves each of them. Every value
   // visited is marked, so a walk that loops without meeting s0 is caught by the mark test
   // before it outgrows the domain. No path at all is a proof (the input was checked above).
   const ActionId* const producer = producer_.data();
   const ActInfo* const info = act_info_.data();
+  const uint32_t* const weight = var_weight_.data();
   Chooser<TopoScratch::ActRec> c{s.act_.data(), s.used_.data(), gen, 0};
+  uint32_t diff = 0;
   for (int32_t k = 0; k < num_walks; ++k) {
     const VarId v = walks[k];
     const int32_t base = off[v];
     const ValueId x0 = init[v];
     const ValueId g = target[v];
+    diff += (static_cast<uint32_t>(g) - static_cast<uint32_t>(x0)) * weight[v];
     TopoScratch::SlotRec* const vslot = slot + base;
     vslot[g].mark = gen;
     vslot[g].leave = -1;
@@ -196,6 +199,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
     }
   }
   s.num_used_ = c.n;
+  *goal_diff = diff;
   return std::nullopt;
 }
 

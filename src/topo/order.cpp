@@ -21,6 +21,16 @@ void TopoPlanner::add_edge(TopoScratch& s, ActionId from, ActionId to) const {
   ++s.act_[to].indeg;
 }
 
+// The self-check's goal test by a scan, for planners whose state code is not injective: every
+// variable with a goal value holds it in the simulated state.
+bool TopoPlanner::goal_reached(const TopoScratch& s, const ValueId* goal) const {
+  const int32_t m = static_cast<int32_t>(value_offset_.size()) - 1;
+  for (VarId v = 0; v < m; ++v)
+    if (goal[v] != kUndefined && s.slot_[static_cast<size_t>(slot(v, goal[v]))].sim != s.gen_)
+      return false;
+  return true;
+}
+
 // Chooses which deferred f_w (s.deferred_[first, last)) to fire when nothing else is ready.
 // With one candidate, that one. With several, one pass over the not-yet-ordered actions labels
 // each with the candidates it descends from (64-bit masks, the first 64 candidates); the first
@@ -125,14 +135,17 @@ void TopoPlanner::send_requests_late(TopoScratch& s, const ValueId* s0, ActionId
 // The self-check is fused into the sort: each action is re-simulated on value slots when it is
 // emitted (the slot's sim == gen_ when the variable holds that value; phase 1 set s0), reading
 // only the action tables and the simulated state — not the walks, marks or edges the ordering
-// used. `unmet` goal facts start unsatisfied; each action updates the count. Any failed
-// condition or an unmet goal at the end makes the plan kGaveUp / kSelfCheck, never a plan.
-// The hot loop of ℙ: pointers and counters are locals (see FastOrderings). kLoops = false when
-// no request is disjunctive (most crowd plans): nothing is ever deferred, no late edge exists,
-// and an action is done exactly when its in-degree reached 0, so the states are not kept.
+// used. The goal test: `goal_diff` starts as the goal's state code minus s0's (TopoPlanner::
+// state_code_; phase 1 computes it), and each action subtracts its change of the code, so it is 0
+// at the end exactly when the simulated state is the goal — one subtraction per action. Planners
+// whose state code is not injective scan the goal at the end instead. Any failed condition or an
+// unmet goal at the end makes the plan kGaveUp / kSelfCheck, never a plan. The hot loop of ℙ:
+// pointers and counters are locals (see FastOrderings). kLoops = false when no request is
+// disjunctive (most crowd plans): nothing is ever deferred, no late edge exists, and an action is
+// done exactly when its in-degree reached 0, so the states are not kept.
 template <bool kLoops>
-PlanStatus TopoPlanner::order(TopoScratch& s, const ValueId* s0, const ValueId* goal, int32_t unmet,
-                              ActionId* out) const {
+PlanStatus TopoPlanner::order(TopoScratch& s, const ValueId* s0, const ValueId* goal,
+                              uint32_t goal_diff, ActionId* out) const {
   if constexpr (kLoops) {  // the pick budget and the late edges (loops only)
     s.num_edges_ = 0;
     s.pick_work_ = 0;
@@ -148,7 +161,6 @@ PlanStatus TopoPlanner::order(TopoScratch& s, const ValueId* s0, const ValueId* 
   const auto pending = view<&TopoScratch::VarRec::pending_disj>(s.var_.data());
   ActionId* const deferred = s.deferred_.data();
   const ActionId* const used = s.used_.data();
-  const ValueId* const goal_value = goal;
   // The queue is `out` itself: every action enters it once and fires when it leaves it, so
   // the queue's order is the plan's order.
   ActionId* const queue = out;
@@ -227,8 +239,7 @@ PlanStatus TopoPlanner::order(TopoScratch& s, const ValueId* s0, const ValueId* 
     }
     sim[ax.pre_slot] = 0;
     sim[ax.post_slot] = gen;
-    const ValueId g = goal_value[ax.var];
-    unmet += (g == ax.pre) - (g == ax.post);  // kUndefined never equals a value
+    goal_diff -= ax.code_delta;
   }
   if (queue_tail != num_used) {
     // Name one action left in a cycle.
@@ -238,16 +249,16 @@ PlanStatus TopoPlanner::order(TopoScratch& s, const ValueId* s0, const ValueId* 
     fail(s, TopoFailure::kOrderingCycle, stuck >= 0 ? act[stuck].var : -1, -1, stuck);
     return PlanStatus::kGaveUp;
   }
-  if (unmet != 0) [[unlikely]] {
+  if (state_code_ ? goal_diff != 0 : !goal_reached(s, goal)) [[unlikely]] {
     fail(s, TopoFailure::kSelfCheck, -1, -1, -1);
     return PlanStatus::kGaveUp;
   }
   return PlanStatus::kSolved;
 }
 
-template PlanStatus TopoPlanner::order<false>(TopoScratch&, const ValueId*, const ValueId*, int32_t,
-                                              ActionId*) const;
-template PlanStatus TopoPlanner::order<true>(TopoScratch&, const ValueId*, const ValueId*, int32_t,
+template PlanStatus TopoPlanner::order<false>(TopoScratch&, const ValueId*, const ValueId*,
+                                              uint32_t, ActionId*) const;
+template PlanStatus TopoPlanner::order<true>(TopoScratch&, const ValueId*, const ValueId*, uint32_t,
                                              ActionId*) const;
 
 }  // namespace topoplan

@@ -258,6 +258,45 @@ TEST(TopoApi, BufferTooSmallAndDeterminism) {
   }
 }
 
+// The self-check's goal test (docs/algorithm.md, "Measured, stage 5") compares state codes when
+// the product of the domain sizes is at most 2^31 and scans the goal otherwise: a tool t is taken
+// (0 → 1), n - 1 binary variables are set in a chain that needs it, and t goes back, so the code
+// moves away from the goal and back. n = 31 has 2^31 states (codes), n = 32 has 2^32 (scan).
+TEST(TopoSelfCheck, GoalTestWithAndWithoutStateCode) {
+  for (const int32_t n : {4, 31, 32, 40}) {
+    DomainDef def;
+    def.name = "tool-chain";
+    def.variables.push_back({"t", {"0", "1"}});
+    for (int32_t i = 1; i < n; ++i) def.variables.push_back({"x" + std::to_string(i), {"0", "1"}});
+    def.actions.push_back({"take", 1, {{0, 0, 1}}, {}});
+    def.actions.push_back({"put", 1, {{0, 1, 0}}, {}});
+    for (int32_t i = 1; i < n; ++i) {
+      std::vector<Fact> prevail = {{0, 1}};
+      if (i > 1) prevail.push_back({i - 1, 1});
+      def.actions.push_back({"set" + std::to_string(i), 1, {{i, 0, 1}}, prevail});
+    }
+    const Domain d = compile(def);
+    Result<TopoPlanner> p = TopoPlanner::create(d);
+    ASSERT_TRUE(p.ok()) << p.error().to_string();
+    TopoScratch s = p->make_scratch();
+    const std::vector<ValueId> s0(static_cast<size_t>(n), 0);
+    std::vector<ValueId> goal(static_cast<size_t>(n), 1);
+    goal[0] = 0;
+    std::vector<ActionId> out(static_cast<size_t>(p->max_plan_length()));
+    int32_t len = 0;
+    ASSERT_EQ(p->plan(s, s0, goal, out, &len), PlanStatus::kSolved) << n << ": " << p->explain(s);
+    const std::vector<ActionId> plan(out.begin(), out.begin() + len);
+    EXPECT_TRUE(validate_plan(d, make_instance(s0, goal), plan).valid) << n;
+    ASSERT_EQ(len, n + 1) << n;
+    EXPECT_EQ(d.action_name(plan.front()), "take");
+    EXPECT_EQ(d.action_name(plan.back()), "put");
+    // A goal the chain cannot reach without the tool staying out is still planned (t = 1).
+    goal[0] = 1;
+    ASSERT_EQ(p->plan(s, s0, goal, out, &len), PlanStatus::kSolved) << n;
+    EXPECT_EQ(len, n) << n;
+  }
+}
+
 // A scratch not made by this planner (another domain's, or default-constructed) is refused as
 // bad input before anything is written through it.
 TEST(TopoApi, ForeignScratchIsBadInput) {
