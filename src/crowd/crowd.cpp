@@ -145,6 +145,10 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
     crowd.key_mask_.insert(crowd.key_mask_.end(), cp->key_mask.begin(), cp->key_mask.end());
     crowd.other_high_.insert(crowd.other_high_.end(), cp->other_high.begin(), cp->other_high.end());
   }
+  if (!crowd.workers_.empty() && !crowd.workers_[0].memo.empty()) {
+    crowd.memo_mask_.assign(size_t{1} << 16, 0);
+    std::copy(crowd.key_mask_.begin(), crowd.key_mask_.end(), crowd.memo_mask_.begin());
+  }
   return crowd;
 }
 
@@ -206,7 +210,8 @@ CrowdStats Crowd::run(const CrowdBatch& batch, const CrowdOutput& out, int64_t f
   PlanCache* cache = def_.cache;
   if (cache != nullptr) cache->bind(*planner_);
   const bool memo = cache != nullptr && cache->enabled_ && cache->max_len_ > 0 &&
-                    !workers_.empty() && !workers_[0].memo.empty() && hot_.size() < kEmptyTag;
+                    !workers_.empty() && !workers_[0].memo.empty() && hot_.size() < kEmptyTag &&
+                    !memo_mask_.empty();
   for (Worker& w : workers_) {
     w.stats = CrowdStats{};
     w.misses = w.inserts = w.evictions = 0;

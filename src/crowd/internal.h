@@ -20,6 +20,9 @@ namespace topoplan {
 // them: copying batches use MemoEntry (the plan itself), handle batches HandleMemoEntry (the
 // output handle, no plan: half a line).
 inline constexpr uint16_t kEmptyTag = 0xFFFF;
+// The projected s0 of an empty entry: never the key of class kEmptyTag (a class id without
+// variables, whose projected s0 is 0), so the memo loop needs no class range check.
+inline constexpr uint64_t kEmptyS0 = ~uint64_t{0};
 inline constexpr int32_t kMemoPlan = 10;
 // What a memo hit adds to the batch's counters (CrowdStats), by the status it outputs.
 enum MemoKind : uint16_t { kKindSolved, kKindSolvedFallback, kKindNoPlan, kKindOther, kKinds };
@@ -28,7 +31,7 @@ inline uint16_t memo_kind(CrowdStatus st) {
   return (st & kCrowdNoPlan) ? kKindNoPlan : kKindOther;
 }
 struct alignas(64) MemoEntry {
-  uint64_t s0 = 0;             // projected initial state
+  uint64_t s0 = kEmptyS0;      // projected initial state
   uint64_t goal = 0;           // projected goal
   uint16_t tag = kEmptyTag;    // the class
   uint16_t kind = kKindOther;  // memo_kind(status)
@@ -41,7 +44,7 @@ static_assert(sizeof(MemoEntry) == 64);
 
 // An answer that needs no copy: a solved NPC's plan handle, or a status without a plan.
 struct alignas(32) HandleMemoEntry {
-  uint64_t s0 = 0;
+  uint64_t s0 = kEmptyS0;
   uint64_t goal = 0;
   PlanHandle handle;  // as output: {id, epoch} when solved, else empty
   uint16_t tag = kEmptyTag;

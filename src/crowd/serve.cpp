@@ -242,8 +242,7 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
   const uint16_t* const npc_class = b.npc_class;
   const uint64_t* const init = b.init;
   const uint64_t* const goal = b.goal;
-  const uint64_t* const key_masks = key_mask_.data();  // one word per class
-  const uint32_t num_classes = b.num_classes;
+  const uint64_t* const key_masks = memo_mask_.data();  // one word per 16-bit class id
   const int32_t shift = b.memo_shift;
   uint16_t* const lengths = b.lengths;
   CrowdStatus* const statuses = b.statuses;
@@ -258,18 +257,23 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
   // Hits per MemoKind: on the stack, one add per NPC (no register, no chain of tests).
   int64_t kinds[kKinds] = {};
   // Serves NPCs from i on while they are memo hits; returns the first that is not (or end).
+  // Indexed from the end (k < 0 up to 0): one induction variable and no end compare. No class
+  // range check: memo_mask_ has a mask for every 16-bit id (0 beyond the classes), and no entry
+  // has such a tag (an empty one has tag kEmptyTag and s0 kEmptyS0, never a masked s0 of 0).
   auto serve_hits = [&](int64_t i, int64_t end) __attribute__((always_inline))->int64_t {
-    for (; i < end; ++i) {
-      const uint32_t c = npc_class[i];
-      if (c >= num_classes) break;
-      const uint64_t s = init[i];
-      const uint64_t g = goal[i];
+    const uint16_t* const cls_e = npc_class + end;
+    const uint64_t* const init_e = init + end;
+    const uint64_t* const goal_e = goal + end;
+    int64_t k = i - end;
+    for (; k != 0; ++k) {
+      const uint32_t c = cls_e[k];
+      const uint64_t s = init_e[k];
       // The projected key (ks, kg = g & key_mask) and, in one word, the check that the goal
       // leaves every other variable as it is: t = g ^ (s & ~key_mask) equals kg exactly when
       // (s ^ g) has no bit outside the class's fields. A memo goal has none there, so t equals
       // it only in that case (else serve_npc makes the full check); t serves as kg for the hash.
       const uint64_t ks = s & key_masks[c];
-      const uint64_t t = g ^ s ^ ks;
+      const uint64_t t = goal_e[k] ^ s ^ ks;
       const uint64_t set = memo_set(memo_hash(c, ks, t), shift);
       if constexpr (kHandles) {
         const HandleMemoEntry* way = handle_memo + 2 * set;
@@ -277,11 +281,10 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
           ++way;
           if (way->s0 != ks || way->goal != t || way->tag != c) break;
         }
-        const HandleMemoEntry& e = *way;
-        handles[i] = e.handle;
-        statuses[i] = e.status;
-        lengths[i] = e.length;
-        ++kinds[e.kind];
+        handles[end + k] = way->handle;
+        statuses[end + k] = way->status;
+        lengths[end + k] = way->length;
+        ++kinds[way->kind];
       } else {
         const MemoEntry* way = memo + 2 * set;
         if (way->s0 != ks || way->goal != t || way->tag != c) [[unlikely]] {
@@ -291,8 +294,8 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
         const MemoEntry& e = *way;
         const int32_t len = e.length;
         CrowdStatus st = e.status;
-        offsets[i] = static_cast<uint32_t>(pos);
-        lengths[i] = static_cast<uint16_t>(len);
+        offsets[end + k] = static_cast<uint32_t>(pos);
+        lengths[end + k] = static_cast<uint16_t>(len);
         ++kinds[e.kind];
         if (st & kCrowdSolved) {
           const int64_t room = slice_end - pos;
@@ -307,10 +310,10 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
             pos += len;
           }
         }
-        statuses[i] = st;
+        statuses[end + k] = st;
       }
     }
-    return i;
+    return end + k;
   };
   // The claimed blocks in one call (the record set up once): per block its range and slice.
   int64_t served = 0;

@@ -112,6 +112,35 @@ TEST(CrowdWarm, WesternPassesAnswerAsColdAndCountTheirOutput) {
   }
 }
 
+// The memo loop reads a key mask for any 16-bit class id (0 beyond the classes) and has no class
+// range check: an NPC of an id beyond the classes must still miss every memo entry — also
+// 0xFFFF, the tag of an empty entry, with s0 = goal = 0 (its projected key, 0, must not be an
+// empty entry's) — and be answered "bad input" by the full path.
+TEST(CrowdWarm, ClassIdsBeyondTheClassesAreBadInputInTheMemoLoop) {
+  const Task w = western();
+  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
+  ASSERT_EQ(planner.layout().words(), 1);
+  Town t = make_town(w.domain, planner.layout(), w.instances, 1000, 5);
+  const auto classes = static_cast<uint16_t>(planner.num_classes());
+  const std::vector<uint16_t> bad = {classes, static_cast<uint16_t>(classes + 1), 0x7FFF, 0xFFFE,
+                                     0xFFFF};
+  std::vector<size_t> bad_npcs;
+  for (size_t k = 0; k < 2 * bad.size(); ++k) {
+    const size_t i = 37 + 91 * k;  // spread over the blocks
+    t.npc_class[i] = bad[k % bad.size()];
+    if (k < bad.size()) t.init[i] = t.goal[i] = 0;  // the all-zero key
+    bad_npcs.push_back(i);
+  }
+  const size_t capacity = t.npc_class.size() * 12;
+  const Results cold = cold_batch(planner, t.batch(), capacity, {});
+  for (const size_t i : bad_npcs) EXPECT_EQ(cold.status[i], kCrowdBadInput) << i;
+  for (const bool with_handles : {false, true}) {
+    const CrowdStatus seen =
+        expect_warm_passes_match(planner, t.batch(), capacity, {}, cold, with_handles);
+    EXPECT_NE(seen & kCrowdBadInput, 0u);
+  }
+}
+
 TEST(CrowdWarm, GoapLevelPassesWithAndWithoutFallbackCountTheirOutput) {
   const Task task = town_task("goap-level").value();
   const CrowdPlanner planner = CrowdPlanner::create(task.domain).value();
