@@ -405,7 +405,8 @@ class Crowd {
   void serve_block(Worker& w, const Job& job, int64_t block) const;
   // Blocks [first_block, end_block) of a one-word batch with the worker memos: the memo hits
   // inline, the rest through serve_npc.
-  template <bool kHandles>
+  // kShift: the memo's set shift as a constant (the default memo size), 0: Block::memo_shift.
+  template <bool kHandles, int32_t kShift>
   void serve_block_memo(Worker& w, const Job& job, int64_t first_block, int64_t end_block) const;
   template <bool kOneWord, bool kCache, bool kHandles>
   void begin_block(Worker& w, const Job& job, int64_t block, Block& b) const;

@@ -64,6 +64,9 @@ struct Crowd::Block {
 
 namespace {
 
+// memo_shift of the default memo (CrowdDef::worker_memo_entries = 2048: 1024 sets).
+constexpr int32_t kDefaultMemoShift = 64 - 10;
+
 // Puts an answer (status as the cache holds it) in way 0 of its memo set (`me` or `he`: the
 // set of the memo in use; way 0 moves to way 1), when it fits: a handle entry takes an answer
 // without a plan or with a handle; a copy entry a plan of at most memo_max actions.
@@ -116,9 +119,15 @@ void Crowd::task_entry(int32_t /*begin*/, int32_t /*end*/, int32_t worker, void*
     if (b0 >= job.blocks) break;
     const int64_t b1 = std::min(b0 + chunk, job.blocks);
     if (job.one_word && job.memo && handles) {
-      self.serve_block_memo<true>(w, job, b0, b1);
+      if (w.memo_shift == kDefaultMemoShift)
+        self.serve_block_memo<true, kDefaultMemoShift>(w, job, b0, b1);
+      else
+        self.serve_block_memo<true, 0>(w, job, b0, b1);
     } else if (job.one_word && job.memo) {
-      self.serve_block_memo<false>(w, job, b0, b1);
+      if (w.memo_shift == kDefaultMemoShift)
+        self.serve_block_memo<false, kDefaultMemoShift>(w, job, b0, b1);
+      else
+        self.serve_block_memo<false, 0>(w, job, b0, b1);
     } else {
       for (int64_t b = b0; b < b1; ++b) {
         if (job.one_word && handles)
@@ -231,7 +240,7 @@ template <bool kHandles>
 // The documented hot loop of a warm batch (see the top of this file). A handle batch writes
 // handle, status and length of a memo hit (its offset is unused: crowd.h, CrowdOutput); a
 // copying batch copies the memo's plan to the slice as serve_npc would.
-template <bool kHandles>
+template <bool kHandles, int32_t kShift>
 void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
                              int64_t end_block_) const {
   Block b;
@@ -243,7 +252,8 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
   const uint64_t* const init = b.init;
   const uint64_t* const goal = b.goal;
   const uint64_t* const key_masks = memo_mask_.data();  // one word per 16-bit class id
-  const int32_t shift = b.memo_shift;
+  // The default memo's shift is an immediate: a variable one needs %cl, one more register.
+  const int32_t shift = kShift != 0 ? kShift : b.memo_shift;
   uint16_t* const lengths = b.lengths;
   CrowdStatus* const statuses = b.statuses;
   PlanHandle* const handles = b.handles;
@@ -265,6 +275,35 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
     const uint64_t* const init_e = init + end;
     const uint64_t* const goal_e = goal + end;
     int64_t k = i - end;
+    if constexpr (kHandles) {
+      // Two NPCs per step (their probes overlap, one loop test); a pair with a miss goes to the
+      // one-NPC loop below, which stops at the miss.
+      auto find = [&](int64_t j) __attribute__((always_inline))->const HandleMemoEntry* {
+        const uint32_t c = cls_e[j];
+        const uint64_t s = init_e[j];
+        const uint64_t ks = s & key_masks[c];
+        const uint64_t t = goal_e[j] ^ s ^ ks;
+        const HandleMemoEntry* way = handle_memo + 2 * memo_set(memo_hash(c, ks, t), shift);
+        if (way->s0 == ks && way->goal == t && way->tag == c) [[likely]]
+          return way;
+        ++way;
+        return way->s0 == ks && way->goal == t && way->tag == c ? way : nullptr;
+      };
+      for (; k <= -2; k += 2) {
+        const HandleMemoEntry* const e0 = find(k);
+        const HandleMemoEntry* const e1 = find(k + 1);
+        if (e0 == nullptr || e1 == nullptr) [[unlikely]]
+          break;
+        handles[end + k] = e0->handle;
+        statuses[end + k] = e0->status;
+        lengths[end + k] = e0->length;
+        ++kinds[e0->kind];
+        handles[end + k + 1] = e1->handle;
+        statuses[end + k + 1] = e1->status;
+        lengths[end + k + 1] = e1->length;
+        ++kinds[e1->kind];
+      }
+    }
     for (; k != 0; ++k) {
       const uint32_t c = cls_e[k];
       const uint64_t s = init_e[k];
