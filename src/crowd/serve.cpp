@@ -354,24 +354,48 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
     }
     return end + k;
   };
-  // The claimed blocks in one call (the record set up once): per block its range and slice.
+  // The claimed blocks in one call (the record set up once).
   int64_t served = 0;
-  for (int64_t block = first_block; block < end_block_; ++block) {
-    if (block != first_block) {
-      // The retries of the previous block's pending NPCs write after its last plan.
-      for (size_t k = b.pending_before; k < w.pending.size(); ++k) w.pending[k].tail = pos;
-      set_range(w, job, block, b);
-      pos = b.pos;
-      slice_end = b.slice_end;
-    }
+  if constexpr (kHandles) {
+    // A hit writes nothing to the slices: the claim's NPCs are served in one run, and a block's
+    // range and slice are set up only when one of its NPCs misses (`b` describes block `at`).
+    const int64_t per_block = def_.npcs_per_block;
+    const int64_t claim_end = std::min(end_block_ * per_block, job.npcs);
+    int64_t at = first_block;
     for (int64_t i = b.first;; ++i) {
-      i = serve_hits(i, b.end);
-      if (i >= b.end) break;
+      i = serve_hits(i, claim_end);
+      if (i >= claim_end) break;
+      if (const int64_t block = i / per_block; block != at) {
+        // The retries of the previous block's pending NPCs write after its last plan.
+        for (size_t k = b.pending_before; k < w.pending.size(); ++k) w.pending[k].tail = pos;
+        set_range(w, job, block, b);
+        pos = b.pos;
+        at = block;
+      }
       b.pos = pos;
       serve_memo_miss<kHandles>(w, b, i);
       pos = b.pos;
     }
-    served += b.end - b.first;
+    served = claim_end - first_block * per_block;
+  } else {
+    // Per block its range and slice (a hit copies its plan to the slice).
+    for (int64_t block = first_block; block < end_block_; ++block) {
+      if (block != first_block) {
+        // The retries of the previous block's pending NPCs write after its last plan.
+        for (size_t k = b.pending_before; k < w.pending.size(); ++k) w.pending[k].tail = pos;
+        set_range(w, job, block, b);
+        pos = b.pos;
+        slice_end = b.slice_end;
+      }
+      for (int64_t i = b.first;; ++i) {
+        i = serve_hits(i, b.end);
+        if (i >= b.end) break;
+        b.pos = pos;
+        serve_memo_miss<kHandles>(w, b, i);
+        pos = b.pos;
+      }
+      served += b.end - b.first;
+    }
   }
   b.pos = pos;
   b.hits +=
