@@ -417,6 +417,10 @@ class Crowd {
   void serve_npc(Worker& w, Block& b, int64_t i) const;
   template <bool kHandles>
   void serve_memo_miss(Worker& w, Block& b, int64_t i) const;
+  // A one-word block without cache: ℙ per NPC in a loop of its own; the rare cases out of line.
+  void serve_block_cold(Worker& w, const Job& job, int64_t block) const;
+  void finish_cold(Worker& w, Block& b, int64_t i, uint32_t c, PlanStatus ps, int32_t len,
+                   bool in_place) const;
   template <bool kHandles>
   void write_answer(Block& b, int64_t i, CrowdStatus st, int32_t len, uint32_t id) const;
   template <bool kOneWord, bool kCache, bool kHandles>

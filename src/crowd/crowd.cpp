@@ -149,6 +149,20 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
     crowd.memo_mask_.assign(size_t{1} << 16, 0);
     std::copy(crowd.key_mask_.begin(), crowd.key_mask_.end(), crowd.memo_mask_.begin());
   }
+  for (Worker& w : crowd.workers_) {
+    for (size_t c = 0; c < planner.classes_.size(); ++c) {
+      const CrowdPlanner::ClassPlan& cp = *planner.classes_[c];
+      crowd_detail::ColdClass cold;
+      cold.planner = &cp.planner;
+      cold.scratch = &w.scratch[c];
+      cold.fields = cp.fields.data();
+      cold.other = ~cp.key_mask[0];
+      cold.other_high = cp.other_high[0];
+      cold.num_vars = static_cast<int32_t>(cp.vars.size());
+      cold.max_len = cp.planner.max_plan_length();
+      w.cold.push_back(cold);
+    }
+  }
   return crowd;
 }
 

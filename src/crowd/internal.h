@@ -54,18 +54,62 @@ struct alignas(32) HandleMemoEntry {
 };
 static_assert(sizeof(HandleMemoEntry) == 32);
 
+namespace crowd_detail {
+
+// Per worker and class, what a cold NPC of a one-word batch needs (serve.cpp, cold_run), in one
+// line: its address is the class id shifted.
+struct alignas(64) ColdClass {
+  const TopoPlanner* planner = nullptr;
+  TopoScratch* scratch = nullptr;              // the worker's (w.scratch never grows after create)
+  const CrowdLayout::Field* fields = nullptr;  // per projected variable
+  uint64_t other = 0;                          // word 0: every bit outside the class's fields
+  uint64_t other_high = 0;  // word 0: the top bit of each field of the other variables
+  int32_t num_vars = 0;
+  int32_t max_len = 0;  // ℙ's max_plan_length()
+};
+static_assert(sizeof(ColdClass) == 64);
+
+// One run of cold_run (serve.cpp): the block's pointers in, the slice position in and out, and
+// the NPC the run stopped at: before ℙ (`planned` false: a bad class, or a goal that changes a
+// variable the class cannot touch) or after it (ℙ's status and length; `in_place`: the plan is in
+// the slice, else in `spare`).
+struct ColdRun {
+  const uint16_t* npc_class;
+  const uint64_t* init;
+  const uint64_t* goal;
+  uint32_t* offsets;
+  uint16_t* lengths;
+  CrowdStatus* statuses;
+  ActionId* actions;
+  ValueId* s0_vals;
+  ValueId* goal_vals;
+  ActionId* spare;
+  const ColdClass* cold;
+  uint32_t num_classes;
+  uint64_t low, high;  // word 0: the fields' low bits but their top bit, and top bits
+  int64_t slice_end;
+  int64_t pos;
+  bool planned;
+  bool in_place;
+  PlanStatus ps;
+  int32_t len;
+};
+
+}  // namespace crowd_detail
+
 struct alignas(64) Crowd::Worker {
-  std::vector<TopoScratch> scratch;          // per class
-  std::vector<ValueId> s0;                   // projected initial state
-  std::vector<ValueId> goal;                 // projected goal
-  std::vector<uint64_t> key;                 // projected s0 and goal words
-  std::vector<ActionId> plan;                // a plan that may not fit the output slice
-  std::vector<MemoEntry> memo;               // empty: no memo
-  std::vector<HandleMemoEntry> handle_memo;  // as many entries as `memo`
-  int32_t memo_shift = 63;                   // set = memo_hash >> memo_shift (sets of 2 entries)
-  const PlanCache* memo_cache = nullptr;     // the memo copies this cache's entries of
-  uint64_t memo_stamp = 0;                   // ... this stamp
-  uint32_t memo_epoch = 0;                   // ... and this epoch
+  std::vector<TopoScratch> scratch;           // per class
+  std::vector<crowd_detail::ColdClass> cold;  // per class (points into `scratch`)
+  std::vector<ValueId> s0;                    // projected initial state
+  std::vector<ValueId> goal;                  // projected goal
+  std::vector<uint64_t> key;                  // projected s0 and goal words
+  std::vector<ActionId> plan;                 // a plan that may not fit the output slice
+  std::vector<MemoEntry> memo;                // empty: no memo
+  std::vector<HandleMemoEntry> handle_memo;   // as many entries as `memo`
+  int32_t memo_shift = 63;                    // set = memo_hash >> memo_shift (sets of 2 entries)
+  const PlanCache* memo_cache = nullptr;      // the memo copies this cache's entries of
+  uint64_t memo_stamp = 0;                    // ... this stamp
+  uint32_t memo_epoch = 0;                    // ... and this epoch
   // Keeps the next worker's heap blocks off this worker's cache lines (see create()).
   std::unique_ptr<std::byte[]> guard;
   // Fallback chain (cold path, grows on first use): per class and stage the budgeted planners'
@@ -187,6 +231,51 @@ inline void unpack_projected(const CrowdLayout::Field* fields, int32_t num_vars,
     // kUndefined; any other value comes back unchanged (no compare and select).
     static_assert(kUndefined == -1);
     goal[k] = static_cast<ValueId>(((gw >> f.shift) + 1) & f.mask) - 1;
+  }
+}
+
+// unpack_projected for one word, unrolled: no loop counter per variable (a jump into a run of
+// eight, after runs of eight for a class of more variables), constant offsets from three
+// pointers.
+[[gnu::always_inline]] inline void unpack_one_word(const CrowdLayout::Field* f, int32_t num_vars,
+                                                   uint64_t s, uint64_t g, ValueId* s0,
+                                                   ValueId* goal) {
+  static_assert(kUndefined == -1);
+  auto one = [&](int32_t k) __attribute__((always_inline)) {
+    const int32_t sh = f[k].shift;
+    const uint64_t mask = f[k].mask;
+    s0[k] = static_cast<ValueId>((s >> sh) & mask);
+    goal[k] = static_cast<ValueId>(((g >> sh) + 1) & mask) - 1;  // all ones (free): -1
+  };
+  for (; num_vars > 8; num_vars -= 8, f += 8, s0 += 8, goal += 8)
+    for (int32_t k = 0; k < 8; ++k) one(k);
+  switch (num_vars) {
+    case 8:
+      one(7);
+      [[fallthrough]];
+    case 7:
+      one(6);
+      [[fallthrough]];
+    case 6:
+      one(5);
+      [[fallthrough]];
+    case 5:
+      one(4);
+      [[fallthrough]];
+    case 4:
+      one(3);
+      [[fallthrough]];
+    case 3:
+      one(2);
+      [[fallthrough]];
+    case 2:
+      one(1);
+      [[fallthrough]];
+    case 1:
+      one(0);
+      [[fallthrough]];
+    default:
+      break;
   }
 }
 

@@ -225,10 +225,165 @@ template <bool kOneWord, bool kCache, bool kHandles>
 
 template <bool kOneWord, bool kCache, bool kHandles>
 void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
+  if constexpr (kOneWord && !kCache) {
+    serve_block_cold(w, job, block);
+    return;
+  }
   Block b;
   begin_block<kOneWord, kCache, kHandles>(w, job, block, b);
   for (int64_t i = b.first; i < b.end; ++i) serve_npc<kOneWord, kCache, kHandles>(w, b, i);
   end_block(w, b, b.end - b.first);
+}
+
+namespace {
+
+using crowd_detail::ColdClass;
+using crowd_detail::ColdRun;
+
+// The cold loop of a one-word batch without cache, from NPC i on: per NPC the class check, the
+// check that the goal leaves the class's other variables as they are (one and; the full test
+// only if a bit differs there), the unpacking of the class's variables, ℙ straight into the
+// slice, and three output stores. No other call, so the pointers stay in registers or on this
+// function's stack. Stops at the first NPC that needs anything else (see ColdRun) and returns
+// it, or `end`.
+template <bool kAvx2>
+[[gnu::always_inline]] inline int64_t cold_run(ColdRun& r, int64_t i, const int64_t end) {
+  const uint16_t* const npc_class = r.npc_class;
+  const uint64_t* const init = r.init;
+  const uint64_t* const goal = r.goal;
+  uint32_t* const offsets = r.offsets;
+  uint16_t* const lengths = r.lengths;
+  CrowdStatus* const statuses = r.statuses;
+  ActionId* const actions = r.actions;
+  ValueId* const s0_vals = r.s0_vals;
+  ValueId* const goal_vals = r.goal_vals;
+  ActionId* const spare = r.spare;
+  const ColdClass* const cold = r.cold;
+  const uint32_t num_classes = r.num_classes;
+  const int64_t slice_end = r.slice_end;
+  int64_t pos = r.pos;
+  for (; i < end; ++i) {
+    const uint32_t c = npc_class[i];
+    const uint64_t s = init[i];
+    const uint64_t g = goal[i];
+    if (c >= num_classes) [[unlikely]] {
+      r.planned = false;
+      break;
+    }
+    const ColdClass& h = cold[c];
+    if (((s ^ g) & h.other) != 0) [[unlikely]] {
+      // A field outside the class's differs: unsolvable unless the goal leaves it free.
+      if ((nonzero_fields(s ^ g, r.low, r.high) & nonzero_fields(~g, r.low, r.high) &
+           h.other_high) != 0) {
+        r.planned = false;
+        break;
+      }
+    }
+    const int32_t nv = h.num_vars;
+    crowd_detail::unpack_one_word(h.fields, nv, s, g, s0_vals, goal_vals);
+    // In place when any plan fits, else into the spare buffer (finish_cold copies it or says
+    // "too small": exactly "a plan exists and is longer than the room left").
+    const int32_t max_len = h.max_len;
+    const bool in_place = slice_end - pos >= max_len;
+    ActionId* const plan = in_place ? actions + pos : spare;
+    int32_t len = 0;
+    const PlanStatus ps =
+        h.planner->plan(*h.scratch, std::span<const ValueId>(s0_vals, static_cast<size_t>(nv)),
+                        std::span<const ValueId>(goal_vals, static_cast<size_t>(nv)),
+                        std::span<ActionId>(plan, static_cast<size_t>(max_len)), &len);
+    if (ps != PlanStatus::kSolved || !in_place) [[unlikely]] {
+      r.planned = true;
+      r.in_place = in_place;
+      r.ps = ps;
+      r.len = len;
+      break;
+    }
+    offsets[i] = static_cast<uint32_t>(pos);
+    lengths[i] = static_cast<uint16_t>(len);
+    statuses[i] = kCrowdSolved;
+    pos += len;
+  }
+  r.pos = pos;
+  return i;
+}
+
+[[gnu::noinline]] int64_t cold_run_scalar(ColdRun& r, int64_t i, int64_t end) {
+  return cold_run<false>(r, i, end);
+}
+
+}  // namespace
+
+// A one-word block without cache: cold_run, and out of line what it stops at — before ℙ
+// (bad class, a goal the class cannot reach) serve_npc, after ℙ (no plan, a plan that did not
+// fit in place) finish_cold; those keep their own counters in `b`, the loop counts them.
+void Crowd::serve_block_cold(Worker& w, const Job& job, int64_t block) const {
+  Block b;
+  begin_block<true, false, false>(w, job, block, b);
+  ColdRun r;
+  r.npc_class = b.npc_class;
+  r.init = b.init;
+  r.goal = b.goal;
+  r.offsets = b.offsets;
+  r.lengths = b.lengths;
+  r.statuses = b.statuses;
+  r.actions = b.actions;
+  r.s0_vals = b.s0_vals;
+  r.goal_vals = b.goal_vals;
+  r.spare = b.spare;
+  r.cold = w.cold.data();
+  r.num_classes = b.num_classes;
+  r.low = b.low[0];
+  r.high = b.high[0];
+  r.slice_end = b.slice_end;
+  r.pos = b.pos;
+  int64_t before = 0;  // NPCs served by serve_npc (not planned here)
+  int64_t after = 0;   // NPCs ℙ did not solve in place (finish_cold counts them)
+  for (int64_t i = b.first;; ++i) {
+    i = cold_run_scalar(r, i, b.end);
+    if (i >= b.end) break;
+    b.pos = r.pos;
+    if (r.planned) {
+      ++after;
+      finish_cold(w, b, i, b.npc_class[i], r.ps, r.len, r.in_place);
+    } else {
+      ++before;
+      serve_npc<true, false, false>(w, b, i);
+    }
+    r.pos = b.pos;
+  }
+  b.pos = r.pos;
+  const int64_t served = b.end - b.first;
+  b.planned += served - before;
+  b.solved += served - before - after;
+  end_block(w, b, served);
+}
+
+// serve_block_cold's NPCs after ℙ, unless solved in place: a plan in the spare buffer (copied
+// or "too small"), a proof, or ℙ gave up (the fallback chain). Writes the answer and counts it.
+[[gnu::noinline]] void Crowd::finish_cold(Worker& w, Block& b, int64_t i, uint32_t c, PlanStatus ps,
+                                          int32_t len, bool in_place) const {
+  CrowdStatus st = kCrowdNoPlan;
+  const auto room = static_cast<int32_t>(std::min<int64_t>(b.slice_end - b.pos, INT32_MAX));
+  if (ps == PlanStatus::kSolved) {
+    st = kCrowdSolved;
+    if (!in_place) {
+      if (len <= room)
+        std::copy(b.spare, b.spare + len, b.actions + b.pos);
+      else
+        st = kCrowdBufferTooSmall;
+    }
+  } else if (ps == PlanStatus::kUnsolvable) {
+    st = kCrowdUnsolvable;
+  } else if (w.cold[c].scratch->failure() == TopoFailure::kBadInput) {
+    st = kCrowdBadInput;
+  } else if (ps == PlanStatus::kGaveUp && chain_begin_[c] != chain_begin_[c + 1]) {
+    const auto nv = static_cast<size_t>(w.cold[c].num_vars);
+    uint32_t id = PlanCache::kNoHandle;
+    st = serve_fallback<false, false>(w, i, c, std::span<const ValueId>(b.s0_vals, nv),
+                                      std::span<const ValueId>(b.goal_vals, nv), b.actions + b.pos,
+                                      room, &len, &id);
+  }
+  write_answer<false>(b, i, st, len, PlanCache::kNoHandle);
 }
 
 // Out of line: keeps the memo loop's registers free of serve_npc's.
