@@ -133,7 +133,6 @@ class TopoScratch {
   std::vector<SlotRec> slot_;
   std::vector<VarRec> var_;
   std::vector<VarId> s0_req_vars_;  // variables with a request for their s0 value
-  std::vector<VarId> walk_vars_;    // phase 1: variables whose goal differs from s0
   int32_t num_s0_req_vars_ = 0;
   int32_t num_disj_vars_ = 0;  // ... of which on a looping walk (disjunctive requests)
   // Late edges of disjunctive requests (the only edges stored; the others are implicit).
@@ -273,6 +272,8 @@ class TopoPlanner {
   std::optional<PlanStatus> close_requests(TopoScratch& s, std::span<const ValueId> s0,
                                            std::span<const ValueId> goal, std::span<ActionId> out,
                                            int32_t* out_len) const;
+  [[gnu::cold]] PlanStatus goal_unreachable(TopoScratch& s, const ValueId* s0, const ValueId* goal,
+                                            VarId v, ValueId g, ActionId a) const;
   // Returns detail::kExtended (the walk now loops), detail::kToGeneral (the general path must
   // plan), or the PlanStatus that ends the plan.
   uint8_t extend_walk(TopoScratch& s, const ValueId* s0, const ValueId* goal, ActionId a,

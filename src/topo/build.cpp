@@ -160,7 +160,6 @@ TopoScratch TopoPlanner::make_scratch() const {
   s.slot_.assign(slots, TopoScratch::SlotRec{0, -1, 0});
   s.var_.assign(m, TopoScratch::VarRec{-1, 0, -1, -1});
   s.s0_req_vars_.assign(m, -1);
-  s.walk_vars_.assign(m, -1);
   s.edge_next_.assign(edge_cap, -1);
   s.edge_to_.assign(edge_cap, -1);
   s.disj_action_.assign(static_cast<size_t>(total_prevails_) + 1, -1);

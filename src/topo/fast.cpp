@@ -121,9 +121,11 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
 // state code minus s0's (the self-check's goal test, order.cpp; a free variable counts as
 // staying at s0, which the fast path never moves it from). The per-variable state is reset here
 // too (no separate fill: for the 4-9 variables of a crowd class a memset call costs more than
-// the loop). Two loops: the first checks the input, resets and marks s0 and lists the
-// variables to walk; the second walks them (ascending, as one loop would), with fewer values
-// live. A status ends the plan.
+// the loop). One loop: it checks the input, resets and marks s0 and walks the variable (two
+// loops, the second over a list of the variables to walk, cost 15 instructions per plan more on
+// the Western crowd: the list and the reloads of each variable's values). A bad input found
+// after a walk failed still wins over the walk's failure (goal_unreachable). A status ends the
+// plan.
 [[gnu::always_inline]] inline std::optional<PlanStatus> TopoPlanner::start_walks(
     TopoScratch& s, std::span<const ValueId> s0, std::span<const ValueId> goal,
     uint32_t* goal_diff) const {
@@ -134,42 +136,35 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   const ValueId* const target = goal.data();
   TopoScratch::SlotRec* const slot = s.slot_.data();
   TopoScratch::VarRec* const var = s.var_.data();
-  VarId* const walks = s.walk_vars_.data();
-  int32_t num_walks = 0;
-  for (VarId v = 0; v < m; ++v) {
-    var[v].loop_first = -1;
-    var[v].sigma_first = -1;
-    var[v].pending_disj = 0;
-    const ValueId x = init[v];
-    const ValueId g = target[v];
-    const int32_t base = off[v];
-    const auto size = static_cast<uint32_t>(off[v + 1] - base);
-    if ((static_cast<uint32_t>(x) >= size) | (static_cast<uint32_t>(g) + 1u > size))
-        [[unlikely]] {  // kUndefined = -1 passes as 0
-      fail(s, TopoFailure::kBadInput, v, x, -1);
-      return PlanStatus::kGaveUp;
-    }
-    slot[base + x].mark = gen + 1;
-    slot[base + x].leave = -1;  // σ1's first action, set below when v walks
-    slot[base + x].sim = gen;
-    if (g != kUndefined && g != x) walks[num_walks++] = v;
-  }
-  // The unique simple path s0 → g (σ1), g ≠ s0: follow producers back from g. Marks its values
-  // (except s0) as on the walk and records which action leaves each of them. Every value
-  // visited is marked, so a walk that loops without meeting s0 is caught by the mark test
-  // before it outgrows the domain. No path at all is a proof (the input was checked above).
   const ActionId* const producer = producer_.data();
   const ActInfo* const info = act_info_.data();
   const uint32_t* const weight = var_weight_.data();
   Chooser<TopoScratch::ActRec> c{s.act_.data(), s.used_.data(), gen, 0};
   uint32_t diff = 0;
-  for (int32_t k = 0; k < num_walks; ++k) {
-    const VarId v = walks[k];
-    const int32_t base = off[v];
+  for (VarId v = 0; v < m; ++v) {
+    var[v].loop_first = -1;
+    var[v].sigma_first = -1;
+    var[v].pending_disj = 0;
     const ValueId x0 = init[v];
     const ValueId g = target[v];
-    diff += (static_cast<uint32_t>(g) - static_cast<uint32_t>(x0)) * weight[v];
+    const int32_t base = off[v];
+    const auto size = static_cast<uint32_t>(off[v + 1] - base);
+    if ((static_cast<uint32_t>(x0) >= size) | (static_cast<uint32_t>(g) + 1u > size))
+        [[unlikely]] {  // kUndefined = -1 passes as 0
+      s.num_used_ = c.n;
+      fail(s, TopoFailure::kBadInput, v, x0, -1);
+      return PlanStatus::kGaveUp;
+    }
     TopoScratch::SlotRec* const vslot = slot + base;
+    vslot[x0].mark = gen + 1;
+    vslot[x0].leave = -1;  // σ1's first action, set below when v walks
+    vslot[x0].sim = gen;
+    if (g == kUndefined || g == x0) continue;
+    // The unique simple path s0 → g (σ1), g ≠ s0: follow producers back from g. Marks its
+    // values (except s0) as on the walk and records which action leaves each of them. Every
+    // value visited is marked, so a walk that loops without meeting s0 is caught by the mark
+    // test before it outgrows the domain. No path at all is a proof.
+    diff += (static_cast<uint32_t>(g) - static_cast<uint32_t>(x0)) * weight[v];
     vslot[g].mark = gen;
     vslot[g].leave = -1;
     ValueId y = g;
@@ -177,8 +172,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
       const ActionId a = producer[base + y];
       if (a < 0) [[unlikely]] {
         s.num_used_ = c.n;
-        fail(s, TopoFailure::kGoalUnreachable, v, g, a);
-        return PlanStatus::kUnsolvable;
+        return goal_unreachable(s, init, target, v, g, a);
       }
       const ValueId x = info[a].pre;
       if (x == x0) {
@@ -189,8 +183,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
       }
       if (vslot[x].mark == gen) [[unlikely]] {  // looped without meeting s0
         s.num_used_ = c.n;
-        fail(s, TopoFailure::kGoalUnreachable, v, g, a);
-        return PlanStatus::kUnsolvable;
+        return goal_unreachable(s, init, target, v, g, a);
       }
       c.use(a, 1);
       vslot[x].mark = gen;
@@ -201,6 +194,22 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   s.num_used_ = c.n;
   *goal_diff = diff;
   return std::nullopt;
+}
+
+// Phase 1 found no walk of v to its goal g (a proof), unless a later variable's input is out of
+// range: the range check of every variable comes first, as in a separate pass. Cold.
+PlanStatus TopoPlanner::goal_unreachable(TopoScratch& s, const ValueId* s0, const ValueId* goal,
+                                         VarId v, ValueId g, ActionId a) const {
+  const int32_t m = static_cast<int32_t>(value_offset_.size()) - 1;
+  for (VarId u = v + 1; u < m; ++u) {
+    const auto size = static_cast<uint32_t>(value_offset_[u + 1] - value_offset_[u]);
+    if ((static_cast<uint32_t>(s0[u]) >= size) | (static_cast<uint32_t>(goal[u]) + 1u > size)) {
+      fail(s, TopoFailure::kBadInput, u, s0[u], -1);
+      return PlanStatus::kGaveUp;
+    }
+  }
+  fail(s, TopoFailure::kGoalUnreachable, v, g, a);
+  return PlanStatus::kUnsolvable;
 }
 
 // Action a requests slot ps, off the walk of its variable w: the walk must loop through the

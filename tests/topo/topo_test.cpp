@@ -297,6 +297,32 @@ TEST(TopoSelfCheck, GoalTestWithAndWithoutStateCode) {
   }
 }
 
+// Phase 1 checks each variable's input and walks it in one loop; an out-of-range value of a later
+// variable must still win over an earlier variable's unreachable goal (kBadInput, not a proof).
+TEST(TopoApi, BadInputWinsOverUnreachableGoal) {
+  const Domain d = compile(horse_breeder_000_def());
+  Result<TopoPlanner> p = TopoPlanner::create(d);
+  ASSERT_TRUE(p.ok());
+  TopoScratch s = p->make_scratch();
+  std::vector<ActionId> out(static_cast<size_t>(p->max_plan_length()));
+  int32_t len = -1;
+  // haystack: inFeeder -> stored is unreachable (the walk back from stored loops).
+  EXPECT_EQ(p->plan(s, std::vector<ValueId>{2, 0, 0}, std::vector<ValueId>{0, 0, 0}, out, &len),
+            PlanStatus::kUnsolvable);
+  EXPECT_EQ(s.failure(), TopoFailure::kGoalUnreachable);
+  EXPECT_EQ(s.failure_var(), 0);
+  // The same with water's goal out of range: bad input, named at water.
+  EXPECT_EQ(p->plan(s, std::vector<ValueId>{2, 0, 0}, std::vector<ValueId>{0, 0, 7}, out, &len),
+            PlanStatus::kGaveUp);
+  EXPECT_EQ(s.failure(), TopoFailure::kBadInput);
+  EXPECT_EQ(s.failure_var(), 2);
+  EXPECT_EQ(p->plan(s, std::vector<ValueId>{2, 0, 3}, std::vector<ValueId>{0, 0, 0}, out, &len),
+            PlanStatus::kGaveUp);
+  EXPECT_EQ(s.failure(), TopoFailure::kBadInput);
+  EXPECT_EQ(s.failure_var(), 2);
+  EXPECT_EQ(s.failure_value(), 3);
+}
+
 // A scratch not made by this planner (another domain's, or default-constructed) is refused as
 // bad input before anything is written through it.
 TEST(TopoApi, ForeignScratchIsBadInput) {
