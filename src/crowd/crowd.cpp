@@ -122,8 +122,10 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
     // CPU time per NPC rose by ~40 % without the guard; two 1-thread processes do not).
     w.scratch.reserve(planner.classes_.size());
     for (const auto& cp : planner.classes_) w.scratch.push_back(cp->planner.make_scratch());
-    w.s0.assign(static_cast<size_t>(planner.max_class_vars_), 0);
-    w.goal.assign(static_cast<size_t>(planner.max_class_vars_), 0);
+    // Whole groups of 8: the AVX2 cold loop writes 8 values a group.
+    const size_t vals = (static_cast<size_t>(planner.max_class_vars_) + 7) / 8 * 8;
+    w.s0.assign(vals, 0);
+    w.goal.assign(vals, 0);
     w.key.assign(2 * words, 0);
     w.plan.assign(static_cast<size_t>(planner.max_plan_length_) + 1, 0);
     if (def.cache != nullptr && words == 1 && def.worker_memo_entries > 0) {
@@ -149,19 +151,32 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
     crowd.memo_mask_.assign(size_t{1} << 16, 0);
     std::copy(crowd.key_mask_.begin(), crowd.key_mask_.end(), crowd.memo_mask_.begin());
   }
+  // The cold loop's class records (one-word layouts; serve.cpp, cold_run).
+  bool avx2 = crowd_detail::cold_avx2_allowed();
+  for (const auto& cp : planner.classes_)
+    for (const CrowdLayout::Field& f : cp->fields) avx2 = avx2 && std::bit_width(f.mask) <= 16;
   for (Worker& w : crowd.workers_) {
+    std::vector<size_t> first_group;
+    for (const auto& cp : planner.classes_) {
+      first_group.push_back(w.cold_groups.size());
+      if (!avx2) continue;
+      const std::vector<crowd_detail::ColdGroup> groups = crowd_detail::cold_groups(cp->fields);
+      w.cold_groups.insert(w.cold_groups.end(), groups.begin(), groups.end());
+    }
     for (size_t c = 0; c < planner.classes_.size(); ++c) {
       const CrowdPlanner::ClassPlan& cp = *planner.classes_[c];
       crowd_detail::ColdClass cold;
       cold.planner = &cp.planner;
       cold.scratch = &w.scratch[c];
       cold.fields = cp.fields.data();
+      cold.groups = avx2 ? w.cold_groups.data() + first_group[c] : nullptr;
       cold.other = ~cp.key_mask[0];
       cold.other_high = cp.other_high[0];
       cold.num_vars = static_cast<int32_t>(cp.vars.size());
       cold.max_len = cp.planner.max_plan_length();
       w.cold.push_back(cold);
     }
+    w.cold_avx2 = avx2;
   }
   return crowd;
 }

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "topoplan/crowd.h"
@@ -56,12 +57,31 @@ static_assert(sizeof(HandleMemoEntry) == 32);
 
 namespace crowd_detail {
 
+// The AVX2 unpacking of a cold NPC's class variables (serve.cpp, unpack_avx2), eight variables a
+// group: lane k of the group takes a 32-bit window of the packed word — bits [0, 32), [16, 48)
+// or [32, 64), the one that holds the whole field (any field of at most 16 bits fits one) — from
+// a vector of the state's and the goal's windows (`s_window`, `g_window`: lanes of that vector),
+// shifts it right by `shift` and masks it with `mask` (0 in the lanes past the class's
+// variables).
+struct alignas(32) ColdGroup {
+  int32_t s_window[8];
+  int32_t g_window[8];
+  int32_t shift[8];
+  int32_t mask[8];
+};
+// The groups of a class with fields `fields` (every field at most 16 bits wide).
+std::vector<ColdGroup> cold_groups(std::span<const CrowdLayout::Field> fields);
+// The AVX2 cold loop is used: the CPU has AVX2, and TOPOPLAN_CROWD_SIMD is not "0" (the tests
+// run the scalar loop that way).
+bool cold_avx2_allowed();
+
 // Per worker and class, what a cold NPC of a one-word batch needs (serve.cpp, cold_run), in one
 // line: its address is the class id shifted.
 struct alignas(64) ColdClass {
   const TopoPlanner* planner = nullptr;
   TopoScratch* scratch = nullptr;              // the worker's (w.scratch never grows after create)
   const CrowdLayout::Field* fields = nullptr;  // per projected variable
+  const ColdGroup* groups = nullptr;           // ceil(num_vars / 8), when the worker's cold_avx2
   uint64_t other = 0;                          // word 0: every bit outside the class's fields
   uint64_t other_high = 0;  // word 0: the top bit of each field of the other variables
   int32_t num_vars = 0;
@@ -98,18 +118,20 @@ struct ColdRun {
 }  // namespace crowd_detail
 
 struct alignas(64) Crowd::Worker {
-  std::vector<TopoScratch> scratch;           // per class
-  std::vector<crowd_detail::ColdClass> cold;  // per class (points into `scratch`)
-  std::vector<ValueId> s0;                    // projected initial state
-  std::vector<ValueId> goal;                  // projected goal
-  std::vector<uint64_t> key;                  // projected s0 and goal words
-  std::vector<ActionId> plan;                 // a plan that may not fit the output slice
-  std::vector<MemoEntry> memo;                // empty: no memo
-  std::vector<HandleMemoEntry> handle_memo;   // as many entries as `memo`
-  int32_t memo_shift = 63;                    // set = memo_hash >> memo_shift (sets of 2 entries)
-  const PlanCache* memo_cache = nullptr;      // the memo copies this cache's entries of
-  uint64_t memo_stamp = 0;                    // ... this stamp
-  uint32_t memo_epoch = 0;                    // ... and this epoch
+  std::vector<TopoScratch> scratch;                  // per class
+  std::vector<crowd_detail::ColdClass> cold;         // per class (points into `scratch`)
+  std::vector<crowd_detail::ColdGroup> cold_groups;  // every class's, in class order
+  bool cold_avx2 = false;       // cold_run unpacks with AVX2 (every class's fields fit ColdGroup)
+  std::vector<ValueId> s0;      // projected initial state
+  std::vector<ValueId> goal;    // projected goal
+  std::vector<uint64_t> key;    // projected s0 and goal words
+  std::vector<ActionId> plan;   // a plan that may not fit the output slice
+  std::vector<MemoEntry> memo;  // empty: no memo
+  std::vector<HandleMemoEntry> handle_memo;  // as many entries as `memo`
+  int32_t memo_shift = 63;                   // set = memo_hash >> memo_shift (sets of 2 entries)
+  const PlanCache* memo_cache = nullptr;     // the memo copies this cache's entries of
+  uint64_t memo_stamp = 0;                   // ... this stamp
+  uint32_t memo_epoch = 0;                   // ... and this epoch
   // Keeps the next worker's heap blocks off this worker's cache lines (see create()).
   std::unique_ptr<std::byte[]> guard;
   // Fallback chain (cold path, grows on first use): per class and stage the budgeted planners'

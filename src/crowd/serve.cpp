@@ -8,10 +8,18 @@
 // class's other variables as they are, the projected key, one hash, one memo entry, the output
 // stores — and calls serve_npc (out of line) for everything else.
 #include <algorithm>
+#include <bit>
 #include <cassert>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 #include "crowd/internal.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define TOPOPLAN_CROWD_AVX2 1
+#include <immintrin.h>
+#endif
 
 namespace topoplan {
 
@@ -235,10 +243,83 @@ void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
   end_block(w, b, b.end - b.first);
 }
 
+std::vector<crowd_detail::ColdGroup> crowd_detail::cold_groups(
+    std::span<const CrowdLayout::Field> fields) {
+  std::vector<ColdGroup> groups((fields.size() + 7) / 8);
+  for (ColdGroup& group : groups) {
+    for (int32_t lane = 0; lane < 8; ++lane) {
+      group.s_window[lane] = 0;
+      group.g_window[lane] = 2;
+      group.shift[lane] = 0;
+      group.mask[lane] = 0;
+    }
+  }
+  for (size_t k = 0; k < fields.size(); ++k) {
+    ColdGroup& group = groups[k / 8];
+    const size_t lane = k % 8;
+    const CrowdLayout::Field& f = fields[k];
+    const int32_t width = static_cast<int32_t>(std::bit_width(f.mask));
+    assert(f.word == 0 && width <= 16);
+    // The window vector (unpack_avx2): lanes 0, 1 = the state's bits [0, 32), [32, 64); 2, 3 =
+    // the goal's; 4 = the state's [16, 48), 6 = the goal's.
+    int32_t window = 0, base = 0;
+    if (f.shift + width > 32) {
+      window = f.shift >= 32 ? 1 : 4;
+      base = f.shift >= 32 ? 32 : 16;
+    }
+    group.s_window[lane] = window;
+    group.g_window[lane] = window + 2;
+    group.shift[lane] = f.shift - base;
+    group.mask[lane] = static_cast<int32_t>(f.mask);
+  }
+  return groups;
+}
+
+bool crowd_detail::cold_avx2_allowed() {
+  const char* simd = std::getenv("TOPOPLAN_CROWD_SIMD");
+  if (simd != nullptr && std::string_view(simd) == "0") return false;
+#ifdef TOPOPLAN_CROWD_AVX2
+  return __builtin_cpu_supports("avx2");
+#else
+  return false;
+#endif
+}
+
 namespace {
 
 using crowd_detail::ColdClass;
+using crowd_detail::ColdGroup;
 using crowd_detail::ColdRun;
+
+#ifdef TOPOPLAN_CROWD_AVX2
+// The class's variables of a one-word NPC, 8 a group (ColdGroup): the windows of s and g in one
+// vector, then per group one permute, one variable shift and one and; a goal lane equal to its
+// mask (the all-ones field: free) becomes -1 (kUndefined) by or-ing in the compare. Writes
+// whole groups (the buffers are rounded up to 8).
+[[gnu::target("avx2")]] inline void unpack_avx2(const ColdGroup* group, int32_t num_vars,
+                                                uint64_t s, uint64_t g, ValueId* s0,
+                                                ValueId* goal) {
+  static_assert(kUndefined == -1);
+  const __m128i words = _mm_set_epi64x(static_cast<long long>(g), static_cast<long long>(s));
+  const __m256i windows =
+      _mm256_inserti128_si256(_mm256_castsi128_si256(words), _mm_srli_epi64(words, 16), 1);
+  for (int32_t k = 0; k < num_vars; k += 8, ++group) {
+    const auto* lanes = reinterpret_cast<const __m256i*>(group);
+    const __m256i shift = _mm256_load_si256(lanes + 2);
+    const __m256i mask = _mm256_load_si256(lanes + 3);
+    const __m256i sv = _mm256_and_si256(
+        _mm256_srlv_epi32(_mm256_permutevar8x32_epi32(windows, _mm256_load_si256(lanes)), shift),
+        mask);
+    __m256i gv = _mm256_and_si256(
+        _mm256_srlv_epi32(_mm256_permutevar8x32_epi32(windows, _mm256_load_si256(lanes + 1)),
+                          shift),
+        mask);
+    gv = _mm256_or_si256(gv, _mm256_cmpeq_epi32(gv, mask));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(s0 + k), sv);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(goal + k), gv);
+  }
+}
+#endif
 
 // The cold loop of a one-word batch without cache, from NPC i on: per NPC the class check, the
 // check that the goal leaves the class's other variables as they are (one and; the full test
@@ -280,7 +361,12 @@ template <bool kAvx2>
       }
     }
     const int32_t nv = h.num_vars;
-    crowd_detail::unpack_one_word(h.fields, nv, s, g, s0_vals, goal_vals);
+#ifdef TOPOPLAN_CROWD_AVX2
+    if constexpr (kAvx2)
+      unpack_avx2(h.groups, nv, s, g, s0_vals, goal_vals);
+    else
+#endif
+      crowd_detail::unpack_one_word(h.fields, nv, s, g, s0_vals, goal_vals);
     // In place when any plan fits, else into the spare buffer (finish_cold copies it or says
     // "too small": exactly "a plan exists and is longer than the room left").
     const int32_t max_len = h.max_len;
@@ -311,6 +397,13 @@ template <bool kAvx2>
   return cold_run<false>(r, i, end);
 }
 
+#ifdef TOPOPLAN_CROWD_AVX2
+[[gnu::noinline, gnu::target("avx2"), gnu::flatten]] int64_t cold_run_avx2(ColdRun& r, int64_t i,
+                                                                           int64_t end) {
+  return cold_run<true>(r, i, end);
+}
+#endif
+
 }  // namespace
 
 // A one-word block without cache: cold_run, and out of line what it stops at — before ℙ
@@ -339,7 +432,11 @@ void Crowd::serve_block_cold(Worker& w, const Job& job, int64_t block) const {
   int64_t before = 0;  // NPCs served by serve_npc (not planned here)
   int64_t after = 0;   // NPCs ℙ did not solve in place (finish_cold counts them)
   for (int64_t i = b.first;; ++i) {
+#ifdef TOPOPLAN_CROWD_AVX2
+    i = w.cold_avx2 ? cold_run_avx2(r, i, b.end) : cold_run_scalar(r, i, b.end);
+#else
     i = cold_run_scalar(r, i, b.end);
+#endif
     if (i >= b.end) break;
     b.pos = r.pos;
     if (r.planned) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <thread>
@@ -110,6 +111,46 @@ TEST(Crowd, InterleavedClassesMatchOneByOne) {
     PlanCache cache(planner, {64, 16});
     expect_same(one, run_batch(planner, t, capacity, 2, &cache, 16));
   }
+}
+
+// A cold one-word batch unpacks each NPC's class variables with AVX2 where the CPU has it
+// (serve.cpp, unpack_avx2: a 32-bit window per field, [0, 32), [16, 48) or [32, 64), 8 variables
+// a group), else with the scalar loop (also with TOPOPLAN_CROWD_SIMD=0). Both against ℙ one NPC
+// at a time and against each other, on one-word layouts with fields of up to 6 bits in every
+// window and classes of more than 8 variables.
+TEST(Crowd, ColdLoopScalarAndSimdUnpackingMatchOneByOne) {
+  int32_t one_word = 0, high_fields = 0, big_classes = 0;
+  for (uint64_t seed = 1; seed <= 24; ++seed) {
+    SCOPED_TRACE(seed);
+    testing::RandomDomainOptions options;
+    options.min_variables = 6;
+    options.max_variables = 16;
+    options.max_values = 40;
+    DomainDef def = testing::random_domain_def(seed, options);
+    Rng rng(seed * 11 + 5);
+    add_random_classes(def, static_cast<int32_t>(seed % 3), rng);  // 0: no classes
+    const Domain d = Domain::compile(def).value();
+    const CrowdPlanner planner = CrowdPlanner::create(d).value();
+    if (planner.layout().words() != 1) continue;
+    ++one_word;
+    for (VarId v = 0; v < d.num_variables(); ++v)
+      high_fields += planner.layout().field(v).shift >= 40;
+    for (int32_t c = 0; c < planner.num_classes(); ++c)
+      big_classes += planner.class_variables(c).size() > 8;
+    std::vector<Instance> seeds;
+    testing::RandomInstanceOptions io;
+    for (int k = 0; k < 4; ++k) seeds.push_back(testing::random_instance(d, rng, io));
+    const Town t = make_town(d, planner.layout(), seeds, 300, seed);
+    const size_t capacity = t.npc_class.size() * static_cast<size_t>(planner.max_plan_length());
+    ASSERT_EQ(setenv("TOPOPLAN_CROWD_SIMD", "0", 1), 0);
+    const Results scalar = run_batch(planner, t, capacity, 1, nullptr, 16);
+    ASSERT_EQ(unsetenv("TOPOPLAN_CROWD_SIMD"), 0);
+    expect_matches_reference(d, t, scalar);
+    expect_same(scalar, run_batch(planner, t, capacity, 2, nullptr, 16));
+  }
+  EXPECT_GE(one_word, 8);
+  EXPECT_GT(high_fields, 0);
+  EXPECT_GT(big_classes, 0);
 }
 
 TEST(Crowd, SmallBufferFlagsOverflowPerNpcAndStaysDeterministic) {
