@@ -303,7 +303,8 @@ using crowd_detail::ColdRun;
   const __m128i words = _mm_set_epi64x(static_cast<long long>(g), static_cast<long long>(s));
   const __m256i windows =
       _mm256_inserti128_si256(_mm256_castsi128_si256(words), _mm_srli_epi64(words, 16), 1);
-  for (int32_t k = 0; k < num_vars; k += 8, ++group) {
+  int32_t k = 0;
+  do {  // a projection has variables: at least one group
     const auto* lanes = reinterpret_cast<const __m256i*>(group);
     const __m256i shift = _mm256_load_si256(lanes + 2);
     const __m256i mask = _mm256_load_si256(lanes + 3);
@@ -317,7 +318,9 @@ using crowd_detail::ColdRun;
     gv = _mm256_or_si256(gv, _mm256_cmpeq_epi32(gv, mask));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(s0 + k), sv);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(goal + k), gv);
-  }
+    k += 8;
+    ++group;
+  } while (k < num_vars);
 }
 #endif
 
