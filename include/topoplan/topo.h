@@ -283,6 +283,10 @@ class TopoPlanner {
   void add_edge(TopoScratch& s, ActionId from, ActionId to) const;
   ActionId pick_deferred(TopoScratch& s, const ValueId* s0, int32_t first, int32_t last) const;
   void send_requests_late(TopoScratch& s, const ValueId* s0, ActionId f) const;
+  // The sort's self-check failed a condition: replays plan[0, n) from s0 and returns its first
+  // action whose condition does not hold (src/topo/order.cpp). Cold.
+  [[gnu::cold]] ActionId first_unsound(TopoScratch& s, const ValueId* s0, const ActionId* plan,
+                                       int32_t n) const;
   // The sort's goal test when the state code is not injective (src/topo/order.cpp).
   [[nodiscard]] bool goal_reached(const TopoScratch& s, const ValueId* goal) const;
   // Sorts the chosen actions into `out` and re-simulates each one as it is emitted (the
@@ -291,6 +295,9 @@ class TopoPlanner {
   template <bool kLoops>
   PlanStatus order(TopoScratch& s, const ValueId* s0, const ValueId* goal, uint32_t goal_diff,
                    ActionId* out) const;
+  // order<true>, out of line (plan() inlines order<false>: src/topo/order_impl.h).
+  PlanStatus order_loops(TopoScratch& s, const ValueId* s0, const ValueId* goal, uint32_t goal_diff,
+                         ActionId* out) const;
 
   // The general path (src/topo/general*.cpp): undefined pre-conditions and partial goals.
   PlanStatus plan_general(TopoScratch& s, std::span<const ValueId> s0,

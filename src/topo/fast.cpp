@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "internal.h"
+#include "order_impl.h"
 #include "orderings.h"
 
 namespace topoplan {
@@ -108,7 +109,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
 
   // Phase 3: sort and self-check.
   const PlanStatus st = s.num_disj_vars_ > 0
-                            ? order<true>(s, s0.data(), goal.data(), goal_diff, out.data())
+                            ? order_loops(s, s0.data(), goal.data(), goal_diff, out.data())
                             : order<false>(s, s0.data(), goal.data(), goal_diff, out.data());
   if (st == PlanStatus::kSolved) {
     *out_len = s.num_used_;

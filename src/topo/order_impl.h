@@ -1,0 +1,153 @@
+// ℙ's fast path, phase 3: the sort of the chosen actions with the fused self-check. A header so
+// that plan() (fast.cpp) inlines the instantiation without disjunctive requests, which most
+// plans take; the other one runs out of line (order.cpp, order_loops).
+#pragma once
+
+#include <cassert>
+
+#include "orderings.h"
+
+namespace topoplan {
+
+// Kahn's algorithm with one rule for the disjunctive requests (b needs w = s0[w], w loops back
+// to s0[w]): f_w, the action that first leaves s0[w], is deferred while some such b has not run,
+// and fired only when nothing else is ready; the b still waiting then go to the second epoch of
+// s0[w] (after the action restoring s0[w], before the walk leaves it again).
+//
+// The self-check is fused into the sort: each action is re-simulated on value slots when it is
+// emitted (the slot's sim == gen_ when the variable holds that value; phase 1 set s0), reading
+// only the action tables and the simulated state — not the walks, marks or edges the ordering
+// used; a failed condition is noted and reported after the loop. The goal test: `goal_diff` starts
+// as the goal's state code minus s0's (TopoPlanner:: state_code_; phase 1 computes it), and each
+// action subtracts its change of the code, so it is 0 at the end exactly when the simulated state
+// is the goal — one subtraction per action. Planners whose state code is not injective scan the
+// goal at the end instead. Any failed condition or an unmet goal at the end makes the plan kGaveUp
+// / kSelfCheck, never a plan. The hot loop of ℙ: pointers and counters are locals (see
+// FastOrderings). kLoops = false when no request is disjunctive (most crowd plans): nothing is ever
+// deferred, no late edge exists, and an action is done exactly when its in-degree reached 0, so the
+// states are not kept.
+template <bool kLoops>
+[[gnu::always_inline]] inline PlanStatus TopoPlanner::order(TopoScratch& s, const ValueId* s0,
+                                                            const ValueId* goal, uint32_t goal_diff,
+                                                            ActionId* out) const {
+  using detail::kDeferred;
+  using detail::kDone;
+  using detail::kPending;
+  using detail::kQueued;
+  using detail::view;
+  if constexpr (kLoops) {  // the pick budget and the late edges (loops only)
+    s.num_edges_ = 0;
+    s.pick_work_ = 0;
+    s.work_ = -1;  // computed by the first pick_deferred pass that needs it
+  }
+  const uint32_t gen = s.gen_;
+  const detail::FastOrderings orderings(*this, s);
+  const ActInfo* const act = act_info_.data();
+  const auto sim = view<&TopoScratch::SlotRec::sim>(s.slot_.data());
+  const auto indeg = view<&TopoScratch::ActRec::indeg>(s.act_.data());
+  const auto state = view<&TopoScratch::ActRec::state>(s.act_.data());
+  const auto loop_first = view<&TopoScratch::VarRec::loop_first>(s.var_.data());
+  const auto pending = view<&TopoScratch::VarRec::pending_disj>(s.var_.data());
+  ActionId* const deferred = s.deferred_.data();
+  const ActionId* const used = s.used_.data();
+  // The queue is `out` itself: every action enters it once and fires when it leaves it, so
+  // the queue's order is the plan's order.
+  ActionId* const queue = out;
+  const int32_t num_used = s.num_used_;
+  int32_t queue_head = 0;
+  int32_t queue_tail = 0;
+  int32_t deferred_head = 0;
+  int32_t deferred_tail = 0;
+  // Deferred: f_v (the action leaving the first epoch of s0[v] on a looping walk) while some
+  // request for s0[v] is pending.
+  auto make_ready = [&](ActionId a) {
+    if constexpr (!kLoops) {
+      queue[queue_tail++] = a;
+      return;
+    }
+    const VarId v = act[a].var;
+    if (a == loop_first[v] && pending[v] > 0) {
+      state[a] = kDeferred;
+      deferred[deferred_tail++] = a;
+    } else {
+      state[a] = kQueued;
+      queue[queue_tail++] = a;
+    }
+  };
+  auto succ = [&](ActionId to) {
+    if (--indeg[to] == 0) make_ready(to);
+  };
+  // x ran in the first epoch of s0[w]: one request less holds w's loop back.
+  auto disj = [&](VarId w) {
+    assert(kLoops);
+    const ActionId f = loop_first[w];
+    if (state[f] != kDone && --pending[w] == 0 && state[f] == kDeferred && indeg[f] == 0) {
+      state[f] = kQueued;
+      queue[queue_tail++] = f;
+    }
+  };
+
+  for (int32_t i = 0; i < num_used; ++i) {
+    const ActionId a = used[i];
+    if (indeg[a] == 0)
+      make_ready(a);
+    else if constexpr (kLoops)
+      state[a] = kPending;
+  }
+  // Late edges exist only after a deferred loop was picked: the heads are reset then, once.
+  bool late_edges = false;
+  // Self-check of the conditions: 0 while every condition of every emitted action held. Tested
+  // once after the loop (an emitted action's failure does not change the order of the others);
+  // then first_unsound names the first failing action by replaying the plan.
+  uint32_t bad = 0;
+  while (true) {
+    if (queue_head == queue_tail) {
+      if constexpr (!kLoops) break;
+      // Nothing ready: fire a deferred f_w (pick_deferred says which).
+      while (deferred_head < deferred_tail &&
+             (state[deferred[deferred_head]] != kDeferred || indeg[deferred[deferred_head]] != 0))
+        ++deferred_head;
+      if (deferred_head == deferred_tail) break;
+      if (!late_edges) {
+        late_edges = true;
+        for (int32_t i = 0; i < num_used; ++i) s.act_[used[i]].head = -1;
+      }
+      const ActionId f = pick_deferred(s, s0, deferred_head, deferred_tail);
+      send_requests_late(s, s0, f);
+      state[f] = kQueued;  // fired next (the queue is empty)
+      queue[queue_tail++] = f;
+    }
+    const ActionId x = queue[queue_head++];
+    if constexpr (kLoops) {
+      assert(state[x] == kQueued);
+      state[x] = kDone;
+    }
+    const ActInfo& ax = act[x];
+    bad |= sim[ax.pre_slot] ^ gen;
+    orderings.for_each_successor<kLoops>(x, late_edges, succ, disj,
+                                         [&](int32_t ps) { bad |= sim[ps] ^ gen; });
+    sim[ax.pre_slot] = 0;
+    sim[ax.post_slot] = gen;
+    goal_diff -= ax.code_delta;
+  }
+  if (bad != 0) [[unlikely]] {
+    const ActionId x = first_unsound(s, s0, out, queue_head);
+    fail(s, TopoFailure::kSelfCheck, x >= 0 ? act[x].var : -1, -1, x);
+    return PlanStatus::kGaveUp;
+  }
+  if (queue_tail != num_used) {
+    // Name one action left in a cycle.
+    ActionId stuck = -1;
+    for (int32_t i = 0; i < num_used && stuck < 0; ++i)
+      if (kLoops ? state[used[i]] != kDone : indeg[used[i]] != 0) stuck = used[i];
+    fail(s, TopoFailure::kOrderingCycle, stuck >= 0 ? act[stuck].var : -1, -1, stuck);
+    return PlanStatus::kGaveUp;
+  }
+  if (state_code_ ? goal_diff != 0 : !goal_reached(s, goal)) [[unlikely]] {
+    fail(s, TopoFailure::kSelfCheck, -1, -1, -1);
+    return PlanStatus::kGaveUp;
+  }
+  return PlanStatus::kSolved;
+}
+
+}  // namespace topoplan
