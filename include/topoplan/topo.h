@@ -120,7 +120,6 @@ class TopoScratch {
   struct SlotRec {
     uint32_t mark;   // see gen_
     ActionId leave;  // action leaving that value on the walk (-1: final value); s0: σ1's first
-    uint32_t sim;    // self-check: == gen_ when the variable holds that value
   };
   struct VarRec {
     ActionId sigma_first;  // first action of the s0 → goal path (-1 if none)
@@ -131,6 +130,9 @@ class TopoScratch {
   };
   std::vector<ActRec> act_;
   std::vector<SlotRec> slot_;
+  // Per value slot, the self-check's simulated state: == gen_ when the variable holds that value.
+  // Apart from slot_ so that both strides (8 and 4 bytes) are addressing-mode scales.
+  std::vector<uint32_t> sim_;
   std::vector<VarRec> var_;
   std::vector<VarId> s0_req_vars_;  // variables with a request for their s0 value
   int32_t num_s0_req_vars_ = 0;

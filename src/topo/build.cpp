@@ -157,7 +157,8 @@ TopoScratch TopoPlanner::make_scratch() const {
   s.act_.assign(na, TopoScratch::ActRec{0, 0, -1, detail::kPending});
   s.tmp_indeg_.assign(na, 0);
   s.mask_.assign(na, 0);
-  s.slot_.assign(slots, TopoScratch::SlotRec{0, -1, 0});
+  s.slot_.assign(slots, TopoScratch::SlotRec{0, -1});
+  s.sim_.assign(slots, 0);
   s.var_.assign(m, TopoScratch::VarRec{-1, 0, -1, -1});
   s.s0_req_vars_.assign(m, -1);
   s.edge_next_.assign(edge_cap, -1);

@@ -92,7 +92,8 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   s.gen_ += 2;
   if (s.gen_ < 2 || s.gen_ > UINT32_MAX - 2) {  // stamp wrap-around: clear once every 2^31 plans
     for (TopoScratch::ActRec& r : s.act_) r.stamp = 0;
-    for (TopoScratch::SlotRec& r : s.slot_) r.mark = r.sim = 0;
+    for (TopoScratch::SlotRec& r : s.slot_) r.mark = 0;
+    for (uint32_t& r : s.sim_) r = 0;
     s.gen_ = 2;
   }
   s.num_used_ = 0;  // the other counters: set by the phase that fills them
@@ -136,6 +137,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   const ValueId* const init = s0.data();
   const ValueId* const target = goal.data();
   TopoScratch::SlotRec* const slot = s.slot_.data();
+  uint32_t* const sim = s.sim_.data();
   TopoScratch::VarRec* const var = s.var_.data();
   const ActionId* const producer = producer_.data();
   const ActInfo* const info = act_info_.data();
@@ -159,7 +161,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
     TopoScratch::SlotRec* const vslot = slot + base;
     vslot[x0].mark = gen + 1;
     vslot[x0].leave = -1;  // σ1's first action, set below when v walks
-    vslot[x0].sim = gen;
+    sim[base + x0] = gen;
     if (g == kUndefined || g == x0) continue;
     // The unique simple path s0 → g (σ1), g ≠ s0: follow producers back from g. Marks its
     // values (except s0) as on the walk and records which action leaves each of them. Every

@@ -30,7 +30,8 @@ PlanStatus GeneralAttempt::run(int32_t* out_len, VarId* retry_var) {
   s.gen_ += 2;
   if (s.gen_ < 2 || s.gen_ > UINT32_MAX - 2) {
     for (ActRec& r : s.act_) r.stamp = 0;
-    for (SlotRec& r : s.slot_) r.mark = r.sim = 0;
+    for (SlotRec& r : s.slot_) r.mark = 0;
+    for (uint32_t& r : s.sim_) r = 0;
     s.gen_ = 2;
   }
   gen = s.gen_;

@@ -26,7 +26,7 @@ void TopoPlanner::add_edge(TopoScratch& s, ActionId from, ActionId to) const {
 bool TopoPlanner::goal_reached(const TopoScratch& s, const ValueId* goal) const {
   const int32_t m = static_cast<int32_t>(value_offset_.size()) - 1;
   for (VarId v = 0; v < m; ++v)
-    if (goal[v] != kUndefined && s.slot_[static_cast<size_t>(slot(v, goal[v]))].sim != s.gen_)
+    if (goal[v] != kUndefined && s.sim_[static_cast<size_t>(slot(v, goal[v]))] != s.gen_)
       return false;
   return true;
 }
@@ -38,15 +38,15 @@ ActionId TopoPlanner::first_unsound(TopoScratch& s, const ValueId* s0, const Act
                                     int32_t n) const {
   const int32_t m = static_cast<int32_t>(value_offset_.size()) - 1;
   const uint32_t stamp = s.gen_ + 1;
-  TopoScratch::SlotRec* const slot = s.slot_.data();
-  for (VarId v = 0; v < m; ++v) slot[this->slot(v, s0[v])].sim = stamp;
+  uint32_t* const sim = s.sim_.data();
+  for (VarId v = 0; v < m; ++v) sim[slot(v, s0[v])] = stamp;
   for (int32_t i = 0; i < n; ++i) {
     const ActInfo& ax = act_info_[static_cast<size_t>(plan[i])];
-    bool ok = slot[ax.pre_slot].sim == stamp;
-    for (int32_t p = ax.prv_begin; p < ax.prv_end; ++p) ok = ok && slot[prv_slot_[p]].sim == stamp;
+    bool ok = sim[ax.pre_slot] == stamp;
+    for (int32_t p = ax.prv_begin; p < ax.prv_end; ++p) ok = ok && sim[prv_slot_[p]] == stamp;
     if (!ok) return plan[i];
-    slot[ax.pre_slot].sim = 0;
-    slot[ax.post_slot].sim = stamp;
+    sim[ax.pre_slot] = 0;
+    sim[ax.post_slot] = stamp;
   }
   return -1;
 }

@@ -43,7 +43,7 @@ template <bool kLoops>
   const uint32_t gen = s.gen_;
   const detail::FastOrderings orderings(*this, s);
   const ActInfo* const act = act_info_.data();
-  const auto sim = view<&TopoScratch::SlotRec::sim>(s.slot_.data());
+  uint32_t* const sim = s.sim_.data();
   const auto indeg = view<&TopoScratch::ActRec::indeg>(s.act_.data());
   const auto state = view<&TopoScratch::ActRec::state>(s.act_.data());
   const auto loop_first = view<&TopoScratch::VarRec::loop_first>(s.var_.data());
