@@ -159,6 +159,10 @@ void Crowd::task_entry(int32_t /*begin*/, int32_t /*end*/, int32_t worker, void*
       const int64_t target = std::min(kClaimNs, (job.deadline_ns - now) / 4);
       chunk = std::clamp<int64_t>(target / per_block, 1, kMaxClaim);
       claimed_at = now;
+    } else if (const int64_t workers = self.def_.worker_count; workers > 1) {
+      // Claims shrink towards the end of the batch (a quarter of the blocks left per worker,
+      // at most job.chunk): the first worker to run out waits at most for a small claim.
+      chunk = std::clamp<int64_t>((job.blocks - b1) / (4 * workers), 1, job.chunk);
     }
   }
 }
