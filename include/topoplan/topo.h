@@ -111,9 +111,13 @@ class TopoScratch {
   uint32_t gen_ = 0;
   // Per action, per value slot (value_offset[v] + x) and per variable: one record each, so that
   // the hot loops keep three base pointers in registers instead of eleven.
+  // Per action: the two fields every plan touches (8 bytes: an addressing-mode scale), and
+  // those only the sort with disjunctive requests and the general path use.
   struct ActRec {
     uint32_t stamp;  // == gen_: chosen for this plan
     int32_t indeg;
+  };
+  struct ActSort {
     int32_t head;   // first late edge (linked list), -1 none; reset once a late edge exists
     uint8_t state;  // pending, queued, done, deferred
   };
@@ -129,6 +133,7 @@ class TopoScratch {
                            // short walk)
   };
   std::vector<ActRec> act_;
+  std::vector<ActSort> act_sort_;
   std::vector<SlotRec> slot_;
   // Per value slot, the self-check's simulated state: == gen_ when the variable holds that value.
   // Apart from slot_ so that both strides (8 and 4 bytes) are addressing-mode scales.

@@ -154,7 +154,8 @@ TopoScratch TopoPlanner::make_scratch() const {
   const size_t edge_cap = 2 * static_cast<size_t>(total_prevails_) + 1;
   s.shape_ = static_cast<uint64_t>(na) << 32 | static_cast<uint32_t>(slots);
   assert(s.shape_ == shape_);
-  s.act_.assign(na, TopoScratch::ActRec{0, 0, -1, detail::kPending});
+  s.act_.assign(na, TopoScratch::ActRec{0, 0});
+  s.act_sort_.assign(na, TopoScratch::ActSort{-1, detail::kPending});
   s.tmp_indeg_.assign(na, 0);
   s.mask_.assign(na, 0);
   s.slot_.assign(slots, TopoScratch::SlotRec{0, -1});

@@ -83,6 +83,7 @@ struct GeneralAttempt {
   const TopoPlanner::ActInfo* const act_info;
   uint32_t gen = 0;
   ActRec* act = nullptr;
+  TopoScratch::ActSort* act_sort = nullptr;  // head, state
   GActRec* gact = nullptr;
   SlotRec* slot_rec = nullptr;
   GSlotRec* gslot = nullptr;

@@ -42,6 +42,7 @@ PlanStatus GeneralAttempt::run(int32_t* out_len, VarId* retry_var) {
   s.gheuristic_ = false;
   s.num_hints_ = 0;
   act = s.act_.data();
+  act_sort = s.act_sort_.data();
   gact = s.gact_.data();
   slot_rec = s.slot_.data();
   gslot = s.gslot_.data();
@@ -85,8 +86,8 @@ void GeneralAttempt::choose(ActionId a) {
   if (act[a].stamp == gen) return;
   act[a].stamp = gen;
   act[a].indeg = 0;
-  act[a].head = -1;
-  act[a].state = kGeneralPending;
+  act_sort[a].head = -1;
+  act_sort[a].state = kGeneralPending;
   gact[a] = GActRec{-1, 0, -1, -1};
   used[s.num_used_++] = a;
   const VarId v = info(a).var;
@@ -348,8 +349,8 @@ void GeneralAttempt::add_edge(ActionId from, ActionId to) {
   const int32_t e = s.gnum_edges_++;
   assert(e < static_cast<int32_t>(s.gedge_to_.size()));
   edge_to[e] = to;
-  edge_next[e] = act[from].head;
-  act[from].head = e;
+  edge_next[e] = act_sort[from].head;
+  act_sort[from].head = e;
   ++act[to].indeg;
 }
 

@@ -12,8 +12,8 @@ constexpr int64_t kCheckBudget = 8;
 void GeneralAttempt::make_ready(ActionId a) {
   GVarRec& r = gvar[info(a).var];
   if (info(a).pre == kUndefined) {  // a jump waits for its variable's window to close
-    if (act[a].state != kGeneralHeld) {
-      act[a].state = kGeneralHeld;
+    if (act_sort[a].state != kGeneralHeld) {
+      act_sort[a].state = kGeneralHeld;
       gact[a].rprev = -1;
       gact[a].rnext = r.rhead;
       if (r.rhead >= 0) gact[r.rhead].rprev = a;
@@ -22,11 +22,11 @@ void GeneralAttempt::make_ready(ActionId a) {
     return;
   }
   if (a == r.e1 && r.reentry >= 0 && r.s0pend > 0 && !r.released) {
-    act[a].state = kGeneralHeld;
+    act_sort[a].state = kGeneralHeld;
     r.held_e1 = 1;
     return;
   }
-  act[a].state = kGeneralQueued;
+  act_sort[a].state = kGeneralQueued;
   queue[queue_tail++] = a;
 }
 
@@ -34,10 +34,10 @@ void GeneralAttempt::release_e1(GVarRec& r) {
   if (!r.held_e1) return;
   r.held_e1 = 0;
   if (act[r.e1].indeg == 0) {
-    act[r.e1].state = kGeneralQueued;
+    act_sort[r.e1].state = kGeneralQueued;
     queue[queue_tail++] = r.e1;
   } else {
-    act[r.e1].state = kGeneralPending;
+    act_sort[r.e1].state = kGeneralPending;
   }
 }
 
@@ -50,7 +50,7 @@ bool GeneralAttempt::is_free(VarId w) const {
 
 bool GeneralAttempt::eligible(VarId w, ActionId jump) const {
   const GVarRec& r = gvar[w];
-  return act[jump].state == kGeneralHeld && act[jump].indeg == 0 &&
+  return act_sort[jump].state == kGeneralHeld && act[jump].indeg == 0 &&
          (jump != r.goalwin || r.nwin_left == 1);
 }
 
@@ -74,7 +74,7 @@ bool GeneralAttempt::closable(VarId w, ActionId jump, bool relaxed) {
   while (sp > 0) {
     const ActionId x = stack[--sp];
     ++trial_spent;
-    for (int32_t e = act[x].head; e >= 0; e = edge_next[e]) {
+    for (int32_t e = act_sort[x].head; e >= 0; e = edge_next[e]) {
       ++trial_spent;
       const ActionId to = edge_to[e];
       if (trial_mark[to] != seen && trial_mark[to] != fired) {
@@ -99,7 +99,7 @@ bool GeneralAttempt::closable(VarId w, ActionId jump, bool relaxed) {
     const int32_t slot = off[w] + y;
     for (const ActionId b : planner.set_.requesters(slot)) {
       ++trial_spent;
-      if (act[b].stamp == gen && act[b].state != kGeneralDone && trial_mark[b] != fired)
+      if (act[b].stamp == gen && act_sort[b].state != kGeneralDone && trial_mark[b] != fired)
         return false;
     }
     a = y == x0 ? r.e2 : slot_rec[slot].leave;
@@ -116,7 +116,7 @@ void GeneralAttempt::open_window(VarId w, ActionId jump) {
   if (gact[jump].rnext >= 0) gact[gact[jump].rnext].rprev = gact[jump].rprev;
   r.cur = jump;
   --r.nwin_left;
-  act[jump].state = kGeneralQueued;
+  act_sort[jump].state = kGeneralQueued;
   queue[queue_tail++] = jump;
 }
 
@@ -125,7 +125,7 @@ void GeneralAttempt::open_window(VarId w, ActionId jump) {
 // twice (its in-degree passes 1; late edges may raise it once more).
 void GeneralAttempt::hint(ActionId to) {
   auto push = [&](ActionId window) {
-    if (window < 0 || window >= num_actions || act[window].state != kGeneralHeld) return;
+    if (window < 0 || window >= num_actions || act_sort[window].state != kGeneralHeld) return;
     if (s.num_hints_ >= static_cast<int32_t>(s.hint_win_.size())) return;
     GVarRec& r = gvar[info(window).var];
     const int32_t h = s.num_hints_++;
@@ -151,8 +151,8 @@ void GeneralAttempt::release_first_epoch(VarId w) {
   r.s0pend = 0;
   for (int32_t d = r.s0head; d >= 0; d = s.disj_next_[d]) {
     const ActionId b = s.disj_action_[d];
-    if (act[b].state == kGeneralDone) continue;
-    if (act[b].state == kGeneralQueued) act[b].state = kGeneralPending;  // (queue empty)
+    if (act_sort[b].state == kGeneralDone) continue;
+    if (act_sort[b].state == kGeneralQueued) act_sort[b].state = kGeneralPending;  // (queue empty)
     add_edge(r.reentry, b);
     if (r.e2 >= 0) {
       add_edge(b, r.e2);
@@ -172,7 +172,7 @@ bool GeneralAttempt::emit_ready() {
     const TopoPlanner::ActInfo& ax = info(x);
     GVarRec& rv = gvar[ax.var];
     const ValueId before = rv.simval;
-    act[x].state = kGeneralDone;
+    act_sort[x].state = kGeneralDone;
     out[static_cast<size_t>(emitted++)] = x;
     bool bad = ax.pre != kUndefined && rv.simval != ax.pre;
     for (int32_t k = ax.prv_begin; k < ax.prv_end; ++k) {
@@ -199,7 +199,7 @@ bool GeneralAttempt::emit_ready() {
     const ValueId g = goal_of(ax.var);
     unmet += (g == before) - (g == ax.post);
     --pending[gact[x].win];
-    for (int32_t e = act[x].head; e >= 0; e = edge_next[e]) {
+    for (int32_t e = act_sort[x].head; e >= 0; e = edge_next[e]) {
       const int32_t d = --act[edge_to[e]].indeg;
       if (d == 0) make_ready(edge_to[e]);
       if (d == 1 && s.num_jvars_ > 0) hint(edge_to[e]);
@@ -346,7 +346,7 @@ PlanStatus GeneralAttempt::diagnose_stuck(VarId* retry_var) {
     if (r.reentry >= 0 || r.nact == 0 || !r.can_back) continue;
     bool waiting = false;
     for (int32_t d = r.s0head; d >= 0 && !waiting; d = s.disj_next_[d])
-      waiting = act[s.disj_action_[d]].state != kGeneralDone;
+      waiting = act_sort[s.disj_action_[d]].state != kGeneralDone;
     const bool segment = !waiting && r.e1 >= 0 && r.cur == num_actions + w && r.nwin_left > 0 &&
                          pending[num_actions + w] > 0;
     if (!waiting && !segment) continue;
@@ -378,7 +378,7 @@ PlanStatus GeneralAttempt::diagnose_stuck(VarId* retry_var) {
   ActionId stuck = -1;
   for (int32_t i = 0; i < s.num_used_; ++i) {
     const ActionId a = used[i];
-    if (act[a].state == kGeneralDone) continue;
+    if (act_sort[a].state == kGeneralDone) continue;
     if (stuck < 0 || (info(a).pre == kUndefined && info(stuck).pre != kUndefined)) stuck = a;
   }
   planner.fail(s, TopoFailure::kOrderingCycle, stuck >= 0 ? info(stuck).var : -1, -1, stuck);

@@ -16,8 +16,8 @@ void TopoPlanner::add_edge(TopoScratch& s, ActionId from, ActionId to) const {
   const int32_t e = s.num_edges_++;
   assert(e < static_cast<int32_t>(s.edge_to_.size()));
   s.edge_to_[e] = to;
-  s.edge_next_[e] = s.act_[from].head;
-  s.act_[from].head = e;
+  s.edge_next_[e] = s.act_sort_[from].head;
+  s.act_sort_[from].head = e;
   ++s.act_[to].indeg;
 }
 
@@ -68,7 +68,7 @@ ActionId TopoPlanner::pick_deferred(TopoScratch& s, const ValueId* s0, int32_t f
   int32_t num_cand = 0;
   for (int32_t i = first; i < last && num_cand < kMaxCandidates; ++i) {
     const ActionId a = s.deferred_[i];
-    if (s.act_[a].state != kDeferred || s.act_[a].indeg != 0) continue;
+    if (s.act_sort_[a].state != kDeferred || s.act_[a].indeg != 0) continue;
     bool dup = false;
     for (int32_t j = 0; j < num_cand; ++j) dup = dup || cand[j] == a;
     if (!dup) cand[num_cand++] = a;
@@ -120,7 +120,7 @@ ActionId TopoPlanner::pick_deferred(TopoScratch& s, const ValueId* s0, int32_t f
     bool bad = false;
     for (int32_t k = s.var_[w].disj_head; k >= 0; k = s.disj_next_[k]) {
       const ActionId b = s.disj_action_[k];
-      if (s.act_[b].state == kDone) continue;
+      if (s.act_sort_[b].state == kDone) continue;
       if ((s.mask_[b] >> j & 1u) == 0) free_to_fire = false;
       for (int32_t i = 0; i < num_cand; ++i)
         if (cand[i] == b && (s.mask_[restore] >> i & 1u) != 0) bad = true;
@@ -139,8 +139,9 @@ void TopoPlanner::send_requests_late(TopoScratch& s, const ValueId* s0, ActionId
   const ActionId sigma_first = s.var_[w].sigma_first;
   for (int32_t k = s.var_[w].disj_head; k >= 0; k = s.disj_next_[k]) {
     const ActionId b = s.disj_action_[k];
-    if (s.act_[b].state == kDone) continue;
-    if (s.act_[b].state == kQueued) s.act_[b].state = kPending;  // (cannot happen: queue empty)
+    if (s.act_sort_[b].state == kDone) continue;
+    if (s.act_sort_[b].state == kQueued)
+      s.act_sort_[b].state = kPending;  // (cannot happen: queue empty)
     add_edge(s, restore, b);
     if (sigma_first >= 0) add_edge(s, b, sigma_first);
   }

@@ -45,7 +45,7 @@ template <bool kLoops>
   const ActInfo* const act = act_info_.data();
   uint32_t* const sim = s.sim_.data();
   const auto indeg = view<&TopoScratch::ActRec::indeg>(s.act_.data());
-  const auto state = view<&TopoScratch::ActRec::state>(s.act_.data());
+  const auto state = view<&TopoScratch::ActSort::state>(s.act_sort_.data());
   const auto loop_first = view<&TopoScratch::VarRec::loop_first>(s.var_.data());
   const auto pending = view<&TopoScratch::VarRec::pending_disj>(s.var_.data());
   ActionId* const deferred = s.deferred_.data();
@@ -110,7 +110,7 @@ template <bool kLoops>
       if (deferred_head == deferred_tail) break;
       if (!late_edges) {
         late_edges = true;
-        for (int32_t i = 0; i < num_used; ++i) s.act_[used[i]].head = -1;
+        for (int32_t i = 0; i < num_used; ++i) s.act_sort_[used[i]].head = -1;
       }
       const ActionId f = pick_deferred(s, s0, deferred_head, deferred_tail);
       send_requests_late(s, s0, f);

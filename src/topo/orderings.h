@@ -32,6 +32,7 @@ struct FastOrderings {
         slot(s.slot_.data()),
         var(s.var_.data()),
         act_rec(s.act_.data()),
+        act_sort(s.act_sort_.data()),
         edge_next(s.edge_next_.data()),
         edge_to(s.edge_to_.data()) {}
 
@@ -79,7 +80,7 @@ struct FastOrderings {
       }
     }
     if (late_edges)
-      for (int32_t e = act_rec[x].head; e >= 0; e = edge_next[e]) on_succ(edge_to[e]);
+      for (int32_t e = act_sort[x].head; e >= 0; e = edge_next[e]) on_succ(edge_to[e]);
   }
 
   const uint32_t s0_mark;  // slot mark of s0 values (walk values: s0_mark - 1)
@@ -91,6 +92,7 @@ struct FastOrderings {
   TopoScratch::SlotRec* const slot;
   TopoScratch::VarRec* const var;
   TopoScratch::ActRec* const act_rec;
+  const TopoScratch::ActSort* const act_sort;
   const int32_t* const edge_next;
   const ActionId* const edge_to;
 };
