@@ -118,15 +118,12 @@ struct ColdRun {
 }  // namespace crowd_detail
 
 struct alignas(64) Crowd::Worker {
-  std::vector<TopoScratch> scratch;                  // per class
-  std::vector<crowd_detail::ColdClass> cold;         // per class (points into `scratch`)
-  std::vector<crowd_detail::ColdGroup> cold_groups;  // every class's, in class order
-  bool cold_avx2 = false;       // cold_run unpacks with AVX2 (every class's fields fit ColdGroup)
-  std::vector<ValueId> s0;      // projected initial state
-  std::vector<ValueId> goal;    // projected goal
-  std::vector<uint64_t> key;    // projected s0 and goal words
-  std::vector<ActionId> plan;   // a plan that may not fit the output slice
-  std::vector<MemoEntry> memo;  // empty: no memo
+  std::vector<TopoScratch> scratch;          // per class
+  std::vector<ValueId> s0;                   // projected initial state
+  std::vector<ValueId> goal;                 // projected goal
+  std::vector<uint64_t> key;                 // projected s0 and goal words
+  std::vector<ActionId> plan;                // a plan that may not fit the output slice
+  std::vector<MemoEntry> memo;               // empty: no memo
   std::vector<HandleMemoEntry> handle_memo;  // as many entries as `memo`
   int32_t memo_shift = 63;                   // set = memo_hash >> memo_shift (sets of 2 entries)
   const PlanCache* memo_cache = nullptr;     // the memo copies this cache's entries of
@@ -143,6 +140,10 @@ struct alignas(64) Crowd::Worker {
   int64_t misses = 0;
   int64_t inserts = 0;
   int64_t evictions = 0;
+  // The cold loop (serve.cpp, cold_run): per class its record, the AVX2 unpacking's groups.
+  std::vector<crowd_detail::ColdClass> cold;         // per class (points into `scratch`)
+  std::vector<crowd_detail::ColdGroup> cold_groups;  // every class's, in class order
+  bool cold_avx2 = false;  // cold_run unpacks with AVX2 (every class's fields fit ColdGroup)
 };
 
 // Per class, the pointers and sizes an NPC that goes through ℙ needs, in one record (no
