@@ -535,8 +535,9 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
     const uint64_t* const goal_e = goal + end;
     int64_t k = i - end;
     if constexpr (kHandles) {
-      // Two NPCs per step (their probes overlap, one loop test); a pair with a miss goes to the
-      // one-NPC loop below, which stops at the miss.
+      // Two NPCs per step (one loop test), each answered as soon as found (probing both first
+      // kept more registers live: a spilled class, a null test; 31.45 vs 30.91 instructions per
+      // NPC); a miss goes to the one-NPC loop below, which stops at it.
       auto find = [&](int64_t j) __attribute__((always_inline))->const HandleMemoEntry* {
         const uint32_t c = cls_e[j];
         const uint64_t s = init_e[j];
@@ -550,13 +551,17 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
       };
       for (; k <= -2; k += 2) {
         const HandleMemoEntry* const e0 = find(k);
-        const HandleMemoEntry* const e1 = find(k + 1);
-        if (e0 == nullptr || e1 == nullptr) [[unlikely]]
+        if (e0 == nullptr) [[unlikely]]
           break;
         handles[end + k] = e0->handle;
         statuses[end + k] = e0->status;
         lengths[end + k] = e0->length;
         ++kinds[e0->kind];
+        const HandleMemoEntry* const e1 = find(k + 1);
+        if (e1 == nullptr) [[unlikely]] {
+          ++k;
+          break;
+        }
         handles[end + k + 1] = e1->handle;
         statuses[end + k + 1] = e1->status;
         lengths[end + k + 1] = e1->length;
