@@ -113,6 +113,7 @@ struct ColdRun {
   bool in_place;
   PlanStatus ps;
   int32_t len;
+  int64_t unsolvable;  // NPCs ℙ proved unsolvable (answered in the loop)
 };
 
 }  // namespace crowd_detail

@@ -384,17 +384,23 @@ template <bool kAvx2>
         h.planner->plan(*h.scratch, std::span<const ValueId>(s0_vals, static_cast<size_t>(nv)),
                         std::span<const ValueId>(goal_vals, static_cast<size_t>(nv)),
                         std::span<ActionId>(plan, static_cast<size_t>(max_len)), &len);
-    if (ps != PlanStatus::kSolved || !in_place) [[unlikely]] {
+    if (ps == PlanStatus::kSolved && in_place) [[likely]] {
+      offsets[i] = static_cast<uint32_t>(pos);
+      lengths[i] = static_cast<uint16_t>(len);
+      statuses[i] = kCrowdSolved;
+      pos += len;
+    } else if (ps == PlanStatus::kUnsolvable) {  // a proof (4 % of Western's NPCs): no call
+      offsets[i] = static_cast<uint32_t>(pos);
+      lengths[i] = static_cast<uint16_t>(len);  // as ℙ left it, as write_answer writes it
+      statuses[i] = kCrowdUnsolvable;
+      ++r.unsolvable;
+    } else {
       r.planned = true;
       r.in_place = in_place;
       r.ps = ps;
       r.len = len;
       break;
     }
-    offsets[i] = static_cast<uint32_t>(pos);
-    lengths[i] = static_cast<uint16_t>(len);
-    statuses[i] = kCrowdSolved;
-    pos += len;
   }
   r.pos = pos;
   return i;
@@ -436,6 +442,7 @@ void Crowd::serve_block_cold(Worker& w, const Job& job, int64_t block) const {
   r.high = b.high[0];
   r.slice_end = b.slice_end;
   r.pos = b.pos;
+  r.unsolvable = 0;
   int64_t before = 0;  // NPCs served by serve_npc (not planned here)
   int64_t after = 0;   // NPCs ℙ did not solve in place (finish_cold counts them)
   for (int64_t i = b.first;; ++i) {
@@ -458,7 +465,7 @@ void Crowd::serve_block_cold(Worker& w, const Job& job, int64_t block) const {
   b.pos = r.pos;
   const int64_t served = b.end - b.first;
   b.planned += served - before;
-  b.solved += served - before - after;
+  b.solved += served - before - after - r.unsolvable;
   end_block(w, b, served);
 }
 
