@@ -296,10 +296,28 @@ using crowd_detail::ColdGroup;
 using crowd_detail::ColdRun;
 
 #ifdef TOPOPLAN_CROWD_AVX2
-// The class's variables of a one-word NPC, 8 a group (ColdGroup): the windows of s and g in one
-// vector, then per group one permute, one variable shift and one and; a goal lane equal to its
-// mask (the all-ones field: free) becomes -1 (kUndefined) by or-ing in the compare. Writes
-// whole groups (the buffers are rounded up to 8).
+// One group of 8 variables (ColdGroup) from `windows` (unpack_avx2) into s0[0, 8), goal[0, 8).
+[[gnu::target("avx2"), gnu::always_inline]] inline void unpack_group(const ColdGroup& group,
+                                                                     __m256i windows, ValueId* s0,
+                                                                     ValueId* goal) {
+  const auto* lanes = reinterpret_cast<const __m256i*>(&group);
+  const __m256i shift = _mm256_load_si256(lanes + 2);
+  const __m256i mask = _mm256_load_si256(lanes + 3);
+  const __m256i sv = _mm256_and_si256(
+      _mm256_srlv_epi32(_mm256_permutevar8x32_epi32(windows, _mm256_load_si256(lanes)), shift),
+      mask);
+  __m256i gv = _mm256_and_si256(
+      _mm256_srlv_epi32(_mm256_permutevar8x32_epi32(windows, _mm256_load_si256(lanes + 1)), shift),
+      mask);
+  gv = _mm256_or_si256(gv, _mm256_cmpeq_epi32(gv, mask));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(s0), sv);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(goal), gv);
+}
+
+// The class's variables of a one-word NPC, 8 a group: the windows of s and g in one vector, then
+// per group one permute, one variable shift and one and; a goal lane equal to its mask (the
+// all-ones field: free) becomes -1 (kUndefined) by or-ing in the compare. Writes whole groups
+// (the buffers are rounded up to 8).
 [[gnu::target("avx2")]] inline void unpack_avx2(const ColdGroup* group, int32_t num_vars,
                                                 uint64_t s, uint64_t g, ValueId* s0,
                                                 ValueId* goal) {
@@ -307,24 +325,10 @@ using crowd_detail::ColdRun;
   const __m128i words = _mm_set_epi64x(static_cast<long long>(g), static_cast<long long>(s));
   const __m256i windows =
       _mm256_inserti128_si256(_mm256_castsi128_si256(words), _mm_srli_epi64(words, 16), 1);
-  int32_t k = 0;
-  do {  // a projection has variables: at least one group
-    const auto* lanes = reinterpret_cast<const __m256i*>(group);
-    const __m256i shift = _mm256_load_si256(lanes + 2);
-    const __m256i mask = _mm256_load_si256(lanes + 3);
-    const __m256i sv = _mm256_and_si256(
-        _mm256_srlv_epi32(_mm256_permutevar8x32_epi32(windows, _mm256_load_si256(lanes)), shift),
-        mask);
-    __m256i gv = _mm256_and_si256(
-        _mm256_srlv_epi32(_mm256_permutevar8x32_epi32(windows, _mm256_load_si256(lanes + 1)),
-                          shift),
-        mask);
-    gv = _mm256_or_si256(gv, _mm256_cmpeq_epi32(gv, mask));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(s0 + k), sv);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(goal + k), gv);
-    k += 8;
-    ++group;
-  } while (k < num_vars);
+  // A projection has variables: the first group always, at constant offsets; more groups only
+  // for a class of more than 8 variables.
+  unpack_group(group[0], windows, s0, goal);
+  for (int32_t k = 8; k < num_vars; k += 8) unpack_group(group[k / 8], windows, s0 + k, goal + k);
 }
 #endif
 
