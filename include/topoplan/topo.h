@@ -302,6 +302,8 @@ class TopoPlanner {
   template <bool kLoops>
   PlanStatus order(TopoScratch& s, const ValueId* s0, const ValueId* goal, uint32_t goal_diff,
                    ActionId* out) const;
+  // The lists of disjunctive requests per looping variable (src/topo/order.cpp).
+  void list_disjunctive(TopoScratch& s) const;
   // order<true>, out of line (plan() inlines order<false>: src/topo/order_impl.h).
   PlanStatus order_loops(TopoScratch& s, const ValueId* s0, const ValueId* goal, uint32_t goal_diff,
                          ActionId* out) const;

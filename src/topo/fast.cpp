@@ -273,11 +273,8 @@ uint8_t TopoPlanner::extend_walk(TopoScratch& s, const ValueId* s0, const ValueI
   const ActInfo* const info = act_info_.data();
   const int32_t* const prv = prv_slot_.data();
   const VarId* const slot_var = slot_var_.data();
-  ActionId* const disj_action = s.disj_action_.data();
-  int32_t* const disj_next = s.disj_next_.data();
   VarId* const req_vars = s.s0_req_vars_.data();
   int32_t num_used = s.num_used_;
-  int32_t num_disj = 0;
   int32_t num_req_vars = 0;
   for (int32_t i = 0; i < num_used; ++i) {
     const ActionId a = used[i];
@@ -302,20 +299,12 @@ uint8_t TopoPlanner::extend_walk(TopoScratch& s, const ValueId* s0, const ValueI
       } else {  // a needs s0[w]
         const VarId w = slot_var[ps];
         TopoScratch::VarRec& r = var[w];
-        if (r.pending_disj == 0) {
-          req_vars[num_req_vars++] = w;
-          r.disj_head = -1;
-        }
-        ++r.pending_disj;
-        const int32_t d = num_disj++;
-        disj_action[d] = a;
-        disj_next[d] = r.disj_head;
-        r.disj_head = d;
+        if (r.pending_disj == 0) req_vars[num_req_vars++] = w;
+        ++r.pending_disj;  // their list: list_disjunctive, only when the sort needs it
       }
     }
     act[a].indeg += produced_in;
   }
-  s.num_disj_ = num_disj;
   s.num_s0_req_vars_ = num_req_vars;
   // Requests for s0[w]: on a short walk, before σ1's first action (an edge); on a looping walk,
   // disjunctive (pending_disj counts them; resolved during the sort).

@@ -148,8 +148,34 @@ void TopoPlanner::send_requests_late(TopoScratch& s, const ValueId* s0, ActionId
   s.var_[w].pending_disj = 0;
 }
 
+// The requesters of s0[w] of every looping walk w (the disjunctive requests), listed per
+// variable (var_[w].disj_head, linked through disj_next_) in the order phase 2 met them, last
+// first: phase 2 only counts them (most plans have none on a looping walk, and then the sort
+// never reads the lists). After phase 2 a slot marked gen_ + 1 is s0 of its variable.
+void TopoPlanner::list_disjunctive(TopoScratch& s) const {
+  const uint32_t s0_mark = s.gen_ + 1;
+  TopoScratch::VarRec* const var = s.var_.data();
+  for (int32_t k = 0; k < s.num_s0_req_vars_; ++k) var[s.s0_req_vars_[k]].disj_head = -1;
+  int32_t num_disj = 0;
+  for (int32_t i = 0; i < s.num_used_; ++i) {
+    const ActionId a = s.used_[i];
+    const ActInfo& ai = act_info_[static_cast<size_t>(a)];
+    for (int32_t p = ai.prv_begin; p < ai.prv_end; ++p) {
+      const int32_t ps = prv_slot_[p];
+      if (s.slot_[ps].mark != s0_mark) continue;
+      TopoScratch::VarRec& r = var[slot_var_[ps]];
+      if (r.loop_first < 0) continue;  // short walk: an edge, counted by phase 2
+      s.disj_action_[num_disj] = a;
+      s.disj_next_[num_disj] = r.disj_head;
+      r.disj_head = num_disj++;
+    }
+  }
+  s.num_disj_ = num_disj;
+}
+
 PlanStatus TopoPlanner::order_loops(TopoScratch& s, const ValueId* s0, const ValueId* goal,
                                     uint32_t goal_diff, ActionId* out) const {
+  list_disjunctive(s);
   return order<true>(s, s0, goal, goal_diff, out);
 }
 
