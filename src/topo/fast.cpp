@@ -279,8 +279,10 @@ uint8_t TopoPlanner::extend_walk(TopoScratch& s, const ValueId* s0, const ValueI
   for (int32_t i = 0; i < num_used; ++i) {
     const ActionId a = used[i];
     const int32_t prv_end = info[a].prv_end;
+    int32_t p = info[a].prv_begin;
+    if (p == prv_end) continue;  // no requests (about half the crowd's actions)
     int32_t produced_in = 0;
-    for (int32_t p = info[a].prv_begin; p < prv_end; ++p) {
+    for (; p < prv_end; ++p) {
       const int32_t ps = prv[p];
       uint32_t slot_mark = slot[ps].mark;
       if (slot_mark != gen && slot_mark != gen + 1) [[unlikely]] {  // q not on w's walk (yet)
