@@ -272,13 +272,13 @@ class TopoPlanner {
   // An ordering failure: kUnsolvable when `proof` or when ℙ's class makes it one, else kGaveUp.
   [[nodiscard]] PlanStatus no_plan(const TopoScratch& s, bool proof) const;
 
-  // The fast path (src/topo/fast.cpp; the sort: src/topo/order.cpp). A returned status ends the
-  // plan; std::nullopt goes on to the next phase.
-  std::optional<PlanStatus> start_walks(TopoScratch& s, std::span<const ValueId> s0,
-                                        std::span<const ValueId> goal, uint32_t* goal_diff) const;
-  std::optional<PlanStatus> close_requests(TopoScratch& s, std::span<const ValueId> s0,
-                                           std::span<const ValueId> goal, std::span<ActionId> out,
-                                           int32_t* out_len) const;
+  // The fast path (src/topo/fast.cpp; the sort: src/topo/order_impl.h). The phases answer a
+  // byte: detail::kExtended goes on to the next phase, detail::kToGeneral hands the plan to the
+  // general path, anything else is the PlanStatus that ends the plan.
+  uint8_t start_walks(TopoScratch& s, const ValueId* s0, const ValueId* goal,
+                      uint32_t* goal_diff) const;
+  // Returns detail::kExtended (go on), detail::kToGeneral, or the PlanStatus ending the plan.
+  uint8_t close_requests(TopoScratch& s, const ValueId* s0, const ValueId* goal) const;
   [[gnu::cold]] PlanStatus goal_unreachable(TopoScratch& s, const ValueId* s0, const ValueId* goal,
                                             VarId v, ValueId g, ActionId a) const;
   // Returns detail::kExtended (the walk now loops), detail::kToGeneral (the general path must

@@ -2,7 +2,6 @@
 // walks per variable (phase 1), their closure under prevail requests (phase 2), then the sort
 // (order.cpp). docs/algorithm.md is the reference; the comments here say how.
 #include <cassert>
-#include <optional>
 
 #include "internal.h"
 #include "order_impl.h"
@@ -100,8 +99,14 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   s.pick_capped_ = false;
 
   uint32_t goal_diff = 0;
-  if (const std::optional<PlanStatus> st = start_walks(s, s0, goal, &goal_diff)) return *st;
-  if (const std::optional<PlanStatus> st = close_requests(s, s0, goal, out, out_len)) return *st;
+  if (const uint8_t r = start_walks(s, s0.data(), goal.data(), &goal_diff); r != detail::kExtended)
+      [[unlikely]]
+    return static_cast<PlanStatus>(r);
+  if (const uint8_t r = close_requests(s, s0.data(), goal.data()); r != detail::kExtended)
+      [[unlikely]] {
+    if (r == detail::kToGeneral) return plan_general(s, s0, goal, out, out_len);
+    return static_cast<PlanStatus>(r);
+  }
   if (s.num_used_ > static_cast<int32_t>(out.size())) {
     *out_len = s.num_used_;
     fail(s, TopoFailure::kBufferTooSmall, -1, -1, -1);
@@ -126,16 +131,16 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
 // the loop). One loop: it checks the input, resets and marks s0 and walks the variable (two
 // loops, the second over a list of the variables to walk, cost 15 instructions per plan more on
 // the Western crowd: the list and the reloads of each variable's values). A bad input found
-// after a walk failed still wins over the walk's failure (goal_unreachable). A status ends the
-// plan.
-[[gnu::always_inline]] inline std::optional<PlanStatus> TopoPlanner::start_walks(
-    TopoScratch& s, std::span<const ValueId> s0, std::span<const ValueId> goal,
-    uint32_t* goal_diff) const {
+// after a walk failed still wins over the walk's failure (goal_unreachable). Returns
+// detail::kExtended to go on, or the status that ends the plan.
+[[gnu::always_inline]] inline uint8_t TopoPlanner::start_walks(TopoScratch& s, const ValueId* s0,
+                                                               const ValueId* goal,
+                                                               uint32_t* goal_diff) const {
   const int32_t m = static_cast<int32_t>(value_offset_.size()) - 1;
   const uint32_t gen = s.gen_;
   const int32_t* const off = value_offset_.data();
-  const ValueId* const init = s0.data();
-  const ValueId* const target = goal.data();
+  const ValueId* const init = s0;
+  const ValueId* const target = goal;
   TopoScratch::SlotRec* const slot = s.slot_.data();
   uint32_t* const sim = s.sim_.data();
   TopoScratch::VarRec* const var = s.var_.data();
@@ -156,7 +161,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
         [[unlikely]] {  // kUndefined = -1 passes as 0
       s.num_used_ = c.n;
       fail(s, TopoFailure::kBadInput, v, x0, -1);
-      return PlanStatus::kGaveUp;
+      return static_cast<uint8_t>(PlanStatus::kGaveUp);
     }
     TopoScratch::SlotRec* const vslot = slot + base;
     vslot[x0].mark = gen + 1;
@@ -175,7 +180,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
       const ActionId a = producer[base + y];
       if (a < 0) [[unlikely]] {
         s.num_used_ = c.n;
-        return goal_unreachable(s, init, target, v, g, a);
+        return static_cast<uint8_t>(goal_unreachable(s, init, target, v, g, a));
       }
       const ValueId x = info[a].pre;
       if (x == x0) {
@@ -186,7 +191,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
       }
       if (vslot[x].mark == gen) [[unlikely]] {  // looped without meeting s0
         s.num_used_ = c.n;
-        return goal_unreachable(s, init, target, v, g, a);
+        return static_cast<uint8_t>(goal_unreachable(s, init, target, v, g, a));
       }
       c.use(a, 1);
       vslot[x].mark = gen;
@@ -196,7 +201,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   }
   s.num_used_ = c.n;
   *goal_diff = diff;
-  return std::nullopt;
+  return detail::kExtended;
 }
 
 // Phase 1 found no walk of v to its goal g (a proof), unless a later variable's input is out of
@@ -258,11 +263,12 @@ uint8_t TopoPlanner::extend_walk(TopoScratch& s, const ValueId* s0, const ValueI
 // (docs/algorithm.md, "Minimality"), so a request nothing can satisfy is a proof, and a request
 // only a repeated action can satisfy rules out T1 plans. A value on a walk keeps its leaving
 // action once set (make_long adds only values off σ1), so the edge a → leave(q) can be counted
-// as soon as q is on the walk. Requests for s0[w] are listed per variable and counted once the
-// walks are final. A status ends the plan.
-[[gnu::always_inline]] inline std::optional<PlanStatus> TopoPlanner::close_requests(
-    TopoScratch& s, std::span<const ValueId> s0, std::span<const ValueId> goal,
-    std::span<ActionId> out, int32_t* out_len) const {
+// as soon as q is on the walk. Requests for s0[w] are counted per variable and resolved once the
+// walks are final. Returns detail::kExtended to go on, detail::kToGeneral (plan() hands the plan
+// to the general path), or the status that ends the plan — a byte, not a std::optional, so that
+// plan() keeps no copy of its spans for the general path's call.
+[[gnu::always_inline]] inline uint8_t TopoPlanner::close_requests(TopoScratch& s, const ValueId* s0,
+                                                                  const ValueId* goal) const {
   // Pointers and counters in locals: the int32_t stores below may alias the scratch's members,
   // which would otherwise be reloaded after each one.
   const uint32_t gen = s.gen_;
@@ -286,11 +292,9 @@ uint8_t TopoPlanner::extend_walk(TopoScratch& s, const ValueId* s0, const ValueI
       const int32_t ps = prv[p];
       uint32_t slot_mark = slot[ps].mark;
       if (slot_mark != gen && slot_mark != gen + 1) [[unlikely]] {  // q not on w's walk (yet)
-        const uint8_t r = extend_walk(s, s0.data(), goal.data(), a, ps);
-        if (r != detail::kExtended) [[unlikely]] {
-          if (r == detail::kToGeneral) return plan_general(s, s0, goal, out, out_len);
-          return static_cast<PlanStatus>(r);
-        }
+        const uint8_t r = extend_walk(s, s0, goal, a, ps);
+        if (r != detail::kExtended) [[unlikely]]
+          return r;
         num_used = s.num_used_;
         slot_mark = gen;
       }
@@ -321,7 +325,7 @@ uint8_t TopoPlanner::extend_walk(TopoScratch& s, const ValueId* s0, const ValueI
     r.pending_disj = 0;
   }
   s.num_disj_vars_ = disj_vars;
-  return std::nullopt;
+  return detail::kExtended;
 }
 
 }  // namespace topoplan
