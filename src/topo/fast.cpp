@@ -150,9 +150,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   Chooser<TopoScratch::ActRec> c{s.act_.data(), s.used_.data(), gen, 0};
   uint32_t diff = 0;
   for (VarId v = 0; v < m; ++v) {
-    var[v].loop_first = -1;
-    var[v].sigma_first = -1;
-    var[v].pending_disj = 0;
+    var[v] = TopoScratch::VarRec{-1, 0, -1, -1};  // one 16-byte store
     const ValueId x0 = init[v];
     const ValueId g = target[v];
     const int32_t base = off[v];

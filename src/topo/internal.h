@@ -44,8 +44,7 @@ struct Chooser {
   // Chooses a; `chain_in` is its chain in-degree (1 unless it leaves the first epoch of s0).
   void use(ActionId a, int32_t chain_in) {
     assert(act[a].stamp != gen);
-    act[a].stamp = gen;
-    act[a].indeg = chain_in;
+    act[a] = Rec{gen, chain_in};  // one 8-byte store
     used[n++] = a;
   }
 };
