@@ -58,8 +58,10 @@ PlanStatus TopoPlanner::no_plan(const TopoScratch& s, bool proof) const {
   const auto mark = view<&TopoScratch::SlotRec::mark>(s.slot_.data() + base);
   const auto leave = view<&TopoScratch::SlotRec::leave>(s.slot_.data() + base);
   Chooser<TopoScratch::ActRec> c{s.act_.data(), s.used_.data(), s.gen_, s.num_used_};
+  TopoScratch::VarRec& r = s.var_[v];
+  const ActionId sigma_first = r.sigma_first;
   ValueId x = cycle_next[s0];
-  s.var_[v].loop_first = producer[x];  // f_v, leaves the first epoch of s0; the walk is now long
+  r.loop_first = producer[x];  // f_v, leaves the first epoch of s0; the walk is now long
   c.use(producer[x], 0);
   while (x != s0) {
     const ValueId y = cycle_next[x];
@@ -70,7 +72,6 @@ PlanStatus TopoPlanner::no_plan(const TopoScratch& s, bool proof) const {
     x = y;
   }
   s.num_used_ = c.n;
-  const ActionId sigma_first = s.var_[v].sigma_first;
   if (sigma_first >= 0) ++c.act[sigma_first].indeg;  // restore → σ1's first action
 }
 
@@ -95,7 +96,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
     for (uint32_t& r : s.sim_) r = 0;
     s.gen_ = 2;
   }
-  s.num_used_ = 0;  // the other counters: set by the phase that fills them
+  // num_used_ and the other counters: set by the phase that fills them
   s.pick_capped_ = false;
 
   uint32_t goal_diff = 0;
