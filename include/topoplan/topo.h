@@ -325,7 +325,8 @@ class TopoPlanner {
   // Π |D_v| ≤ 2^31, so that (goal code − simulated code) mod 2^32 is 0 exactly when the
   // simulated state reaches the goal. Otherwise the sort scans the goal at the end.
   bool state_code_ = false;
-  std::vector<uint32_t> var_weight_;  // per variable: weight(v) (mod 2^32)
+  std::vector<uint32_t> var_weight_;  // per variable: weight(v) (mod 2^32); 0 without state code
+  uint32_t code_start_ = 1;           // initial difference: 0, or 1 without state code
   StructuralClass class_ = StructuralClass::kNone;
   int32_t num_available_ = 0;
   uint64_t shape_ = 0;          // (actions << 32) | value slots: the scratch shape plan() expects

@@ -76,6 +76,10 @@ Result<TopoPlanner> TopoPlanner::create(const CompiledActionSet& set,
       product = 1;  // weights are unused then; keep the product bounded
     }
   }
+  // Without an injective code the difference starts at 1 and never moves (weights 0), so the
+  // sort's one test of "anything wrong" sends every plan to the goal scan.
+  p.code_start_ = p.state_code_ ? 0 : 1;
+  if (!p.state_code_) p.var_weight_.assign(static_cast<size_t>(m), 0);
   p.act_info_.assign(static_cast<size_t>(na),
                      TopoPlanner::ActInfo{-1, -1, -1, 0, 0, 0, 0, 0, 0, 0});
   for (ActionId a = 0; a < na; ++a) {

@@ -149,7 +149,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   const ActInfo* const info = act_info_.data();
   const uint32_t* const weight = var_weight_.data();
   Chooser<TopoScratch::ActRec> c{s.act_.data(), s.used_.data(), gen, 0};
-  uint32_t diff = 0;
+  uint32_t diff = code_start_;
   for (VarId v = 0; v < m; ++v) {
     var[v] = TopoScratch::VarRec{-1, 0, -1, -1};  // one 16-byte store
     const ValueId x0 = init[v];

@@ -130,6 +130,10 @@ template <bool kLoops>
     sim[ax.post_slot] = gen;
     goal_diff -= ax.code_delta;
   }
+  // One test for the three failures (and for every plan of a planner without state code, whose
+  // difference stays 1), then the same checks in the same order as one by one.
+  if ((bad | goal_diff | static_cast<uint32_t>(queue_tail ^ num_used)) == 0) [[likely]]
+    return PlanStatus::kSolved;
   if (bad != 0) [[unlikely]] {
     const ActionId x = first_unsound(s, s0, out, queue_head);
     fail(s, TopoFailure::kSelfCheck, x >= 0 ? act[x].var : -1, -1, x);
