@@ -88,10 +88,12 @@ class TopoScratch {
   // Details of the last failed plan() call: the reason and the variable / value / action at
   // fault (-1 when not applicable).
   [[nodiscard]] TopoFailure failure() const { return failure_; }
-  [[nodiscard]] VarId failure_var() const { return failure_var_; }
-  [[nodiscard]] ValueId failure_value() const { return failure_value_; }
-  [[nodiscard]] ActionId failure_action() const { return failure_action_; }
+  // (-1 after a call without failure: plan() resets only the reason, fail() sets all four.)
+  [[nodiscard]] VarId failure_var() const { return ok() ? -1 : failure_var_; }
+  [[nodiscard]] ValueId failure_value() const { return ok() ? -1 : failure_value_; }
+  [[nodiscard]] ActionId failure_action() const { return ok() ? -1 : failure_action_; }
   [[nodiscard]] TopoFailureInfo failure_info() const {
+    if (ok()) return TopoFailureInfo{};
     return TopoFailureInfo{failure_, failure_var_, failure_value_, failure_action_};
   }
   // Diagnostics: the last plan() ran out of the pick_deferred budget (docs/algorithm.md,
@@ -100,6 +102,7 @@ class TopoScratch {
   [[nodiscard]] bool pick_budget_spent() const { return pick_capped_; }
 
  private:
+  [[nodiscard]] bool ok() const { return failure_ == TopoFailure::kNone; }
   friend class TopoPlanner;
   friend struct detail::FastOrderings;
   friend struct detail::GeneralAttempt;
@@ -154,7 +157,6 @@ class TopoScratch {
   int64_t work_ =
       0;  // |chosen actions| + |their requests| (the linear budget; -1: not yet computed)
   int64_t pick_work_ = 0;        // spent by pick_deferred passes in this plan
-  bool pick_capped_ = false;     // a pass was skipped for the budget: ordering failures unproven
   std::vector<ActionId> queue_;  // Kahn queue
   std::vector<ActionId> deferred_;
   std::vector<int32_t> tmp_indeg_;  // pick_deferred: in-degrees and descendant masks
@@ -213,6 +215,7 @@ class TopoScratch {
   int64_t gbudget_ = 0;
   bool gheuristic_ = false;  // an order choice was made without a safety argument
   TopoFailure failure_ = TopoFailure::kNone;
+  bool pick_capped_ = false;  // a pick pass was skipped for the budget: ordering failures unproven
   VarId failure_var_ = -1;
   ValueId failure_value_ = -1;
   ActionId failure_action_ = -1;

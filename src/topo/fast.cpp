@@ -79,11 +79,12 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
                              std::span<const ValueId> goal, std::span<ActionId> out,
                              int32_t* out_len) const {
   const int32_t m = static_cast<int32_t>(value_offset_.size()) - 1;
-  *out_len = 0;
-  s.failure_ = TopoFailure::kNone;
-  s.failure_var_ = s.failure_value_ = s.failure_action_ = -1;
+  // *out_len: 0 on every return without a plan (set there; the general path sets its own).
+  s.failure_ = TopoFailure::kNone;  // the details are read only with a reason (topo.h)
+  s.pick_capped_ = false;           // (next to failure_: one store)
   if (static_cast<int32_t>(s0.size()) != m || static_cast<int32_t>(goal.size()) != m ||
       s.shape_ != shape_) {  // a scratch made for another planner
+    *out_len = 0;
     fail(s, TopoFailure::kBadInput, -1, -1, -1);
     return PlanStatus::kGaveUp;
   }
@@ -97,15 +98,17 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
     s.gen_ = 2;
   }
   // num_used_ and the other counters: set by the phase that fills them
-  s.pick_capped_ = false;
 
   uint32_t goal_diff = 0;
   if (const uint8_t r = start_walks(s, s0.data(), goal.data(), &goal_diff); r != detail::kExtended)
-      [[unlikely]]
+      [[unlikely]] {
+    *out_len = 0;
     return static_cast<PlanStatus>(r);
+  }
   if (const uint8_t r = close_requests(s, s0.data(), goal.data()); r != detail::kExtended)
       [[unlikely]] {
     if (r == detail::kToGeneral) return plan_general(s, s0, goal, out, out_len);
+    *out_len = 0;
     return static_cast<PlanStatus>(r);
   }
   if (s.num_used_ > static_cast<int32_t>(out.size())) {
@@ -122,6 +125,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
     *out_len = s.num_used_;
     return st;
   }
+  *out_len = 0;
   return s.failure_ == TopoFailure::kOrderingCycle ? no_plan(s, false) : PlanStatus::kGaveUp;
 }
 
