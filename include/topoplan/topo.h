@@ -144,7 +144,6 @@ class TopoScratch {
   std::vector<VarRec> var_;
   std::vector<VarId> s0_req_vars_;  // variables with a request for their s0 value
   int32_t num_s0_req_vars_ = 0;
-  int32_t num_disj_vars_ = 0;  // ... of which on a looping walk (disjunctive requests)
   // Late edges of disjunctive requests (the only edges stored; the others are implicit).
   std::vector<int32_t> edge_next_;
   std::vector<ActionId> edge_to_;

@@ -105,11 +105,11 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
     *out_len = 0;
     return static_cast<PlanStatus>(r);
   }
-  if (const uint8_t r = close_requests(s, s0.data(), goal.data()); r != detail::kExtended)
-      [[unlikely]] {
-    if (r == detail::kToGeneral) return plan_general(s, s0, goal, out, out_len);
+  const uint8_t closed = close_requests(s, s0.data(), goal.data());
+  if (closed != detail::kExtended && closed != detail::kLoops) [[unlikely]] {
+    if (closed == detail::kToGeneral) return plan_general(s, s0, goal, out, out_len);
     *out_len = 0;
-    return static_cast<PlanStatus>(r);
+    return static_cast<PlanStatus>(closed);
   }
   if (s.num_used_ > static_cast<int32_t>(out.size())) {
     *out_len = s.num_used_;
@@ -118,7 +118,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   }
 
   // Phase 3: sort and self-check.
-  const PlanStatus st = s.num_disj_vars_ > 0
+  const PlanStatus st = closed == detail::kLoops
                             ? order_loops(s, s0.data(), goal.data(), goal_diff, out.data())
                             : order<false>(s, s0.data(), goal.data(), goal_diff, out.data());
   if (st == PlanStatus::kSolved) {
@@ -267,7 +267,8 @@ uint8_t TopoPlanner::extend_walk(TopoScratch& s, const ValueId* s0, const ValueI
 // only a repeated action can satisfy rules out T1 plans. A value on a walk keeps its leaving
 // action once set (make_long adds only values off σ1), so the edge a → leave(q) can be counted
 // as soon as q is on the walk. Requests for s0[w] are counted per variable and resolved once the
-// walks are final. Returns detail::kExtended to go on, detail::kToGeneral (plan() hands the plan
+// walks are final. Returns detail::kExtended to go on (detail::kLoops: with disjunctive
+// requests, the sort of order_loops), detail::kToGeneral (plan() hands the plan
 // to the general path), or the status that ends the plan — a byte, not a std::optional, so that
 // plan() keeps no copy of its spans for the general path's call.
 [[gnu::always_inline]] inline uint8_t TopoPlanner::close_requests(TopoScratch& s, const ValueId* s0,
@@ -327,8 +328,7 @@ uint8_t TopoPlanner::extend_walk(TopoScratch& s, const ValueId* s0, const ValueI
     if (r.sigma_first >= 0) act[r.sigma_first].indeg += r.pending_disj;
     r.pending_disj = 0;
   }
-  s.num_disj_vars_ = disj_vars;
-  return detail::kExtended;
+  return disj_vars > 0 ? detail::kLoops : detail::kExtended;
 }
 
 }  // namespace topoplan

@@ -18,6 +18,7 @@ inline constexpr uint8_t kDeferred = 3;  // a loop's first action waiting for re
 // TopoPlanner::extend_walk's answers besides a PlanStatus that ends the plan.
 inline constexpr uint8_t kExtended = 0xFF;   // the walk now loops through s0: go on
 inline constexpr uint8_t kToGeneral = 0xFE;  // a free variable is visited: the general path plans
+inline constexpr uint8_t kLoops = 0xFD;      // phase 2 done, some request is disjunctive
 
 // One field of a record array, indexed like a plain array (all views of one array share its
 // base pointer, hence one register).
