@@ -25,6 +25,21 @@ namespace {
 
 using namespace crowd_test;  // NOLINT(google-build-using-namespace)
 
+// A town of `npcs` NPCs from 4 random instances of `d`: one thread without cache against ℙ one
+// NPC at a time, then `threads` threads with a small cache against that (blocks of 16 NPCs).
+void expect_random_town_matches(const Domain& d, const CrowdPlanner& planner, Rng& rng,
+                                int32_t npcs, uint64_t seed, int32_t threads) {
+  std::vector<Instance> seeds;
+  testing::RandomInstanceOptions io;
+  for (int k = 0; k < 4; ++k) seeds.push_back(testing::random_instance(d, rng, io));
+  const Town t = make_town(d, planner.layout(), seeds, npcs, seed);
+  const size_t capacity = t.npc_class.size() * static_cast<size_t>(planner.max_plan_length());
+  const Results one = run_batch(planner, t, capacity, 1, nullptr, 16);
+  expect_matches_reference(d, t, one);
+  PlanCache cache(planner, {64, 16});
+  expect_same(one, run_batch(planner, t, capacity, threads, &cache, 16));
+}
+
 TEST(CrowdLayout, RoundTripsStatesAndPartialGoals) {
   const Task w = western();
   const CrowdLayout layout(w.domain);
@@ -70,15 +85,7 @@ TEST(Crowd, RandomDomainsWithClassesMatchOneByOne) {
     add_random_classes(def, static_cast<int32_t>(seed % 4), rng);  // 0: no classes
     const Domain d = Domain::compile(def).value();
     const CrowdPlanner planner = CrowdPlanner::create(d).value();
-    std::vector<Instance> seeds;
-    testing::RandomInstanceOptions io;
-    for (int k = 0; k < 4; ++k) seeds.push_back(testing::random_instance(d, rng, io));
-    const Town t = make_town(d, planner.layout(), seeds, 400, seed);
-    const size_t capacity = t.npc_class.size() * static_cast<size_t>(planner.max_plan_length());
-    const Results one = run_batch(planner, t, capacity, 1, nullptr, 16);
-    expect_matches_reference(d, t, one);
-    PlanCache cache(planner, {64, 16});
-    expect_same(one, run_batch(planner, t, capacity, 3, &cache, 16));
+    expect_random_town_matches(d, planner, rng, 400, seed, 3);
   }
 }
 
@@ -101,15 +108,7 @@ TEST(Crowd, InterleavedClassesMatchOneByOne) {
     ASSERT_TRUE(made.ok()) << made.error().message;
     const CrowdPlanner planner = std::move(made).value();
     Rng rng(seed * 5 + 3);
-    std::vector<Instance> seeds;
-    testing::RandomInstanceOptions io;
-    for (int k = 0; k < 4; ++k) seeds.push_back(testing::random_instance(d, rng, io));
-    const Town t = make_town(d, planner.layout(), seeds, 300, seed);
-    const size_t capacity = t.npc_class.size() * static_cast<size_t>(planner.max_plan_length());
-    const Results one = run_batch(planner, t, capacity, 1, nullptr, 16);
-    expect_matches_reference(d, t, one);
-    PlanCache cache(planner, {64, 16});
-    expect_same(one, run_batch(planner, t, capacity, 2, &cache, 16));
+    expect_random_town_matches(d, planner, rng, 300, seed, 2);
   }
 }
 
