@@ -58,10 +58,15 @@ template <bool kLoops>
   int32_t queue_tail = 0;
   int32_t deferred_head = 0;
   int32_t deferred_tail = 0;
+  // !kLoops: the queue's first action is also kept in a register (front), so that an action
+  // queued into an empty queue (a chain: most of a crowd plan) is fired without the store to
+  // `out` and the load back on the sort's critical path.
+  ActionId front = -1;
   // Deferred: f_v (the action leaving the first epoch of s0[v] on a looping walk) while some
   // request for s0[v] is pending.
   auto make_ready = [&](ActionId a) {
     if constexpr (!kLoops) {
+      if (queue_head == queue_tail) front = a;
       queue[queue_tail++] = a;
       return;
     }
@@ -117,7 +122,13 @@ template <bool kLoops>
       state[f] = kQueued;  // fired next (the queue is empty)
       queue[queue_tail++] = f;
     }
-    const ActionId x = queue[queue_head++];
+    ActionId x;
+    if constexpr (!kLoops) {
+      x = front;
+      if (++queue_head != queue_tail) front = queue[queue_head];
+    } else {
+      x = queue[queue_head++];
+    }
     if constexpr (kLoops) {
       assert(state[x] == kQueued);
       state[x] = kDone;
