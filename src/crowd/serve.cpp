@@ -477,27 +477,14 @@ void Crowd::serve_block_cold(Worker& w, const Job& job, int64_t block) const {
 // or "too small"), a proof, or ℙ gave up (the fallback chain). Writes the answer and counts it.
 [[gnu::noinline]] void Crowd::finish_cold(Worker& w, Block& b, int64_t i, uint32_t c, PlanStatus ps,
                                           int32_t len, bool in_place) const {
-  CrowdStatus st = kCrowdNoPlan;
   const auto room = static_cast<int32_t>(std::min<int64_t>(b.slice_end - b.pos, INT32_MAX));
-  if (ps == PlanStatus::kSolved) {
-    st = kCrowdSolved;
-    if (!in_place) {
-      if (len <= room)
-        std::copy(b.spare, b.spare + len, b.actions + b.pos);
-      else
-        st = kCrowdBufferTooSmall;
-    }
-  } else if (ps == PlanStatus::kUnsolvable) {
-    st = kCrowdUnsolvable;
-  } else if (w.cold[c].scratch->failure() == TopoFailure::kBadInput) {
-    st = kCrowdBadInput;
-  } else if (ps == PlanStatus::kGaveUp && chain_begin_[c] != chain_begin_[c + 1]) {
-    const auto nv = static_cast<size_t>(w.cold[c].num_vars);
-    uint32_t id = PlanCache::kNoHandle;
-    st = serve_fallback<false, false>(w, i, c, std::span<const ValueId>(b.s0_vals, nv),
-                                      std::span<const ValueId>(b.goal_vals, nv), b.actions + b.pos,
-                                      room, &len, &id);
-  }
+  const auto nv = static_cast<size_t>(w.cold[c].num_vars);
+  uint32_t id = PlanCache::kNoHandle;
+  const ActionId* plan = nullptr;
+  const CrowdStatus st =
+      answer_topo<false, false>(w, b, i, c, ps, in_place ? b.actions + b.pos : b.spare, in_place,
+                                room, std::span<const ValueId>(b.s0_vals, nv),
+                                std::span<const ValueId>(b.goal_vals, nv), &len, &id, &plan);
   write_answer<false>(b, i, st, len, PlanCache::kNoHandle);
 }
 
@@ -832,6 +819,17 @@ template <bool kOneWord, bool kCache, bool kHandles>
   const PlanStatus ps = h.planner->plan(
       scratch, s0_vals, goal_vals, std::span<ActionId>(plan, static_cast<size_t>(max_len)), len);
   ++b.planned;
+  return answer_topo<kCache, kHandles>(w, b, i, c, ps, plan, in_place, room, s0_vals, goal_vals,
+                                       len, id, plan_out);
+}
+
+template <bool kCache, bool kHandles>
+[[gnu::always_inline]] inline CrowdStatus Crowd::answer_topo(
+    Worker& w, Block& b, int64_t i, uint32_t c, PlanStatus ps, ActionId* plan, bool in_place,
+    int32_t room, std::span<const ValueId> s0_vals, std::span<const ValueId> goal_vals,
+    int32_t* len, uint32_t* id, const ActionId** plan_out) const {
+  ActionId* const actions = b.actions;
+  const int64_t pos = b.pos;
   if (ps == PlanStatus::kSolved) {
     CrowdStatus st = kCrowdSolved;  // ℙ wrote domain action ids (planner.cpp: `wide`)
     if constexpr (kCache) {
@@ -848,7 +846,7 @@ template <bool kOneWord, bool kCache, bool kHandles>
     return st;
   }
   if (ps == PlanStatus::kUnsolvable) return kCrowdUnsolvable;
-  if (scratch.failure() == TopoFailure::kBadInput) return kCrowdBadInput;
+  if (b.scratches[c].failure() == TopoFailure::kBadInput) return kCrowdBadInput;
   if (ps != PlanStatus::kGaveUp || chain_begin_[c] == chain_begin_[c + 1]) return kCrowdNoPlan;
   const CrowdStatus st =
       serve_fallback<kCache, kHandles>(w, i, c, s0_vals, goal_vals, actions + pos, room, len, id);
