@@ -101,6 +101,11 @@ Result<TopoPlanner> TopoPlanner::create(const CompiledActionSet& set,
                       p.var_weight_[static_cast<size_t>(ai.var)];
   }
   p.find_cycles(slots, m);
+  p.walk_step_.assign(static_cast<size_t>(slots), TopoPlanner::WalkStep{-1, -1});
+  for (int32_t k = 0; k < slots; ++k) {
+    const ActionId a = p.producer_[k];
+    if (a >= 0) p.walk_step_[static_cast<size_t>(k)] = {a, p.act_info_[static_cast<size_t>(a)].pre};
+  }
   p.shape_ = static_cast<uint64_t>(na) << 32 | static_cast<uint32_t>(slots);
   return p;
 }

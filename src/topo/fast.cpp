@@ -149,8 +149,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   TopoScratch::SlotRec* const slot = s.slot_.data();
   uint32_t* const sim = s.sim_.data();
   TopoScratch::VarRec* const var = s.var_.data();
-  const ActionId* const producer = producer_.data();
-  const ActInfo* const info = act_info_.data();
+  const WalkStep* const step = walk_step_.data();
   const uint32_t* const weight = var_weight_.data();
   Chooser<TopoScratch::ActRec> c{s.act_.data(), s.used_.data(), gen, 0};
   uint32_t diff = code_start_;
@@ -180,12 +179,13 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
     vslot[g].leave = -1;
     ValueId y = g;
     while (true) {
-      const ActionId a = producer[base + y];
+      const WalkStep st = step[base + y];  // one load on the walk's chain
+      const ActionId a = st.producer;
       if (a < 0) [[unlikely]] {
         s.num_used_ = c.n;
         return static_cast<uint8_t>(goal_unreachable(s, init, target, v, g, a));
       }
-      const ValueId x = info[a].pre;
+      const ValueId x = st.parent;
       if (x == x0) {
         c.use(a, 0);
         var[v].sigma_first = a;
