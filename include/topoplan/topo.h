@@ -352,6 +352,14 @@ class TopoPlanner {
     ValueId parent;     // pre(producer); unused without producer
   };
   std::vector<WalkStep> walk_step_;
+  // Per variable, what phase 1 reads (one 16-byte record instead of three loads from two arrays).
+  struct VarInfo {
+    int32_t base;     // value_offset_[v]
+    uint32_t size;    // |D_v|
+    uint32_t weight;  // var_weight_[v]
+    int32_t unused;
+  };
+  std::vector<VarInfo> var_info_;
   // Per action, one record (one cache line fetch instead of nine arrays): effect variable, pre
   // and post, their slots, the prevail range (prv_*) and the requesters of the post slot
   // (req_*). var = -1 for an unavailable action.

@@ -101,6 +101,11 @@ Result<TopoPlanner> TopoPlanner::create(const CompiledActionSet& set,
                       p.var_weight_[static_cast<size_t>(ai.var)];
   }
   p.find_cycles(slots, m);
+  p.var_info_.assign(static_cast<size_t>(m), TopoPlanner::VarInfo{0, 0, 0, 0});
+  for (VarId v = 0; v < m; ++v)
+    p.var_info_[static_cast<size_t>(v)] = {
+        p.value_offset_[v], static_cast<uint32_t>(p.value_offset_[v + 1] - p.value_offset_[v]),
+        p.var_weight_[static_cast<size_t>(v)], 0};
   p.walk_step_.assign(static_cast<size_t>(slots), TopoPlanner::WalkStep{-1, -1});
   for (int32_t k = 0; k < slots; ++k) {
     const ActionId a = p.producer_[k];

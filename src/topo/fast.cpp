@@ -143,22 +143,21 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
                                                                uint32_t* goal_diff) const {
   const int32_t m = static_cast<int32_t>(value_offset_.size()) - 1;
   const uint32_t gen = s.gen_;
-  const int32_t* const off = value_offset_.data();
+  const VarInfo* const vinfo = var_info_.data();
   const ValueId* const init = s0;
   const ValueId* const target = goal;
   TopoScratch::SlotRec* const slot = s.slot_.data();
   uint32_t* const sim = s.sim_.data();
   TopoScratch::VarRec* const var = s.var_.data();
   const WalkStep* const step = walk_step_.data();
-  const uint32_t* const weight = var_weight_.data();
   Chooser<TopoScratch::ActRec> c{s.act_.data(), s.used_.data(), gen, 0};
   uint32_t diff = code_start_;
   for (VarId v = 0; v < m; ++v) {
     var[v] = TopoScratch::VarRec{-1, 0, -1, -1};  // one 16-byte store
     const ValueId x0 = init[v];
     const ValueId g = target[v];
-    const int32_t base = off[v];
-    const auto size = static_cast<uint32_t>(off[v + 1] - base);
+    const int32_t base = vinfo[v].base;
+    const uint32_t size = vinfo[v].size;
     if ((static_cast<uint32_t>(x0) >= size) | (static_cast<uint32_t>(g) + 1u > size))
         [[unlikely]] {  // kUndefined = -1 passes as 0
       s.num_used_ = c.n;
@@ -174,7 +173,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
     // values (except s0) as on the walk and records which action leaves each of them. Every
     // value visited is marked, so a walk that loops without meeting s0 is caught by the mark
     // test before it outgrows the domain. No path at all is a proof.
-    diff += (static_cast<uint32_t>(g) - static_cast<uint32_t>(x0)) * weight[v];
+    diff += (static_cast<uint32_t>(g) - static_cast<uint32_t>(x0)) * vinfo[v].weight;
     vslot[g].mark = gen;
     vslot[g].leave = -1;
     ValueId y = g;
