@@ -417,17 +417,16 @@ class Crowd {
   void serve_npc(Worker& w, Block& b, int64_t i) const;
   template <bool kHandles>
   void serve_memo_miss(Worker& w, Block& b, int64_t i) const;
-  // A one-word block without cache: ℙ per NPC in a loop of its own; the rare cases out of line.
-  void serve_block_cold(Worker& w, const Job& job, int64_t block) const;
-  void finish_cold(Worker& w, Block& b, int64_t i, uint32_t c, PlanStatus ps, int32_t len,
-                   bool in_place) const;
+  // Blocks [first_block, end_block) of a one-word batch without cache: ℙ in loops of their own,
+  // NPCs grouped by class; the rare cases out of line.
+  void serve_block_cold(Worker& w, const Job& job, int64_t first_block, int64_t end_block) const;
   template <bool kHandles>
   void write_answer(Block& b, int64_t i, CrowdStatus st, int32_t len, uint32_t id) const;
   template <bool kOneWord, bool kCache, bool kHandles>
   CrowdStatus plan_npc(Worker& w, Block& b, int64_t i, uint32_t c, const uint64_t* s,
                        const uint64_t* g, int32_t room, int32_t* len, uint32_t* id,
                        const ActionId** plan) const;
-  // What ℙ's answer `ps` becomes (plan_npc, finish_cold): the plan (at `plan`, in the slice when
+  // What ℙ's answer `ps` becomes (plan_npc): the plan (at `plan`, in the slice when
   // `in_place`) copied or "too small", a proof, bad input, or the class's fallback chain.
   template <bool kCache, bool kHandles>
   CrowdStatus answer_topo(Worker& w, Block& b, int64_t i, uint32_t c, PlanStatus ps, ActionId* plan,

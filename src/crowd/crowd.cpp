@@ -138,6 +138,17 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
     }
     w.fallback_scratch.resize(fallback_slots);
     if (fallback_slots > 0) w.fallback_plan.assign(fallback_plan, 0);
+    if (words == 1 && def.cache == nullptr) {
+      // The cold loop's groups (serve.cpp, serve_block_cold): per group NPC its input in class
+      // order and its answer, and every plan of the group.
+      const auto group = static_cast<size_t>(crowd_detail::kColdGroupNpcs);
+      w.cold_sorted.resize(group);
+      w.cold_staged.resize(group);
+      const auto stage = group * static_cast<size_t>(planner.max_plan_length_) +
+                         static_cast<size_t>(crowd_detail::kColdStageSlack);
+      assert(stage < crowd_detail::kColdOther);
+      w.cold_stage.assign(stage, 0);
+    }
     w.guard = std::make_unique<std::byte[]>(4096);
   }
   for (const auto& cp : planner.classes_) {

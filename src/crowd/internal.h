@@ -75,8 +75,8 @@ std::vector<ColdGroup> cold_groups(std::span<const CrowdLayout::Field> fields);
 // run the scalar loop that way).
 bool cold_avx2_allowed();
 
-// Per worker and class, what a cold NPC of a one-word batch needs (serve.cpp, cold_run), in one
-// line: its address is the class id shifted.
+// Per worker and class, what a cold NPC of a one-word batch needs (serve.cpp, cold_plan_group), in
+// one line: its address is the class id shifted.
 struct alignas(64) ColdClass {
   const TopoPlanner* planner = nullptr;
   TopoScratch* scratch = nullptr;              // the worker's (w.scratch never grows after create)
@@ -89,31 +89,57 @@ struct alignas(64) ColdClass {
 };
 static_assert(sizeof(ColdClass) == 64);
 
-// One run of cold_run (serve.cpp): the block's pointers in, the slice position in and out, and
-// the NPC the run stopped at: before ℙ (`planned` false: a bad class, or a goal that changes a
-// variable the class cannot touch) or after it (ℙ's status and length; `in_place`: the plan is in
-// the slice, else in `spare`).
-struct ColdRun {
+// The cold loop serves NPCs in groups of up to kColdGroupNpcs (serve.cpp, serve_block_cold), in
+// two passes. Pass 1 runs ℙ for the group's NPCs in class order (a counting sort by
+// `class % kColdBuckets`): ℙ's branches depend on the NPC's class (its actions), so NPCs of
+// interleaved classes cost mispredictions. Each solved plan goes to the worker's stage. Pass 2
+// walks the group in NPC order and writes each answer exactly as the one-NPC-at-a-time loop did
+// (the plan copied to the block's slice, offset, length, status); what it cannot answer inline
+// (bad class, a goal the class cannot reach, ℙ gave up or found no plan, no room) goes out of
+// line, in NPC order.
+inline constexpr int32_t kColdGroupNpcs = 1024;
+inline constexpr uint32_t kColdBuckets = 64;
+// A group's NPC in class order: its input, copied in the counting sort so that pass 1 reads it
+// in order (`j`: its index in the group).
+struct ColdNpc {
+  uint64_t s;
+  uint64_t g;
+  uint32_t c;
+  uint32_t j;
+};
+// Where pass 1 left NPC j's answer: `at` into the stage (solved: its plan is stage[at, at +
+// len)), or kColdUnsolvable (ℙ's proof; len as ℙ left it), or kColdOther (anything else: served
+// out of line, ℙ again included).
+struct ColdStaged {
+  uint32_t at;
+  int32_t len;
+};
+inline constexpr uint32_t kColdUnsolvable = 0xFFFFFFFF;
+inline constexpr uint32_t kColdOther = 0xFFFFFFFE;
+// Actions after the stage's last plan slot: pass 2's AVX2 copy loads 8 at a time.
+inline constexpr int32_t kColdStageSlack = 8;
+
+// The two passes' pointers (serve.cpp, cold_plan_group and cold_emit), set once per call of
+// serve_block_cold; the slice (`pos`, `slice_end`) is the current block's.
+struct ColdPass {
   const uint16_t* npc_class;
   const uint64_t* init;
   const uint64_t* goal;
+  ValueId* s0_vals;
+  ValueId* goal_vals;
+  const ColdClass* cold;
+  uint32_t num_classes;
+  uint64_t low, high;  // word 0: the fields' low bits but their top bit, and top bits
+  ColdNpc* sorted;     // the worker's cold_sorted
+  ColdStaged* staged;  // the worker's cold_staged (index: NPC - the group's first)
+  ActionId* stage;     // the worker's cold_stage
   uint32_t* offsets;
   uint16_t* lengths;
   CrowdStatus* statuses;
   ActionId* actions;
-  ValueId* s0_vals;
-  ValueId* goal_vals;
-  ActionId* spare;
-  const ColdClass* cold;
-  uint32_t num_classes;
-  uint64_t low, high;  // word 0: the fields' low bits but their top bit, and top bits
   int64_t slice_end;
   int64_t pos;
-  bool planned;
-  bool in_place;
-  PlanStatus ps;
-  int32_t len;
-  int64_t unsolvable;  // NPCs ℙ proved unsolvable (answered in the loop)
+  int64_t unsolvable;  // NPCs ℙ proved unsolvable (answered by pass 2)
 };
 
 }  // namespace crowd_detail
@@ -141,10 +167,16 @@ struct alignas(64) Crowd::Worker {
   int64_t misses = 0;
   int64_t inserts = 0;
   int64_t evictions = 0;
-  // The cold loop (serve.cpp, cold_run): per class its record, the AVX2 unpacking's groups.
+  // The cold loop (serve.cpp, serve_block_cold): per class its record, the AVX2 unpacking's groups.
   std::vector<crowd_detail::ColdClass> cold;         // per class (points into `scratch`)
   std::vector<crowd_detail::ColdGroup> cold_groups;  // every class's, in class order
-  bool cold_avx2 = false;  // cold_run unpacks with AVX2 (every class's fields fit ColdGroup)
+  bool cold_avx2 = false;  // the cold loop unpacks with AVX2 (every class's fields fit ColdGroup)
+  // The cold loop's groups (serve.cpp, serve_block_cold; one-word layouts without cache, else
+  // empty): kColdGroupNpcs records each, and the plans of a group, kColdGroupNpcs times the
+  // longest plan of any class plus kColdStageSlack.
+  std::vector<crowd_detail::ColdNpc> cold_sorted;
+  std::vector<crowd_detail::ColdStaged> cold_staged;
+  std::vector<ActionId> cold_stage;
 };
 
 // Per class, the pointers and sizes an NPC that goes through ℙ needs, in one record (no

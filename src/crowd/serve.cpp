@@ -136,6 +136,8 @@ void Crowd::task_entry(int32_t /*begin*/, int32_t /*end*/, int32_t worker, void*
         self.serve_block_memo<false, kDefaultMemoShift>(w, job, b0, b1);
       else
         self.serve_block_memo<false, 0>(w, job, b0, b1);
+    } else if (job.one_word && !cache) {
+      self.serve_block_cold(w, job, b0, b1);  // the claim's NPCs grouped by class
     } else {
       for (int64_t b = b0; b < b1; ++b) {
         if (job.one_word && handles)
@@ -238,7 +240,7 @@ template <bool kOneWord, bool kCache, bool kHandles>
 template <bool kOneWord, bool kCache, bool kHandles>
 void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
   if constexpr (kOneWord && !kCache) {
-    serve_block_cold(w, job, block);
+    serve_block_cold(w, job, block, block + 1);
     return;
   }
   Block b;
@@ -293,7 +295,8 @@ namespace {
 
 using crowd_detail::ColdClass;
 using crowd_detail::ColdGroup;
-using crowd_detail::ColdRun;
+using crowd_detail::ColdPass;
+using crowd_detail::ColdStaged;
 
 #ifdef TOPOPLAN_CROWD_AVX2
 // One group of 8 variables (ColdGroup) from `windows` (unpack_avx2) into s0[0, 8), goal[0, 8).
@@ -332,43 +335,54 @@ using crowd_detail::ColdRun;
 }
 #endif
 
-// The cold loop of a one-word batch without cache, from NPC i on: per NPC the class check, the
-// check that the goal leaves the class's other variables as they are (one and; the full test
-// only if a bit differs there), the unpacking of the class's variables, ℙ straight into the
-// slice, and three output stores. No other call, so the pointers stay in registers or on this
-// function's stack. Stops at the first NPC that needs anything else (see ColdRun) and returns
-// it, or `end`.
+// Pass 1 of the cold loop (internal.h, kColdGroupNpcs) for the group's NPCs [g0, g1): a counting
+// sort by class % kColdBuckets (the buckets' starts, then each NPC's input copied to its place:
+// no branch on the class), then per NPC in that order the class check, the check that the goal
+// leaves the class's other variables as they are (one and; the full test only if a bit differs
+// there), the unpacking of the class's variables and ℙ into the stage. Each NPC's answer goes to
+// r.staged (ColdStaged). No call but ℙ, so the pointers stay in registers or on this function's
+// stack.
 template <bool kAvx2>
-[[gnu::always_inline]] inline int64_t cold_run(ColdRun& r, int64_t i, const int64_t end) {
-  const uint16_t* const npc_class = r.npc_class;
-  const uint64_t* const init = r.init;
-  const uint64_t* const goal = r.goal;
-  uint32_t* const offsets = r.offsets;
-  uint16_t* const lengths = r.lengths;
-  CrowdStatus* const statuses = r.statuses;
-  ActionId* const actions = r.actions;
+[[gnu::always_inline]] inline void cold_plan_group(ColdPass& r, const int64_t g0,
+                                                   const int64_t g1) {
+  const uint16_t* const npc_class = r.npc_class + g0;
+  const uint64_t* const init = r.init + g0;
+  const uint64_t* const goal = r.goal + g0;
+  const auto n = static_cast<uint32_t>(g1 - g0);
+  crowd_detail::ColdNpc* const sorted = r.sorted;
+  ColdStaged* const staged = r.staged;
+  ActionId* const stage = r.stage;
   ValueId* const s0_vals = r.s0_vals;
   ValueId* const goal_vals = r.goal_vals;
-  ActionId* const spare = r.spare;
   const ColdClass* const cold = r.cold;
   const uint32_t num_classes = r.num_classes;
-  const int64_t slice_end = r.slice_end;
-  int64_t pos = r.pos;
-  for (; i < end; ++i) {
-    const uint32_t c = npc_class[i];
-    const uint64_t s = init[i];
-    const uint64_t g = goal[i];
+  constexpr uint32_t kBucket = crowd_detail::kColdBuckets - 1;
+  // start[k + 1]: NPCs of bucket k, then (prefix sums) start[k]: bucket k's first place.
+  uint32_t start[crowd_detail::kColdBuckets + 1] = {};
+  for (uint32_t j = 0; j < n; ++j) ++start[(npc_class[j] & kBucket) + 1];
+  for (uint32_t k = 1; k <= crowd_detail::kColdBuckets; ++k) start[k] += start[k - 1];
+  for (uint32_t j = 0; j < n; ++j) {
+    const uint32_t c = npc_class[j];
+    sorted[start[c & kBucket]++] = crowd_detail::ColdNpc{init[j], goal[j], c, j};
+  }
+  uint32_t at = 0;  // the stage's next free action
+  for (uint32_t k = 0; k < n; ++k) {
+    const crowd_detail::ColdNpc npc = sorted[k];
+    const uint32_t c = npc.c;
+    const uint64_t s = npc.s;
+    const uint64_t g = npc.g;
+    ColdStaged& answer = staged[npc.j];
     if (c >= num_classes) [[unlikely]] {
-      r.planned = false;
-      break;
+      answer = ColdStaged{crowd_detail::kColdOther, 0};
+      continue;
     }
     const ColdClass& h = cold[c];
     if (((s ^ g) & h.other) != 0) [[unlikely]] {
       // A field outside the class's differs: unsolvable unless the goal leaves it free.
       if ((nonzero_fields(s ^ g, r.low, r.high) & nonzero_fields(~g, r.low, r.high) &
            h.other_high) != 0) {
-        r.planned = false;
-        break;
+        answer = ColdStaged{crowd_detail::kColdOther, 0};
+        continue;
       }
     }
     const int32_t nv = h.num_vars;
@@ -378,31 +392,77 @@ template <bool kAvx2>
     else
 #endif
       crowd_detail::unpack_one_word(h.fields, nv, s, g, s0_vals, goal_vals);
-    // In place when any plan fits, else into the spare buffer (finish_cold copies it or says
-    // "too small": exactly "a plan exists and is longer than the room left").
-    const int32_t max_len = h.max_len;
-    const bool in_place = slice_end - pos >= max_len;
-    ActionId* const plan = in_place ? actions + pos : spare;
     int32_t len = 0;
     const PlanStatus ps =
         h.planner->plan(*h.scratch, std::span<const ValueId>(s0_vals, static_cast<size_t>(nv)),
                         std::span<const ValueId>(goal_vals, static_cast<size_t>(nv)),
-                        std::span<ActionId>(plan, static_cast<size_t>(max_len)), &len);
-    if (ps == PlanStatus::kSolved && in_place) [[likely]] {
+                        std::span<ActionId>(stage + at, static_cast<size_t>(h.max_len)), &len);
+    if (ps == PlanStatus::kSolved) [[likely]] {
+      answer = ColdStaged{at, len};
+      at += static_cast<uint32_t>(len);
+    } else {
+      answer = ColdStaged{
+          ps == PlanStatus::kUnsolvable ? crowd_detail::kColdUnsolvable : crowd_detail::kColdOther,
+          len};
+    }
+  }
+}
+
+#ifdef TOPOPLAN_CROWD_AVX2
+// `len` actions from `src` (the stage) to `dst` (the slice, `room` actions left in it), nothing
+// else written: a plan of up to 8 actions, with room for 8, in one store that writes the slice's
+// next actions back as they were (the slice is the block's alone; the stage has 8 actions after
+// any plan, kColdStageSlack).
+[[gnu::target("avx2")]] inline void copy_plan_avx2(ActionId* dst, const ActionId* src, int32_t len,
+                                                   int64_t room) {
+  static_assert(sizeof(ActionId) == 4);
+  if (len <= 8 && room >= 8) [[likely]] {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i take = _mm256_cmpgt_epi32(_mm256_set1_epi32(len), lane);
+    const __m256i plan = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src));
+    const __m256i old = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(dst));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), _mm256_blendv_epi8(old, plan, take));
+  } else {
+    std::memcpy(dst, src, sizeof(ActionId) * static_cast<size_t>(len));
+  }
+}
+#endif
+
+// Pass 2 of the cold loop for the group that starts at g0, from NPC i on, in NPC order: a plan
+// that fits the slice is copied there, a proof answered, each with the three output stores, as
+// the one-NPC loop wrote them. Stops at the first NPC that needs anything else (kColdOther, or a
+// plan longer than the room left) and returns it, or `end`.
+template <bool kAvx2>
+[[gnu::always_inline]] inline int64_t cold_emit(ColdPass& r, const int64_t g0, int64_t i,
+                                                const int64_t end) {
+  const ColdStaged* const staged = r.staged - g0;
+  const ActionId* const stage = r.stage;
+  uint32_t* const offsets = r.offsets;
+  uint16_t* const lengths = r.lengths;
+  CrowdStatus* const statuses = r.statuses;
+  ActionId* const actions = r.actions;
+  const int64_t slice_end = r.slice_end;
+  int64_t pos = r.pos;
+  for (; i < end; ++i) {
+    const ColdStaged answer = staged[i];
+    const int32_t len = answer.len;
+    if (answer.at < crowd_detail::kColdOther && len <= slice_end - pos) [[likely]] {
+#ifdef TOPOPLAN_CROWD_AVX2
+      if constexpr (kAvx2)
+        copy_plan_avx2(actions + pos, stage + answer.at, len, slice_end - pos);
+      else
+#endif
+        std::memcpy(actions + pos, stage + answer.at, sizeof(ActionId) * static_cast<size_t>(len));
       offsets[i] = static_cast<uint32_t>(pos);
       lengths[i] = static_cast<uint16_t>(len);
       statuses[i] = kCrowdSolved;
       pos += len;
-    } else if (ps == PlanStatus::kUnsolvable) {  // a proof (4 % of Western's NPCs): no call
+    } else if (answer.at == crowd_detail::kColdUnsolvable) {  // a proof (4 % of Western's NPCs)
       offsets[i] = static_cast<uint32_t>(pos);
       lengths[i] = static_cast<uint16_t>(len);  // as ℙ left it, as write_answer writes it
       statuses[i] = kCrowdUnsolvable;
       ++r.unsolvable;
     } else {
-      r.planned = true;
-      r.in_place = in_place;
-      r.ps = ps;
-      r.len = len;
       break;
     }
   }
@@ -410,82 +470,111 @@ template <bool kAvx2>
   return i;
 }
 
-[[gnu::noinline]] int64_t cold_run_scalar(ColdRun& r, int64_t i, int64_t end) {
-  return cold_run<false>(r, i, end);
+[[gnu::noinline]] void cold_plan_group_scalar(ColdPass& r, int64_t g0, int64_t g1) {
+  cold_plan_group<false>(r, g0, g1);
+}
+[[gnu::noinline]] int64_t cold_emit_scalar(ColdPass& r, int64_t g0, int64_t i, int64_t end) {
+  return cold_emit<false>(r, g0, i, end);
 }
 
 #ifdef TOPOPLAN_CROWD_AVX2
-[[gnu::noinline, gnu::target("avx2"), gnu::flatten]] int64_t cold_run_avx2(ColdRun& r, int64_t i,
-                                                                           int64_t end) {
-  return cold_run<true>(r, i, end);
+[[gnu::noinline, gnu::target("avx2"), gnu::flatten]] void cold_plan_group_avx2(ColdPass& r,
+                                                                               int64_t g0,
+                                                                               int64_t g1) {
+  cold_plan_group<true>(r, g0, g1);
+}
+[[gnu::noinline, gnu::target("avx2"), gnu::flatten]] int64_t cold_emit_avx2(ColdPass& r, int64_t g0,
+                                                                            int64_t i,
+                                                                            int64_t end) {
+  return cold_emit<true>(r, g0, i, end);
 }
 #endif
 
 }  // namespace
 
-// A one-word block without cache: cold_run, and out of line what it stops at — before ℙ
-// (bad class, a goal the class cannot reach) serve_npc, after ℙ (no plan, a plan that did not
-// fit in place) finish_cold; those keep their own counters in `b`, the loop counts them.
-void Crowd::serve_block_cold(Worker& w, const Job& job, int64_t block) const {
+// Blocks [first_block, end_block) of a one-word batch without cache, in groups of up to
+// kColdGroupNpcs NPCs (a group may span blocks): pass 1 (cold_plan_group), then pass 2
+// (cold_emit) block by block, and out of line, in NPC order, what pass 2 stops at — serve_npc
+// for kColdOther (ℙ runs again there: the fallback chain needs its failure and the projected
+// state), "too small" for a plan longer than the room left. serve_npc keeps its own counters in
+// `b`; this loop counts the rest.
+void Crowd::serve_block_cold(Worker& w, const Job& job, int64_t first_block,
+                             int64_t end_block_) const {
   Block b;
-  begin_block<true, false, false>(w, job, block, b);
-  ColdRun r;
+  begin_block<true, false, false>(w, job, first_block, b);
+  ColdPass r;
   r.npc_class = b.npc_class;
   r.init = b.init;
   r.goal = b.goal;
-  r.offsets = b.offsets;
-  r.lengths = b.lengths;
-  r.statuses = b.statuses;
-  r.actions = b.actions;
   r.s0_vals = b.s0_vals;
   r.goal_vals = b.goal_vals;
-  r.spare = b.spare;
   r.cold = w.cold.data();
   r.num_classes = b.num_classes;
   r.low = b.low[0];
   r.high = b.high[0];
+  r.sorted = w.cold_sorted.data();
+  r.staged = w.cold_staged.data();
+  r.stage = w.cold_stage.data();
+  r.offsets = b.offsets;
+  r.lengths = b.lengths;
+  r.statuses = b.statuses;
+  r.actions = b.actions;
   r.slice_end = b.slice_end;
   r.pos = b.pos;
   r.unsolvable = 0;
-  int64_t before = 0;  // NPCs served by serve_npc (not planned here)
-  int64_t after = 0;   // NPCs ℙ did not solve in place (finish_cold counts them)
-  for (int64_t i = b.first;; ++i) {
+  const int64_t npc_end = std::min(end_block_ * def_.npcs_per_block, job.npcs);
+  int64_t block = first_block;
+  int64_t before = 0;  // NPCs served by serve_npc (it counts them)
+  int64_t after = 0;   // NPCs ℙ solved with a plan longer than the room left
+  for (int64_t g0 = b.first; g0 < npc_end;) {
+    const int64_t g1 = std::min<int64_t>(g0 + crowd_detail::kColdGroupNpcs, npc_end);
 #ifdef TOPOPLAN_CROWD_AVX2
-    i = w.cold_avx2 ? cold_run_avx2(r, i, b.end) : cold_run_scalar(r, i, b.end);
-#else
-    i = cold_run_scalar(r, i, b.end);
+    if (w.cold_avx2)
+      cold_plan_group_avx2(r, g0, g1);
+    else
 #endif
-    if (i >= b.end) break;
-    b.pos = r.pos;
-    if (r.planned) {
-      ++after;
-      finish_cold(w, b, i, b.npc_class[i], r.ps, r.len, r.in_place);
-    } else {
-      ++before;
-      serve_npc<true, false, false>(w, b, i);
+      cold_plan_group_scalar(r, g0, g1);
+    for (int64_t i = g0;;) {
+      const int64_t stop = std::min(g1, b.end);
+#ifdef TOPOPLAN_CROWD_AVX2
+      i = w.cold_avx2 ? cold_emit_avx2(r, g0, i, stop) : cold_emit_scalar(r, g0, i, stop);
+#else
+      i = cold_emit_scalar(r, g0, i, stop);
+#endif
+      if (i == stop) {
+        if (i == b.end && i < npc_end) {
+          // The retries of this block's pending NPCs write after its last plan.
+          for (size_t k = b.pending_before; k < w.pending.size(); ++k) w.pending[k].tail = r.pos;
+          set_range(w, job, ++block, b);
+          r.pos = b.pos;
+          r.slice_end = b.slice_end;
+        }
+        if (i == g1) break;
+        continue;
+      }
+      const crowd_detail::ColdStaged answer = w.cold_staged[static_cast<size_t>(i - g0)];
+      if (answer.at == crowd_detail::kColdOther) {
+        ++before;
+        b.pos = r.pos;
+        serve_npc<true, false, false>(w, b, i);
+        r.pos = b.pos;
+      } else {
+        // Solved, longer than the room left: "too small" with the length needed.
+        ++after;
+        ++b.too_small;
+        b.offsets[i] = static_cast<uint32_t>(r.pos);
+        b.lengths[i] = static_cast<uint16_t>(answer.len);
+        b.statuses[i] = kCrowdBufferTooSmall;
+      }
+      ++i;
     }
-    r.pos = b.pos;
+    g0 = g1;
   }
   b.pos = r.pos;
-  const int64_t served = b.end - b.first;
+  const int64_t served = npc_end - first_block * def_.npcs_per_block;
   b.planned += served - before;
   b.solved += served - before - after - r.unsolvable;
   end_block(w, b, served);
-}
-
-// serve_block_cold's NPCs after ℙ, unless solved in place: a plan in the spare buffer (copied
-// or "too small"), a proof, or ℙ gave up (the fallback chain). Writes the answer and counts it.
-[[gnu::noinline]] void Crowd::finish_cold(Worker& w, Block& b, int64_t i, uint32_t c, PlanStatus ps,
-                                          int32_t len, bool in_place) const {
-  const auto room = static_cast<int32_t>(std::min<int64_t>(b.slice_end - b.pos, INT32_MAX));
-  const auto nv = static_cast<size_t>(w.cold[c].num_vars);
-  uint32_t id = PlanCache::kNoHandle;
-  const ActionId* plan = nullptr;
-  const CrowdStatus st =
-      answer_topo<false, false>(w, b, i, c, ps, in_place ? b.actions + b.pos : b.spare, in_place,
-                                room, std::span<const ValueId>(b.s0_vals, nv),
-                                std::span<const ValueId>(b.goal_vals, nv), &len, &id, &plan);
-  write_answer<false>(b, i, st, len, PlanCache::kNoHandle);
 }
 
 // Out of line: keeps the memo loop's registers free of serve_npc's.
