@@ -139,8 +139,8 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
     w.fallback_scratch.resize(fallback_slots);
     if (fallback_slots > 0) w.fallback_plan.assign(fallback_plan, 0);
     if (words == 1 && def.cache == nullptr) {
-      // The cold loop's groups (serve.cpp, serve_block_cold): per group NPC its input in class
-      // order and its answer, and every plan of the group.
+      // The cold loop's groups (serve.cpp, serve_block_cold): per group NPC its input in bucket
+      // order and its answer, every plan of the group, and the classes' key masks.
       const auto group = static_cast<size_t>(crowd_detail::kColdGroupNpcs);
       w.cold_sorted.resize(group);
       w.cold_staged.resize(group);
@@ -148,6 +148,8 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
                          static_cast<size_t>(crowd_detail::kColdStageSlack);
       assert(stage < crowd_detail::kColdOther);
       w.cold_stage.assign(stage, 0);
+      for (const auto& cp : planner.classes_) w.cold_key_mask.push_back(cp->key_mask[0]);
+      w.cold_key_mask.push_back(0);
     }
     w.guard = std::make_unique<std::byte[]>(4096);
   }

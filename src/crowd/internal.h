@@ -90,16 +90,17 @@ struct alignas(64) ColdClass {
 static_assert(sizeof(ColdClass) == 64);
 
 // The cold loop serves NPCs in groups of up to kColdGroupNpcs (serve.cpp, serve_block_cold), in
-// two passes. Pass 1 runs ℙ for the group's NPCs in class order (a counting sort by
-// `class % kColdBuckets`): ℙ's branches depend on the NPC's class (its actions), so NPCs of
-// interleaved classes cost mispredictions. Each solved plan goes to the worker's stage. Pass 2
-// walks the group in NPC order and writes each answer exactly as the one-NPC-at-a-time loop did
-// (the plan copied to the block's slice, offset, length, status); what it cannot answer inline
-// (bad class, a goal the class cannot reach, ℙ gave up or found no plan, no room) goes out of
-// line, in NPC order.
+// two passes. Pass 1 runs ℙ for the group's NPCs sorted by class, and within a class by the hash
+// of their projected s0 and goal (a counting sort into 2^kColdBucketBits buckets: the class's low
+// bits, at most 6, then the hash's top bits): ℙ's branches depend on the class's actions and on
+// the situation, so interleaved classes and situations cost mispredictions. Each solved plan goes
+// to the worker's stage. Pass 2 walks the group in NPC order and writes each answer exactly as
+// the one-NPC-at-a-time loop did (the plan copied to the block's slice, offset, length, status);
+// what it cannot answer inline (bad class, a goal the class cannot reach, ℙ gave up or found no
+// plan, no room) goes out of line, in NPC order.
 inline constexpr int32_t kColdGroupNpcs = 1024;
-inline constexpr uint32_t kColdBuckets = 64;
-// A group's NPC in class order: its input, copied in the counting sort so that pass 1 reads it
+inline constexpr int32_t kColdBucketBits = 10;
+// A group's NPC in bucket order: its input, copied in the counting sort so that pass 1 reads it
 // in order (`j`: its index in the group).
 struct ColdNpc {
   uint64_t s;
@@ -129,10 +130,13 @@ struct ColdPass {
   ValueId* goal_vals;
   const ColdClass* cold;
   uint32_t num_classes;
-  uint64_t low, high;  // word 0: the fields' low bits but their top bit, and top bits
-  ColdNpc* sorted;     // the worker's cold_sorted
-  ColdStaged* staged;  // the worker's cold_staged (index: NPC - the group's first)
-  ActionId* stage;     // the worker's cold_stage
+  uint64_t low, high;        // word 0: the fields' low bits but their top bit, and top bits
+  const uint64_t* key_mask;  // the worker's cold_key_mask
+  uint32_t class_mask;       // the class bits of a bucket
+  int32_t hash_shift;        // 64 - the hash bits of a bucket
+  ColdNpc* sorted;           // the worker's cold_sorted
+  ColdStaged* staged;        // the worker's cold_staged (index: NPC - the group's first)
+  ActionId* stage;           // the worker's cold_stage
   uint32_t* offsets;
   uint16_t* lengths;
   CrowdStatus* statuses;
@@ -172,9 +176,10 @@ struct alignas(64) Crowd::Worker {
   std::vector<crowd_detail::ColdGroup> cold_groups;  // every class's, in class order
   bool cold_avx2 = false;  // the cold loop unpacks with AVX2 (every class's fields fit ColdGroup)
   // The cold loop's groups (serve.cpp, serve_block_cold; one-word layouts without cache, else
-  // empty): kColdGroupNpcs records each, and the plans of a group, kColdGroupNpcs times the
-  // longest plan of any class plus kColdStageSlack.
+  // empty): kColdGroupNpcs records each, the projections' key masks, and the plans of a group,
+  // kColdGroupNpcs times the longest plan of any class plus kColdStageSlack.
   std::vector<crowd_detail::ColdNpc> cold_sorted;
+  std::vector<uint64_t> cold_key_mask;  // per class its key mask, then 0 (any bad class id)
   std::vector<crowd_detail::ColdStaged> cold_staged;
   std::vector<ActionId> cold_stage;
 };

@@ -336,12 +336,12 @@ using crowd_detail::ColdStaged;
 #endif
 
 // Pass 1 of the cold loop (internal.h, kColdGroupNpcs) for the group's NPCs [g0, g1): a counting
-// sort by class % kColdBuckets (the buckets' starts, then each NPC's input copied to its place:
-// no branch on the class), then per NPC in that order the class check, the check that the goal
-// leaves the class's other variables as they are (one and; the full test only if a bit differs
-// there), the unpacking of the class's variables and ℙ into the stage. Each NPC's answer goes to
-// r.staged (ColdStaged). No call but ℙ, so the pointers stay in registers or on this function's
-// stack.
+// sort by bucket (internal.h, kColdBucketBits: the class, then the hash of the projected s0 and
+// goal; the buckets' starts, then each NPC's input copied to its place: no branch on the class),
+// then per NPC in that order the class check, the check that the goal leaves the class's other
+// variables as they are (one and; the full test only if a bit differs there), the unpacking of
+// the class's variables and ℙ into the stage. Each NPC's answer goes to r.staged (ColdStaged).
+// No call but ℙ, so the pointers stay in registers or on this function's stack.
 template <bool kAvx2>
 [[gnu::always_inline]] inline void cold_plan_group(ColdPass& r, const int64_t g0,
                                                    const int64_t g1) {
@@ -356,14 +356,28 @@ template <bool kAvx2>
   ValueId* const goal_vals = r.goal_vals;
   const ColdClass* const cold = r.cold;
   const uint32_t num_classes = r.num_classes;
-  constexpr uint32_t kBucket = crowd_detail::kColdBuckets - 1;
-  // start[k + 1]: NPCs of bucket k, then (prefix sums) start[k]: bucket k's first place.
-  uint32_t start[crowd_detail::kColdBuckets + 1] = {};
-  for (uint32_t j = 0; j < n; ++j) ++start[(npc_class[j] & kBucket) + 1];
-  for (uint32_t k = 1; k <= crowd_detail::kColdBuckets; ++k) start[k] += start[k - 1];
-  for (uint32_t j = 0; j < n; ++j) {
-    const uint32_t c = npc_class[j];
-    sorted[start[c & kBucket]++] = crowd_detail::ColdNpc{init[j], goal[j], c, j};
+  {
+    // The bucket of each NPC: the class's low bits, then the top bits of the projected key's
+    // hash (a class id past the classes projects with the mask 0). start[k + 1]: NPCs of bucket
+    // k, then (prefix sums) start[k]: bucket k's first place.
+    constexpr uint32_t kBuckets = uint32_t{1} << crowd_detail::kColdBucketBits;
+    const uint64_t* const key_mask = r.key_mask;
+    const uint32_t class_mask = r.class_mask;
+    const int32_t hash_shift = r.hash_shift;
+    uint16_t bucket[crowd_detail::kColdGroupNpcs];
+    uint32_t start[kBuckets + 1] = {};
+    for (uint32_t j = 0; j < n; ++j) {
+      const uint32_t c = npc_class[j];
+      const uint64_t mask = key_mask[std::min(c, num_classes)];
+      const uint64_t h = crowd_detail::hash_one_word(0, init[j] & mask, goal[j] & mask);
+      const auto k = static_cast<uint16_t>(((c & class_mask) << (64 - hash_shift)) |
+                                           static_cast<uint32_t>(h >> hash_shift));
+      bucket[j] = k;
+      ++start[k + 1];
+    }
+    for (uint32_t k = 1; k <= kBuckets; ++k) start[k] += start[k - 1];
+    for (uint32_t j = 0; j < n; ++j)
+      sorted[start[bucket[j]]++] = crowd_detail::ColdNpc{init[j], goal[j], npc_class[j], j};
   }
   uint32_t at = 0;  // the stage's next free action
   for (uint32_t k = 0; k < n; ++k) {
@@ -512,6 +526,12 @@ void Crowd::serve_block_cold(Worker& w, const Job& job, int64_t first_block,
   r.num_classes = b.num_classes;
   r.low = b.low[0];
   r.high = b.high[0];
+  r.key_mask = w.cold_key_mask.data();
+  // The buckets: the class's low bits (as many as needed, at most 6), the key's hash the rest.
+  const int32_t class_bits =
+      std::min(static_cast<int32_t>(std::bit_width(std::max(b.num_classes, 1u) - 1)), 6);
+  r.class_mask = (uint32_t{1} << class_bits) - 1;
+  r.hash_shift = 64 - (crowd_detail::kColdBucketBits - class_bits);
   r.sorted = w.cold_sorted.data();
   r.staged = w.cold_staged.data();
   r.stage = w.cold_stage.data();

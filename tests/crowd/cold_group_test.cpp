@@ -1,5 +1,5 @@
 // The cold loop grouped by class (serve.cpp, serve_block_cold; internal.h, kColdGroupNpcs): pass
-// 1 runs ℙ for up to 1,024 NPCs sorted by class, pass 2 writes the answers in
+// 1 runs ℙ for up to 1,024 NPCs sorted by class and projected key, pass 2 writes the answers in
 // NPC order. The output must be the one-NPC-at-a-time answer, offsets included: against ℙ one
 // NPC at a time and against the cache-on path (serve_npc, no grouping), on towns whose blocks mix
 // many classes (ids of 64 and more share the sort's class bits with smaller ones), bad class ids
