@@ -144,10 +144,10 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
       const auto group = static_cast<size_t>(crowd_detail::kColdGroupNpcs);
       w.cold_sorted.resize(group);
       w.cold_staged.resize(group);
-      const auto stage = group * static_cast<size_t>(planner.max_plan_length_) +
-                         static_cast<size_t>(crowd_detail::kColdStageSlack);
-      assert(stage < crowd_detail::kColdOther);
-      w.cold_stage.assign(stage, 0);
+      w.cold_stage.assign(crowd_detail::kColdStageActions +
+                              static_cast<size_t>(planner.max_plan_length_) +
+                              static_cast<size_t>(crowd_detail::kColdStageSlack),
+                          0);
       for (const auto& cp : planner.classes_) w.cold_key_mask.push_back(cp->key_mask[0]);
       w.cold_key_mask.push_back(0);
     }

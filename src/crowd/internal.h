@@ -91,15 +91,20 @@ static_assert(sizeof(ColdClass) == 64);
 
 // The cold loop serves NPCs in groups of up to kColdGroupNpcs (serve.cpp, serve_block_cold), in
 // two passes. Pass 1 runs ℙ for the group's NPCs sorted by class, and within a class by the hash
-// of their projected s0 and goal (a counting sort into 2^kColdBucketBits buckets: the class's low
-// bits, at most 6, then the hash's top bits): ℙ's branches depend on the class's actions and on
-// the situation, so interleaved classes and situations cost mispredictions. Each solved plan goes
-// to the worker's stage. Pass 2 walks the group in NPC order and writes each answer exactly as
-// the one-NPC-at-a-time loop did (the plan copied to the block's slice, offset, length, status);
-// what it cannot answer inline (bad class, a goal the class cannot reach, ℙ gave up or found no
-// plan, no room) goes out of line, in NPC order.
-inline constexpr int32_t kColdGroupNpcs = 1024;
-inline constexpr int32_t kColdBucketBits = 10;
+// of their projected s0 and goal (a counting sort into buckets: the class's low bits, at most 6,
+// then the hash's top bits; about as many buckets as NPCs, at most 2^kColdBucketBits): ℙ's
+// branches depend on the class's actions and on the situation, so interleaved classes and
+// situations cost mispredictions. Each solved plan goes to the worker's stage. Pass 2 walks the
+// group in NPC order and writes each answer exactly as the one-NPC-at-a-time loop did (the plan
+// copied to the block's slice, offset, length, status); what it cannot answer inline (bad class,
+// a goal the class cannot reach, ℙ gave up or found no plan, no room, no room in the stage) goes
+// out of line, in NPC order.
+inline constexpr int32_t kColdGroupNpcs = 4096;
+inline constexpr int32_t kColdBucketBits = 12;
+// The stage's plans start before this action (a class's longest plan and kColdStageSlack fit
+// after it): ~128 KB per worker whatever the domain's plan lengths (an NPC that finds the stage
+// full is served out of line; Western's 4,096 plans take ~20,000 actions).
+inline constexpr uint32_t kColdStageActions = uint32_t{1} << 15;
 // A group's NPC in bucket order: its input, copied in the counting sort so that pass 1 reads it
 // in order (`j`: its index in the group).
 struct ColdNpc {
@@ -132,8 +137,7 @@ struct ColdPass {
   uint32_t num_classes;
   uint64_t low, high;        // word 0: the fields' low bits but their top bit, and top bits
   const uint64_t* key_mask;  // the worker's cold_key_mask
-  uint32_t class_mask;       // the class bits of a bucket
-  int32_t hash_shift;        // 64 - the hash bits of a bucket
+  int32_t class_bits;        // of a bucket
   ColdNpc* sorted;           // the worker's cold_sorted
   ColdStaged* staged;        // the worker's cold_staged (index: NPC - the group's first)
   ActionId* stage;           // the worker's cold_stage
@@ -176,8 +180,8 @@ struct alignas(64) Crowd::Worker {
   std::vector<crowd_detail::ColdGroup> cold_groups;  // every class's, in class order
   bool cold_avx2 = false;  // the cold loop unpacks with AVX2 (every class's fields fit ColdGroup)
   // The cold loop's groups (serve.cpp, serve_block_cold; one-word layouts without cache, else
-  // empty): kColdGroupNpcs records each, the projections' key masks, and the plans of a group,
-  // kColdGroupNpcs times the longest plan of any class plus kColdStageSlack.
+  // empty): kColdGroupNpcs records each, the projections' key masks, and the plans of a group
+  // (kColdStageActions, then the longest plan of any class and kColdStageSlack).
   std::vector<crowd_detail::ColdNpc> cold_sorted;
   std::vector<uint64_t> cold_key_mask;  // per class its key mask, then 0 (any bad class id)
   std::vector<crowd_detail::ColdStaged> cold_staged;

@@ -358,24 +358,29 @@ template <bool kAvx2>
   const uint32_t num_classes = r.num_classes;
   {
     // The bucket of each NPC: the class's low bits, then the top bits of the projected key's
-    // hash (a class id past the classes projects with the mask 0). start[k + 1]: NPCs of bucket
-    // k, then (prefix sums) start[k]: bucket k's first place.
-    constexpr uint32_t kBuckets = uint32_t{1} << crowd_detail::kColdBucketBits;
+    // hash (a class id past the classes projects with the mask 0); about as many buckets as
+    // NPCs, so that a small group (a frame's claim) does not sum many empty ones. start[k + 1]:
+    // NPCs of bucket k, then (prefix sums) start[k]: bucket k's first place.
     const uint64_t* const key_mask = r.key_mask;
-    const uint32_t class_mask = r.class_mask;
-    const int32_t hash_shift = r.hash_shift;
+    const int32_t class_bits = r.class_bits;
+    const int32_t bits = std::clamp(static_cast<int32_t>(std::bit_width(n)), class_bits + 1,
+                                    crowd_detail::kColdBucketBits);
+    const uint32_t buckets = uint32_t{1} << bits;
+    const uint32_t class_mask = (uint32_t{1} << class_bits) - 1;
+    const int32_t hash_shift = 64 - (bits - class_bits);
     uint16_t bucket[crowd_detail::kColdGroupNpcs];
-    uint32_t start[kBuckets + 1] = {};
+    uint32_t start[(uint32_t{1} << crowd_detail::kColdBucketBits) + 1];
+    std::fill_n(start, buckets + 1, 0u);
     for (uint32_t j = 0; j < n; ++j) {
       const uint32_t c = npc_class[j];
       const uint64_t mask = key_mask[std::min(c, num_classes)];
       const uint64_t h = crowd_detail::hash_one_word(0, init[j] & mask, goal[j] & mask);
-      const auto k = static_cast<uint16_t>(((c & class_mask) << (64 - hash_shift)) |
+      const auto k = static_cast<uint16_t>(((c & class_mask) << (bits - class_bits)) |
                                            static_cast<uint32_t>(h >> hash_shift));
       bucket[j] = k;
       ++start[k + 1];
     }
-    for (uint32_t k = 1; k <= kBuckets; ++k) start[k] += start[k - 1];
+    for (uint32_t k = 1; k <= buckets; ++k) start[k] += start[k - 1];
     for (uint32_t j = 0; j < n; ++j)
       sorted[start[bucket[j]]++] = crowd_detail::ColdNpc{init[j], goal[j], npc_class[j], j};
   }
@@ -398,6 +403,10 @@ template <bool kAvx2>
         answer = ColdStaged{crowd_detail::kColdOther, 0};
         continue;
       }
+    }
+    if (at >= crowd_detail::kColdStageActions) [[unlikely]] {  // the stage is full
+      answer = ColdStaged{crowd_detail::kColdOther, 0};
+      continue;
     }
     const int32_t nv = h.num_vars;
 #ifdef TOPOPLAN_CROWD_AVX2
@@ -528,10 +537,7 @@ void Crowd::serve_block_cold(Worker& w, const Job& job, int64_t first_block,
   r.high = b.high[0];
   r.key_mask = w.cold_key_mask.data();
   // The buckets: the class's low bits (as many as needed, at most 6), the key's hash the rest.
-  const int32_t class_bits =
-      std::min(static_cast<int32_t>(std::bit_width(std::max(b.num_classes, 1u) - 1)), 6);
-  r.class_mask = (uint32_t{1} << class_bits) - 1;
-  r.hash_shift = 64 - (crowd_detail::kColdBucketBits - class_bits);
+  r.class_bits = std::min(static_cast<int32_t>(std::bit_width(std::max(b.num_classes, 1u) - 1)), 6);
   r.sorted = w.cold_sorted.data();
   r.staged = w.cold_staged.data();
   r.stage = w.cold_stage.data();

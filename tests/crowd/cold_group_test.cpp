@@ -21,15 +21,15 @@ namespace {
 
 using namespace crowd_test;  // NOLINT(google-build-using-namespace)
 
-struct Run {
+struct Batch {
   Results r;
   CrowdStats stats;
 };
 
 // One plan() of `t` on `threads` threads, blocks of `block`, with `cache` (null: the cold loop),
 // the scalar loop when `scalar` (TOPOPLAN_CROWD_SIMD=0, read by Crowd::create).
-Run run(const CrowdPlanner& planner, const Town& t, size_t capacity, int32_t threads, int32_t block,
-        PlanCache* cache, bool scalar) {
+Batch run(const CrowdPlanner& planner, const Town& t, size_t capacity, int32_t threads,
+          int32_t block, PlanCache* cache, bool scalar) {
   CrowdThreadPool pool(threads);
   CrowdDef def;
   def.npcs_per_block = block;
@@ -42,7 +42,7 @@ Run run(const CrowdPlanner& planner, const Town& t, size_t capacity, int32_t thr
   if (scalar) {
     EXPECT_EQ(unsetenv("TOPOPLAN_CROWD_SIMD"), 0);
   }
-  Run out{Results(t.npc_class.size(), capacity), {}};
+  Batch out{Results(t.npc_class.size(), capacity), {}};
   out.stats = crowd.plan(t.batch(), out.r.output());
   EXPECT_TRUE(out.stats.complete);
   EXPECT_EQ(out.stats.served, static_cast<int64_t>(t.npc_class.size()));
@@ -63,7 +63,7 @@ void expect_same_stats(const CrowdStats& a, const CrowdStats& b, bool planned) {
 }
 
 // The counters a batch reports are those of its output.
-void expect_stats_count_output(const Run& x) {
+void expect_stats_count_output(const Batch& x) {
   int64_t solved = 0, too_small = 0, fallback = 0, no_plan = 0;
   for (const CrowdStatus st : x.r.status) {
     solved += (st & kCrowdSolved) != 0;
@@ -97,9 +97,11 @@ struct Seen {
 // the buffer has room for every plan.
 void expect_cold_groups_match(const Domain& d, const CrowdPlanner& planner, const Town& t,
                               size_t capacity, bool full, Seen& seen) {
-  for (const int32_t block : {1, 7, 64, 3000}) {
+  // Claims of one block of 64 or less (a small batch), groups across blocks (blocks of 1 and 7:
+  // claims of several), a group per block (3000), groups of 4,096 inside one block (10000).
+  for (const int32_t block : {1, 7, 64, 3000, 10000}) {
     SCOPED_TRACE(::testing::Message() << "block " << block << ", capacity " << capacity);
-    const Run first = run(planner, t, capacity, 1, block, nullptr, false);
+    const Batch first = run(planner, t, capacity, 1, block, nullptr, false);
     if (full) expect_matches_reference(d, t, first.r);
     expect_stats_count_output(first);
     seen.add(first.r);
@@ -107,14 +109,14 @@ void expect_cold_groups_match(const Domain& d, const CrowdPlanner& planner, cons
       for (const bool scalar : {false, true}) {
         if (threads == 1 && !scalar) continue;
         SCOPED_TRACE(::testing::Message() << threads << " threads, scalar " << scalar);
-        const Run other = run(planner, t, capacity, threads, block, nullptr, scalar);
+        const Batch other = run(planner, t, capacity, threads, block, nullptr, scalar);
         expect_same(first.r, other.r);
         expect_same_stats(first.stats, other.stats, true);
       }
     }
     // The cache-on path answers one NPC at a time (serve_npc), ℙ first on a cold cache.
     PlanCache cache(planner);
-    const Run cached = run(planner, t, capacity, 2, block, &cache, false);
+    const Batch cached = run(planner, t, capacity, 2, block, &cache, false);
     expect_same(first.r, cached.r);
     expect_same_stats(first.stats, cached.stats, false);
   }
@@ -172,7 +174,7 @@ TEST(CrowdColdGroups, WesternTownMatchesOneByOneAndTheCachePath) {
   const Task w = western();
   const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
   ASSERT_EQ(planner.layout().words(), 1);
-  Town t = make_town(w.domain, planner.layout(), w.instances, 5000, 31);
+  Town t = make_town(w.domain, planner.layout(), w.instances, 10000, 31);
   Rng rng(31);
   add_bad_ids(t, planner.num_classes(), rng);
   Seen seen;
@@ -180,9 +182,45 @@ TEST(CrowdColdGroups, WesternTownMatchesOneByOneAndTheCachePath) {
                            t.npc_class.size() * static_cast<size_t>(planner.max_plan_length()),
                            true, seen);
   expect_cold_groups_match(w.domain, planner, t, t.npc_class.size(), false, seen);
-  EXPECT_GT(seen.solved, 3000);
+  EXPECT_GT(seen.solved, 10000);
   EXPECT_GT(seen.too_small, 100);
   EXPECT_GT(seen.bad, 50);
+}
+
+// Long plans: every NPC the family's instance (MultiPrv_4_Cycle of 10 values: every variable walks
+// its cycle), so the first NPCs of a group fill the stage (kColdStageActions, 32,768 actions) and
+// the others are served out of line, with the same answers.
+TEST(CrowdColdGroups, FullStageServesTheRestOutOfLine) {
+  const Task task = multiprv_n_cycle(4, 10);
+  const CrowdPlanner planner = CrowdPlanner::create(task.domain).value();
+  ASSERT_EQ(planner.layout().words(), 1);
+  Town t;
+  for (int32_t i = 0; i < 3000; ++i) {
+    const Instance& inst = task.instances[static_cast<size_t>(i) % task.instances.size()];
+    t.npc_class.push_back(0);
+    t.init.push_back(0);
+    t.goal.push_back(0);
+    planner.layout().pack_state(inst.init, &t.init.back());
+    planner.layout().pack_goal(inst.goal, &t.goal.back());
+    t.instances.push_back(inst);
+  }
+  const size_t capacity = t.npc_class.size() * static_cast<size_t>(planner.max_plan_length());
+  const Batch first = run(planner, t, capacity, 1, 10000, nullptr, false);
+  expect_matches_reference(task.domain, t, first.r);
+  int64_t by_topo = 0;  // actions of ℙ's plans
+  for (const size_t i : {size_t{0}, t.npc_class.size() - 1}) {
+    EXPECT_EQ(first.r.status[i], kCrowdSolved);
+    by_topo += first.r.length[i];
+  }
+  EXPECT_GT(by_topo * static_cast<int64_t>(t.npc_class.size()) / 2, 32768 + 10000);
+  for (const int32_t threads : {1, 2}) {
+    const Batch scalar = run(planner, t, capacity, threads, 10000, nullptr, true);
+    expect_same(first.r, scalar.r);
+    expect_same_stats(first.stats, scalar.stats, true);
+  }
+  PlanCache cache(planner);
+  const Batch cached = run(planner, t, capacity, 1, 10000, &cache, false);
+  expect_same(first.r, cached.r);
 }
 
 // plan_frame serves the cold batch a claim of blocks at a time (one block with a zero budget):
