@@ -92,7 +92,7 @@ static_assert(sizeof(ColdClass) == 64);
 // The cold loop serves NPCs in groups of up to kColdGroupNpcs (serve.cpp, serve_block_cold), in
 // two passes. Pass 1 runs ℙ for the group's NPCs sorted by class, and within a class by the hash
 // of their projected s0 and goal (a counting sort into buckets: the class's low bits, at most 6,
-// then the hash's top bits; about as many buckets as NPCs, at most 2^kColdBucketBits): ℙ's
+// then the hash's top bits; n/2 to n buckets for n NPCs, at most 2^kColdBucketBits): ℙ's
 // branches depend on the class's actions and on the situation, so interleaved classes and
 // situations cost mispredictions. Each solved plan goes to the worker's stage. Pass 2 walks the
 // group in NPC order and writes each answer exactly as the one-NPC-at-a-time loop did (the plan

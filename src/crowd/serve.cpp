@@ -358,12 +358,12 @@ template <bool kAvx2>
   const uint32_t num_classes = r.num_classes;
   {
     // The bucket of each NPC: the class's low bits, then the top bits of the projected key's
-    // hash (a class id past the classes projects with the mask 0); about as many buckets as
+    // hash (a class id past the classes projects with the mask 0); at most as many buckets as
     // NPCs, so that a small group (a frame's claim) does not sum many empty ones. start[k + 1]:
     // NPCs of bucket k, then (prefix sums) start[k]: bucket k's first place.
     const uint64_t* const key_mask = r.key_mask;
     const int32_t class_bits = r.class_bits;
-    const int32_t bits = std::clamp(static_cast<int32_t>(std::bit_width(n)), class_bits + 1,
+    const int32_t bits = std::clamp(static_cast<int32_t>(std::bit_width(n)) - 1, class_bits + 1,
                                     crowd_detail::kColdBucketBits);
     const uint32_t buckets = uint32_t{1} << bits;
     const uint32_t class_mask = (uint32_t{1} << class_bits) - 1;
