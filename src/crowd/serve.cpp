@@ -432,29 +432,25 @@ template <bool kAvx2>
 }
 
 #ifdef TOPOPLAN_CROWD_AVX2
-// `len` actions from `src` (the stage) to `dst` (the slice, `room` actions left in it), nothing
-// else written: a plan of up to 8 actions, with room for 8, in one store that writes the slice's
-// next actions back as they were (the slice is the block's alone; the stage has 8 actions after
-// any plan, kColdStageSlack).
-[[gnu::target("avx2")]] inline void copy_plan_avx2(ActionId* dst, const ActionId* src, int32_t len,
-                                                   int64_t room) {
+// A plan of `len` <= 8 actions from `src` (the stage) to `dst` (the slice, with room for 8), and
+// nothing else written: one store that writes the slice's next actions back as they were (the
+// slice is the block's alone; the stage has 8 actions after any plan, kColdStageSlack).
+[[gnu::target("avx2")]] inline void copy_plan_avx2(ActionId* dst, const ActionId* src,
+                                                   int32_t len) {
   static_assert(sizeof(ActionId) == 4);
-  if (len <= 8 && room >= 8) [[likely]] {
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256i take = _mm256_cmpgt_epi32(_mm256_set1_epi32(len), lane);
-    const __m256i plan = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src));
-    const __m256i old = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(dst));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), _mm256_blendv_epi8(old, plan, take));
-  } else {
-    std::memcpy(dst, src, sizeof(ActionId) * static_cast<size_t>(len));
-  }
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i take = _mm256_cmpgt_epi32(_mm256_set1_epi32(len), lane);
+  const __m256i plan = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src));
+  const __m256i old = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(dst));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), _mm256_blendv_epi8(old, plan, take));
 }
 #endif
 
 // Pass 2 of the cold loop for the group that starts at g0, from NPC i on, in NPC order: a plan
 // that fits the slice is copied there, a proof answered, each with the three output stores, as
-// the one-NPC loop wrote them. Stops at the first NPC that needs anything else (kColdOther, or a
-// plan longer than the room left) and returns it, or `end`.
+// the one-NPC loop wrote them. Stops at the first NPC that needs anything else (kColdOther, a
+// plan longer than the room left; with AVX2 also a plan of more than 8 actions or less room than
+// 8) and returns it, or `end`.
 template <bool kAvx2>
 [[gnu::always_inline]] inline int64_t cold_emit(ColdPass& r, const int64_t g0, int64_t i,
                                                 const int64_t end) {
@@ -465,14 +461,18 @@ template <bool kAvx2>
   CrowdStatus* const statuses = r.statuses;
   ActionId* const actions = r.actions;
   const int64_t slice_end = r.slice_end;
+  const int64_t last8 = slice_end - 8;  // the last position with room for 8 actions
   int64_t pos = r.pos;
   for (; i < end; ++i) {
     const ColdStaged answer = staged[i];
     const int32_t len = answer.len;
-    if (answer.at < crowd_detail::kColdOther && len <= slice_end - pos) [[likely]] {
+    // With AVX2, a plan of at most 8 actions and room for 8 (so it fits); the others out of line
+    // (no call in this loop).
+    const bool fits = kAvx2 ? len <= 8 && pos <= last8 : len <= slice_end - pos;
+    if (answer.at < crowd_detail::kColdOther && fits) [[likely]] {
 #ifdef TOPOPLAN_CROWD_AVX2
       if constexpr (kAvx2)
-        copy_plan_avx2(actions + pos, stage + answer.at, len, slice_end - pos);
+        copy_plan_avx2(actions + pos, stage + answer.at, len);
       else
 #endif
         std::memcpy(actions + pos, stage + answer.at, sizeof(ActionId) * static_cast<size_t>(len));
@@ -584,6 +584,14 @@ void Crowd::serve_block_cold(Worker& w, const Job& job, int64_t first_block,
         b.pos = r.pos;
         serve_npc<true, false, false>(w, b, i);
         r.pos = b.pos;
+      } else if (answer.len <= b.slice_end - r.pos) {
+        // Solved, a plan the AVX2 loop does not copy (more than 8 actions, or less room than 8).
+        std::memcpy(b.actions + r.pos, w.cold_stage.data() + answer.at,
+                    sizeof(ActionId) * static_cast<size_t>(answer.len));
+        b.offsets[i] = static_cast<uint32_t>(r.pos);
+        b.lengths[i] = static_cast<uint16_t>(answer.len);
+        b.statuses[i] = kCrowdSolved;
+        r.pos += answer.len;
       } else {
         // Solved, longer than the room left: "too small" with the length needed.
         ++after;
