@@ -278,7 +278,19 @@ CrowdStats Crowd::run(const CrowdBatch& batch, const CrowdOutput& out, int64_t f
   job.chunk = deadline != 0 ? 1 : std::clamp<int64_t>(job.blocks / (64 * def_.worker_count), 1, 64);
   job.one_word = planner_->layout().words() == 1;
   job.memo = memo;
-  job.next_block.store(first_block, std::memory_order_relaxed);
+  // Without a deadline, one range per worker (up to Job::kMaxRanges; range k is the home of
+  // workers k, k + kMaxRanges, ..., sized by their number); with one, a single range (a prefix).
+  const int64_t workers = def_.enqueue_task == nullptr ? 1 : def_.worker_count;
+  job.ranges =
+      deadline != 0 ? 1 : static_cast<int32_t>(std::min<int64_t>(workers, Job::kMaxRanges));
+  int64_t homes_before = 0;  // workers whose home is a range before k
+  const int64_t left = std::max<int64_t>(job.blocks - first_block, 0);
+  for (int32_t k = 0; k < job.ranges; ++k) {
+    const int64_t homes = (workers - k + job.ranges - 1) / job.ranges;
+    job.range[k].next.store(first_block + left * homes_before / workers, std::memory_order_relaxed);
+    homes_before += homes;
+    job.range[k].end = first_block + left * homes_before / workers;
+  }
   if (first_block < job.blocks) {
     if (def_.enqueue_task == nullptr) {
       task_entry(0, 1, 0, &job);

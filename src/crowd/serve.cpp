@@ -122,10 +122,22 @@ void Crowd::task_entry(int32_t /*begin*/, int32_t /*end*/, int32_t worker, void*
   constexpr int64_t kMaxClaim = 64;
   int64_t chunk = job.chunk;
   int64_t claimed_at = job.deadline_ns != 0 ? now_ns() : 0;
-  while (true) {
-    const int64_t b0 = job.next_block.fetch_add(chunk, std::memory_order_relaxed);
-    if (b0 >= job.blocks) break;
-    const int64_t b1 = std::min(b0 + chunk, job.blocks);
+  const int64_t workers = self.def_.worker_count;
+  // Its home range first, then the others in turn; a range found exhausted stays so, so after
+  // `job.ranges` failed claims every range is done.
+  int32_t r = worker % job.ranges;
+  for (int32_t failed = 0; failed < job.ranges;) {
+    Job::Range& range = job.range[r];
+    const int64_t b0 = range.next.fetch_add(chunk, std::memory_order_relaxed);
+    if (b0 >= range.end) {
+      ++failed;
+      r = r + 1 == job.ranges ? 0 : r + 1;
+      // Into another worker's range: a claim of its size left (below).
+      const int64_t left = job.range[r].end - job.range[r].next.load(std::memory_order_relaxed);
+      chunk = std::clamp<int64_t>(left / (4 * workers), 1, job.chunk);
+      continue;
+    }
+    const int64_t b1 = std::min(b0 + chunk, range.end);
     if (job.one_word && job.memo && handles) {
       if (w.memo_shift == kDefaultMemoShift)
         self.serve_block_memo<true, kDefaultMemoShift>(w, job, b0, b1);
@@ -161,10 +173,10 @@ void Crowd::task_entry(int32_t /*begin*/, int32_t /*end*/, int32_t worker, void*
       const int64_t target = std::min(kClaimNs, (job.deadline_ns - now) / 4);
       chunk = std::clamp<int64_t>(target / per_block, 1, kMaxClaim);
       claimed_at = now;
-    } else if (const int64_t workers = self.def_.worker_count; workers > 1) {
-      // Claims shrink towards the end of the batch (a quarter of the blocks left per worker,
-      // at most job.chunk): the first worker to run out waits at most for a small claim.
-      chunk = std::clamp<int64_t>((job.blocks - b1) / (4 * workers), 1, job.chunk);
+    } else if (workers > 1) {
+      // Claims shrink towards the end of a range (a quarter of its blocks left per worker, at
+      // most job.chunk): the first worker to run out waits at most for a small claim.
+      chunk = std::clamp<int64_t>((range.end - b1) / (4 * workers), 1, job.chunk);
     }
   }
 }
