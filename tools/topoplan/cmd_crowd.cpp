@@ -380,9 +380,18 @@ int run_crowd(const CrowdOptions& o) {
   const bool baseline = o.threads > 1 && !o.no_baseline;
   const double load_before = load_average();
   Progress progress(static_cast<int64_t>(o.reps + o.frames) * (baseline ? 2 : 1));
+  // The 1-thread run of the speed-ups does what the T-thread run did, on the same town: its
+  // warm frames churned the town, so the baseline starts from a copy of the town as it was, and
+  // it runs the same frames (a frame pass after the cold batches, a warm and a cold frame after
+  // each warm batch), so that its warm batches follow the same work as the T-thread ones.
+  std::optional<CrowdTown> start;
+  if (baseline) start = town;
   const Measured m = measure(*planner, town, o, o.threads, progress, true);
   Measured one;
-  if (baseline) one = measure(*planner, town, o, 1, progress, false);
+  if (baseline) {
+    town = *start;
+    one = measure(*planner, town, o, 1, progress, true);
+  }
   // offset, length, status + the plan (or, with handles, the 8-byte handle)
   const double out_bytes = o.handles ? 16.0 : 8.0 + 4.0 * m.mean_length;
   const double batch_bytes =
