@@ -257,16 +257,12 @@ CrowdStats Crowd::run(const CrowdBatch& batch, const CrowdOutput& out, int64_t f
   for (Worker& w : workers_) {
     w.stats = CrowdStats{};
     w.misses = w.inserts = w.evictions = 0;
-    if (memo &&
-        (w.memo_cache != cache || w.memo_stamp != cache->stamp_ || w.memo_epoch != cache->epoch_)) {
-      std::fill(w.memo.begin(), w.memo.end(), MemoEntry{});
-      std::fill(w.handle_memo.begin(), w.handle_memo.end(), HandleMemoEntry{});
-      w.memo_cache = cache;
-      w.memo_stamp = cache->stamp_;
-      w.memo_epoch = cache->epoch_;
-    }
   }
   Job job;
+  if (memo) {  // each worker drops a stale memo itself, in its task (task_entry)
+    job.memo_stamp = cache->stamp_;
+    job.memo_epoch = cache->epoch_;
+  }
   job.crowd = this;
   job.batch = &batch;
   job.out = &out;

@@ -113,6 +113,14 @@ void Crowd::task_entry(int32_t /*begin*/, int32_t /*end*/, int32_t worker, void*
   Worker& w = self.workers_[static_cast<size_t>(worker)];
   const bool cache = self.def_.cache != nullptr;
   const bool handles = cache && !job.out->handles.empty();
+  if (job.memo && (w.memo_cache != self.def_.cache || w.memo_stamp != job.memo_stamp ||
+                   w.memo_epoch != job.memo_epoch)) {
+    std::fill(w.memo.begin(), w.memo.end(), MemoEntry{});
+    std::fill(w.handle_memo.begin(), w.handle_memo.end(), HandleMemoEntry{});
+    w.memo_cache = self.def_.cache;
+    w.memo_stamp = job.memo_stamp;
+    w.memo_epoch = job.memo_epoch;
+  }
   // With a deadline, claims start at one block and then take about kClaimNs of work (at the
   // rate of the previous claim, never more than a quarter of the time left, at most
   // kMaxClaim blocks): a warm block of 64 NPCs takes well under a microsecond, and a clock

@@ -113,5 +113,32 @@ TEST(CrowdThreads, FewerBlocksThanWorkers) {
   }
 }
 
+TEST(CrowdThreads, AWorkerDropsItsStaleMemoWhenItNextRuns) {
+  // Each worker clears its own memo in its task: a worker that did not run in the batch after an
+  // invalidation must not answer from its old memo when it runs again (its handles would be of
+  // the old epoch: Results::plan fails to resolve them).
+  const WesternCase c(2000, 59, 12, 16);
+  PlanCache cache(c.planner, {});
+  SerialHost host{&all_last};
+  CrowdDef def;
+  def.npcs_per_block = 16;
+  def.cache = &cache;
+  def.worker_memo_entries = 256;
+  host.install(def, 2);
+  Crowd crowd = Crowd::create(c.planner, def).value();
+  auto batch = [&](int32_t (*index_of)(int32_t, int32_t)) {
+    host.index_of = index_of;
+    Results r(c.t.npc_class.size(), c.capacity, &cache);
+    EXPECT_EQ(crowd.plan(c.t.batch(), r.output()).served,
+              static_cast<int64_t>(c.t.npc_class.size()));
+    expect_same(c.cold, r, /*offsets=*/false);
+  };
+  batch(&all_last);  // worker 1 fills its memo
+  batch(&all_last);  // and answers from it
+  cache.invalidate();
+  batch(&all_first);  // worker 1 does not run
+  batch(&all_last);   // worker 1 again: its memo is of the old epoch
+}
+
 }  // namespace
 }  // namespace topoplan
