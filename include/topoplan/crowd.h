@@ -420,6 +420,8 @@ class Crowd {
   // Blocks [first_block, end_block) of a one-word batch without cache: ℙ in loops of their own,
   // NPCs grouped by class; the rare cases out of line.
   void serve_block_cold(Worker& w, const Job& job, int64_t first_block, int64_t end_block) const;
+  // Out of line: an NPC the cold loop's passes leave to serve_npc<true, false, false>.
+  void serve_cold_other(Worker& w, Block& b, int64_t i) const;
   template <bool kHandles>
   void write_answer(Block& b, int64_t i, CrowdStatus st, int32_t len, uint32_t id) const;
   template <bool kOneWord, bool kCache, bool kHandles>
