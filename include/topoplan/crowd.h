@@ -447,7 +447,7 @@ class Crowd {
   std::vector<uint64_t> key_mask_;    // per class, per word: bits of the class's variables
   std::vector<uint64_t> other_high_;  // per class, per word: top bits of the other variables
   // With the worker memos (one-word layouts): key_mask_ for every 16-bit class id, 0 beyond the
-  // classes, so that the memo loop needs no class range check (serve.cpp, serve_block_memo).
+  // classes, so that the memo loop needs no class range check (memo.cpp, serve_block_memo).
   std::vector<uint64_t> memo_mask_;
   // Fallback chain: per class, per stage (class-major), the budgeted planner; and per class,
   // stage and retry level (level fastest) the planner of a retry slice.

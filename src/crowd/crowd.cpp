@@ -139,7 +139,7 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
     w.fallback_scratch.resize(fallback_slots);
     if (fallback_slots > 0) w.fallback_plan.assign(fallback_plan, 0);
     if (words == 1 && def.cache == nullptr) {
-      // The cold loop's groups (serve.cpp, serve_block_cold): per group NPC its input in bucket
+      // The cold loop's groups (cold.cpp, serve_block_cold): per group NPC its input in bucket
       // order and its answer, every plan of the group, and the classes' key masks.
       const auto group = static_cast<size_t>(crowd_detail::kColdGroupNpcs);
       w.cold_sorted.resize(group);
@@ -164,7 +164,7 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
     crowd.memo_mask_.assign(size_t{1} << 16, 0);
     std::copy(crowd.key_mask_.begin(), crowd.key_mask_.end(), crowd.memo_mask_.begin());
   }
-  // The cold loop's class records (one-word layouts; serve.cpp, cold_run).
+  // The cold loop's class records (one-word layouts; cold.cpp, serve_block_cold).
   bool avx2 = crowd_detail::cold_avx2_allowed();
   for (const auto& cp : planner.classes_)
     for (const CrowdLayout::Field& f : cp->fields) avx2 = avx2 && std::bit_width(f.mask) <= 16;

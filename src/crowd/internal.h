@@ -1,6 +1,7 @@
-// Crowd internals shared by crowd.cpp (create, plan, plan_frame, run), serve.cpp (the batch
-// loop, serve_block) and pending.cpp (the fallback chain and the retries of pending NPCs): the
-// per-worker state, the job a batch hands to the workers, and the key hashes of the plan cache.
+// Crowd internals shared by crowd.cpp (create, plan, plan_frame, run), the batch loops (serve.h;
+// serve.cpp, cold.cpp, memo.cpp) and pending.cpp (the fallback chain and the retries of pending
+// NPCs): the per-worker state, the job a batch hands to the workers, and the key hashes of the plan
+// cache.
 #pragma once
 
 #include <atomic>
@@ -57,7 +58,7 @@ static_assert(sizeof(HandleMemoEntry) == 32);
 
 namespace crowd_detail {
 
-// The AVX2 unpacking of a cold NPC's class variables (serve.cpp, unpack_avx2), eight variables a
+// The AVX2 unpacking of a cold NPC's class variables (cold.cpp, unpack_avx2), eight variables a
 // group: lane k of the group takes a 32-bit window of the packed word — bits [0, 32), [16, 48)
 // or [32, 64), the one that holds the whole field (any field of at most 16 bits fits one) — from
 // a vector of the state's and the goal's windows (`s_window`, `g_window`: lanes of that vector),
@@ -75,7 +76,7 @@ std::vector<ColdGroup> cold_groups(std::span<const CrowdLayout::Field> fields);
 // run the scalar loop that way).
 bool cold_avx2_allowed();
 
-// Per worker and class, what a cold NPC of a one-word batch needs (serve.cpp, cold_plan_group), in
+// Per worker and class, what a cold NPC of a one-word batch needs (cold.cpp, cold_plan_group), in
 // one line: its address is the class id shifted.
 struct alignas(64) ColdClass {
   const TopoPlanner* planner = nullptr;
@@ -89,7 +90,7 @@ struct alignas(64) ColdClass {
 };
 static_assert(sizeof(ColdClass) == 64);
 
-// The cold loop serves NPCs in groups of up to kColdGroupNpcs (serve.cpp, serve_block_cold), in
+// The cold loop serves NPCs in groups of up to kColdGroupNpcs (cold.cpp, serve_block_cold), in
 // two passes. Pass 1 runs ℙ for the group's NPCs sorted by class, and within a class by the hash
 // of their projected s0 and goal (a counting sort into buckets: the class's low bits, at most 6,
 // then the hash's top bits; n/2 to n buckets for n NPCs, at most 2^kColdBucketBits): ℙ's
@@ -125,7 +126,7 @@ inline constexpr uint32_t kColdOther = 0xFFFFFFFE;
 // Actions after the stage's last plan slot: pass 2's AVX2 copy loads 8 at a time.
 inline constexpr int32_t kColdStageSlack = 8;
 
-// The two passes' pointers (serve.cpp, cold_plan_group and cold_emit), set once per call of
+// The two passes' pointers (cold.cpp, cold_plan_group and cold_emit), set once per call of
 // serve_block_cold; the slice (`pos`, `slice_end`) is the current block's.
 struct ColdPass {
   const uint16_t* npc_class;
@@ -175,11 +176,11 @@ struct alignas(64) Crowd::Worker {
   int64_t misses = 0;
   int64_t inserts = 0;
   int64_t evictions = 0;
-  // The cold loop (serve.cpp, serve_block_cold): per class its record, the AVX2 unpacking's groups.
+  // The cold loop (cold.cpp, serve_block_cold): per class its record, the AVX2 unpacking's groups.
   std::vector<crowd_detail::ColdClass> cold;         // per class (points into `scratch`)
   std::vector<crowd_detail::ColdGroup> cold_groups;  // every class's, in class order
   bool cold_avx2 = false;  // the cold loop unpacks with AVX2 (every class's fields fit ColdGroup)
-  // The cold loop's groups (serve.cpp, serve_block_cold; one-word layouts without cache, else
+  // The cold loop's groups (cold.cpp, serve_block_cold; one-word layouts without cache, else
   // empty): kColdGroupNpcs records each, the projections' key masks, and the plans of a group
   // (kColdStageActions, then the longest plan of any class and kColdStageSlack).
   std::vector<crowd_detail::ColdNpc> cold_sorted;

@@ -1,4 +1,4 @@
-// The cold loop grouped by class (serve.cpp, serve_block_cold; internal.h, kColdGroupNpcs): pass
+// The cold loop grouped by class (cold.cpp, serve_block_cold; internal.h, kColdGroupNpcs): pass
 // 1 runs ℙ for up to 1,024 NPCs sorted by class and projected key, pass 2 writes the answers in
 // NPC order. The output must be the one-NPC-at-a-time answer, offsets included: against ℙ one
 // NPC at a time and against the cache-on path (serve_npc, no grouping), on towns whose blocks mix

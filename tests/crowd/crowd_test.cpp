@@ -113,7 +113,7 @@ TEST(Crowd, InterleavedClassesMatchOneByOne) {
 }
 
 // A cold one-word batch unpacks each NPC's class variables with AVX2 where the CPU has it
-// (serve.cpp, unpack_avx2: a 32-bit window per field, [0, 32), [16, 48) or [32, 64), 8 variables
+// (cold.cpp, unpack_avx2: a 32-bit window per field, [0, 32), [16, 48) or [32, 64), 8 variables
 // a group), else with the scalar loop (also with TOPOPLAN_CROWD_SIMD=0). Both against ℙ one NPC
 // at a time and against each other, on one-word layouts with fields of up to 6 bits in every
 // window and classes of more than 8 variables.
