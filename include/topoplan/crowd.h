@@ -389,6 +389,11 @@ class Crowd {
   struct Job;
   struct ClassHot;
   struct Block;
+  // create(), in parts: the fallback chain ("" or the error), one worker's buffers, the cold
+  // loop's class records.
+  std::string make_fallbacks(const CrowdPlanner& planner, const CrowdDef& def);
+  void make_worker(Worker& w) const;
+  void make_cold_classes();
   CrowdStats run(const CrowdBatch& batch, const CrowdOutput& out, int64_t first, int64_t deadline);
   // Retries the pending NPCs in order, in slices of growing budget, until `deadline_ns` (0:
   // none; at least one slice runs); adds to `stats`.

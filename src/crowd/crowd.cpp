@@ -21,6 +21,11 @@ Error error_of(std::string message) {
 
 constexpr int64_t kMaxWorkers = 4096;
 
+// The buffer of a fallback plan (a worker's, the retries'): actions.
+size_t fallback_plan_size(int32_t max_plan_length) {
+  return static_cast<size_t>(std::max(max_plan_length, 64)) + 1;
+}
+
 // The def's fields that do not depend on the planner: "" or a one-line message.
 std::string check_def(const CrowdDef& def) {
   // Every numeric field: its range, in one line naming the field (issue 14).
@@ -59,100 +64,11 @@ Crowd::~Crowd() = default;
 Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
   if (std::string bad = check_def(def); !bad.empty()) return error_of(bad);
   Crowd crowd;
-  // The fallback chain: per class and stage, a budgeted planner (first attempt, inside
-  // serve_block) and a full one (the retry of a pending NPC), on the class's projection.
-  // Per class its chain: CrowdDef::class_fallback by class name, else `fallback`.
-  const int32_t num_classes = planner.num_classes();
-  std::vector<const std::vector<std::string>*> chains(static_cast<size_t>(num_classes),
-                                                      &def.fallback);
-  for (const auto& [class_name, chain] : def.class_fallback) {
-    int32_t found = -1;
-    for (int32_t c = 0; c < num_classes; ++c)
-      if (planner.domain().num_classes() > 0 && planner.domain().class_name(c) == class_name)
-        found = c;
-    if (found < 0) return error_of("crowd: class_fallback: no NPC class '" + class_name + "'");
-    for (const std::string& name : chain)
-      if (name.empty()) return error_of("crowd: class_fallback: an empty planner name");
-    chains[static_cast<size_t>(found)] = &chain;
-  }
-  crowd.chain_begin_.push_back(0);
-  for (const auto* chain : chains)
-    crowd.chain_begin_.push_back(crowd.chain_begin_.back() + static_cast<int32_t>(chain->size()));
-  HotPlannerDef quick_def;
-  quick_def.limits = def.fallback_limits;
-  quick_def.limits.max_expansions =
-      std::min(def.fallback_budget, def.fallback_limits.max_expansions);
-  // Retry levels: fallback_budget·4, ·16, ... up to fallback_limits.max_expansions (the last).
-  const int64_t max_expansions = def.fallback_limits.max_expansions;
-  for (int64_t x = quick_def.limits.max_expansions;
-       crowd.retry_budget_.empty() || x < max_expansions;) {
-    x = x > max_expansions / 4 ? max_expansions : 4 * x;
-    crowd.retry_budget_.push_back(x);
-  }
-  for (size_t c = 0; c < planner.classes_.size(); ++c) {
-    const auto& cp = planner.classes_[c];
-    for (const std::string& name : *chains[c]) {
-      Result<std::unique_ptr<HotPlanner>> quick = create_hot_planner(name, cp->set, quick_def);
-      if (!quick.ok()) return error_of("crowd: fallback: " + quick.error().message);
-      crowd.quick_.push_back(std::move(quick).value());
-      for (const int64_t budget : crowd.retry_budget_) {
-        HotPlannerDef retry_def;
-        retry_def.limits = def.fallback_limits;
-        retry_def.limits.max_expansions = budget;
-        Result<std::unique_ptr<HotPlanner>> retry = create_hot_planner(name, cp->set, retry_def);
-        if (!retry.ok()) return error_of("crowd: fallback: " + retry.error().message);
-        crowd.retry_.push_back(std::move(retry).value());
-      }
-    }
-  }
-  const size_t fallback_slots = crowd.quick_.size();
-  const auto fallback_plan = static_cast<size_t>(std::max(planner.max_plan_length_, 64)) + 1;
-  crowd.resume_scratch_.resize(crowd.retry_.size());
-  crowd.resume_plan_.assign(fallback_plan, 0);
-  crowd.resume_s0_.assign(static_cast<size_t>(planner.max_class_vars_), 0);
-  crowd.resume_goal_.assign(static_cast<size_t>(planner.max_class_vars_), 0);
+  if (std::string bad = crowd.make_fallbacks(planner, def); !bad.empty()) return error_of(bad);
   crowd.planner_ = &planner;
   crowd.def_ = def;
   crowd.workers_.resize(static_cast<size_t>(def.worker_count));
-  const auto words = static_cast<size_t>(planner.layout().words());
-  for (Worker& w : crowd.workers_) {
-    // Every worker writes its scratch on every NPC it plans. Allocated one worker after the other
-    // (no reallocation holes: reserve first), with a 4 KB block after each worker, the small
-    // heap blocks of two workers do not share cache lines (measured: with 2 threads the cold
-    // CPU time per NPC rose by ~40 % without the guard; two 1-thread processes do not).
-    w.scratch.reserve(planner.classes_.size());
-    for (const auto& cp : planner.classes_) w.scratch.push_back(cp->planner.make_scratch());
-    // Whole groups of 8: the AVX2 cold loop writes 8 values a group.
-    const size_t vals = (static_cast<size_t>(planner.max_class_vars_) + 7) / 8 * 8;
-    w.s0.assign(vals, 0);
-    w.goal.assign(vals, 0);
-    w.key.assign(2 * words, 0);
-    w.plan.assign(static_cast<size_t>(planner.max_plan_length_) + 1, 0);
-    if (def.cache != nullptr && words == 1 && def.worker_memo_entries > 0) {
-      // At least 2 sets of 2: the set is hash >> memo_shift, a shift by 64 is undefined.
-      const auto entries =
-          std::max(4u, std::bit_ceil(static_cast<uint32_t>(def.worker_memo_entries)));
-      w.memo.resize(entries);
-      w.handle_memo.resize(entries);
-      w.memo_shift = 64 - (std::countr_zero(entries) - 1);
-    }
-    w.fallback_scratch.resize(fallback_slots);
-    if (fallback_slots > 0) w.fallback_plan.assign(fallback_plan, 0);
-    if (words == 1 && def.cache == nullptr) {
-      // The cold loop's groups (cold.cpp, serve_block_cold): per group NPC its input in bucket
-      // order and its answer, every plan of the group, and the classes' key masks.
-      const auto group = static_cast<size_t>(crowd_detail::kColdGroupNpcs);
-      w.cold_sorted.resize(group);
-      w.cold_staged.resize(group);
-      w.cold_stage.assign(crowd_detail::kColdStageActions +
-                              static_cast<size_t>(planner.max_plan_length_) +
-                              static_cast<size_t>(crowd_detail::kColdStageSlack),
-                          0);
-      for (const auto& cp : planner.classes_) w.cold_key_mask.push_back(cp->key_mask[0]);
-      w.cold_key_mask.push_back(0);
-    }
-    w.guard = std::make_unique<std::byte[]>(4096);
-  }
+  for (Worker& w : crowd.workers_) crowd.make_worker(w);
   for (const auto& cp : planner.classes_) {
     crowd.hot_.push_back(ClassHot{&cp->planner, cp->fields.data(), cp->to_global.data(),
                                   static_cast<int32_t>(cp->vars.size()),
@@ -164,20 +80,122 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
     crowd.memo_mask_.assign(size_t{1} << 16, 0);
     std::copy(crowd.key_mask_.begin(), crowd.key_mask_.end(), crowd.memo_mask_.begin());
   }
-  // The cold loop's class records (one-word layouts; cold.cpp, serve_block_cold).
+  crowd.make_cold_classes();
+  return crowd;
+}
+
+// The fallback chain (create): per class and stage its planners, the retry levels, the retries'
+// buffers. "" or the error.
+std::string Crowd::make_fallbacks(const CrowdPlanner& planner, const CrowdDef& def) {
+  // The fallback chain: per class and stage, a budgeted planner (first attempt, inside
+  // serve_block) and a full one (the retry of a pending NPC), on the class's projection.
+  // Per class its chain: CrowdDef::class_fallback by class name, else `fallback`.
+  const int32_t num_classes = planner.num_classes();
+  std::vector<const std::vector<std::string>*> chains(static_cast<size_t>(num_classes),
+                                                      &def.fallback);
+  for (const auto& [class_name, chain] : def.class_fallback) {
+    int32_t found = -1;
+    for (int32_t c = 0; c < num_classes; ++c)
+      if (planner.domain().num_classes() > 0 && planner.domain().class_name(c) == class_name)
+        found = c;
+    if (found < 0) return "crowd: class_fallback: no NPC class '" + class_name + "'";
+    for (const std::string& name : chain)
+      if (name.empty()) return "crowd: class_fallback: an empty planner name";
+    chains[static_cast<size_t>(found)] = &chain;
+  }
+  chain_begin_.push_back(0);
+  for (const auto* chain : chains)
+    chain_begin_.push_back(chain_begin_.back() + static_cast<int32_t>(chain->size()));
+  HotPlannerDef quick_def;
+  quick_def.limits = def.fallback_limits;
+  quick_def.limits.max_expansions =
+      std::min(def.fallback_budget, def.fallback_limits.max_expansions);
+  // Retry levels: fallback_budget·4, ·16, ... up to fallback_limits.max_expansions (the last).
+  const int64_t max_expansions = def.fallback_limits.max_expansions;
+  for (int64_t x = quick_def.limits.max_expansions; retry_budget_.empty() || x < max_expansions;) {
+    x = x > max_expansions / 4 ? max_expansions : 4 * x;
+    retry_budget_.push_back(x);
+  }
+  for (size_t c = 0; c < planner.classes_.size(); ++c) {
+    const auto& cp = planner.classes_[c];
+    for (const std::string& name : *chains[c]) {
+      Result<std::unique_ptr<HotPlanner>> quick = create_hot_planner(name, cp->set, quick_def);
+      if (!quick.ok()) return "crowd: fallback: " + quick.error().message;
+      quick_.push_back(std::move(quick).value());
+      for (const int64_t budget : retry_budget_) {
+        HotPlannerDef retry_def;
+        retry_def.limits = def.fallback_limits;
+        retry_def.limits.max_expansions = budget;
+        Result<std::unique_ptr<HotPlanner>> retry = create_hot_planner(name, cp->set, retry_def);
+        if (!retry.ok()) return "crowd: fallback: " + retry.error().message;
+        retry_.push_back(std::move(retry).value());
+      }
+    }
+  }
+  const size_t fallback_plan = fallback_plan_size(planner.max_plan_length_);
+  resume_scratch_.resize(retry_.size());
+  resume_plan_.assign(fallback_plan, 0);
+  resume_s0_.assign(static_cast<size_t>(planner.max_class_vars_), 0);
+  resume_goal_.assign(static_cast<size_t>(planner.max_class_vars_), 0);
+  return {};
+}
+
+// One worker's buffers (create; planner_ and def_ set, the fallback chain made).
+void Crowd::make_worker(Worker& w) const {
+  const auto words = static_cast<size_t>(planner_->layout().words());
+  // Every worker writes its scratch on every NPC it plans. Allocated one worker after the other
+  // (no reallocation holes: reserve first), with a 4 KB block after each worker, the small
+  // heap blocks of two workers do not share cache lines (measured: with 2 threads the cold
+  // CPU time per NPC rose by ~40 % without the guard; two 1-thread processes do not).
+  w.scratch.reserve(planner_->classes_.size());
+  for (const auto& cp : planner_->classes_) w.scratch.push_back(cp->planner.make_scratch());
+  // Whole groups of 8: the AVX2 cold loop writes 8 values a group.
+  const size_t vals = (static_cast<size_t>(planner_->max_class_vars_) + 7) / 8 * 8;
+  w.s0.assign(vals, 0);
+  w.goal.assign(vals, 0);
+  w.key.assign(2 * words, 0);
+  w.plan.assign(static_cast<size_t>(planner_->max_plan_length_) + 1, 0);
+  if (def_.cache != nullptr && words == 1 && def_.worker_memo_entries > 0) {
+    // At least 2 sets of 2: the set is hash >> memo_shift, a shift by 64 is undefined.
+    const auto entries =
+        std::max(4u, std::bit_ceil(static_cast<uint32_t>(def_.worker_memo_entries)));
+    w.memo.resize(entries);
+    w.handle_memo.resize(entries);
+    w.memo_shift = 64 - (std::countr_zero(entries) - 1);
+  }
+  w.fallback_scratch.resize(quick_.size());
+  if (!quick_.empty()) w.fallback_plan.assign(fallback_plan_size(planner_->max_plan_length_), 0);
+  if (words == 1 && def_.cache == nullptr) {
+    // The cold loop's groups (cold.cpp, serve_block_cold): per group NPC its input in bucket
+    // order and its answer, every plan of the group, and the classes' key masks.
+    const auto group = static_cast<size_t>(crowd_detail::kColdGroupNpcs);
+    w.cold_sorted.resize(group);
+    w.cold_staged.resize(group);
+    w.cold_stage.assign(crowd_detail::kColdStageActions +
+                            static_cast<size_t>(planner_->max_plan_length_) +
+                            static_cast<size_t>(crowd_detail::kColdStageSlack),
+                        0);
+    for (const auto& cp : planner_->classes_) w.cold_key_mask.push_back(cp->key_mask[0]);
+    w.cold_key_mask.push_back(0);
+  }
+  w.guard = std::make_unique<std::byte[]>(4096);
+}
+
+// The cold loop's class records (create; one-word layouts; cold.cpp, serve_block_cold).
+void Crowd::make_cold_classes() {
   bool avx2 = crowd_detail::cold_avx2_allowed();
-  for (const auto& cp : planner.classes_)
+  for (const auto& cp : planner_->classes_)
     for (const CrowdLayout::Field& f : cp->fields) avx2 = avx2 && std::bit_width(f.mask) <= 16;
-  for (Worker& w : crowd.workers_) {
+  for (Worker& w : workers_) {
     std::vector<size_t> first_group;
-    for (const auto& cp : planner.classes_) {
+    for (const auto& cp : planner_->classes_) {
       first_group.push_back(w.cold_groups.size());
       if (!avx2) continue;
       const std::vector<crowd_detail::ColdGroup> groups = crowd_detail::cold_groups(cp->fields);
       w.cold_groups.insert(w.cold_groups.end(), groups.begin(), groups.end());
     }
-    for (size_t c = 0; c < planner.classes_.size(); ++c) {
-      const CrowdPlanner::ClassPlan& cp = *planner.classes_[c];
+    for (size_t c = 0; c < planner_->classes_.size(); ++c) {
+      const CrowdPlanner::ClassPlan& cp = *planner_->classes_[c];
       crowd_detail::ColdClass cold;
       cold.planner = &cp.planner;
       cold.scratch = &w.scratch[c];
@@ -191,7 +209,6 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
     }
     w.cold_avx2 = avx2;
   }
-  return crowd;
 }
 
 std::optional<std::span<const ActionId>> Crowd::resolve(PlanHandle handle) const {
