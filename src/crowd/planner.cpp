@@ -23,6 +23,73 @@ std::atomic<uint64_t> g_next_stamp{1};
 Error error_of(std::string message) {
   return Error{std::move(message), {}, 0};
 }
+
+// The projection of the domain on a class (`mask`: its actions): the variables its actions set or
+// read, in the domain's order (their domain ids appended to `vars`), and its actions, in the
+// domain's order (their domain ids appended to `to_global`).
+DomainDef projection_def(const Domain& domain, std::span<const uint8_t> mask, std::string name,
+                         std::vector<VarId>& vars, std::vector<ActionId>& to_global) {
+  const int32_t m = domain.num_variables();
+  std::vector<uint8_t> used(static_cast<size_t>(m), 0);
+  for (ActionId a = 0; a < domain.num_actions(); ++a) {
+    if (!mask[static_cast<size_t>(a)]) continue;
+    for (const Effect& e : domain.effects(a)) used[static_cast<size_t>(e.var)] = 1;
+    for (const Fact& f : domain.prevail(a)) used[static_cast<size_t>(f.var)] = 1;
+  }
+  std::vector<VarId> local(static_cast<size_t>(m), -1);
+  DomainDef def;
+  def.name = std::move(name);
+  for (VarId v = 0; v < m; ++v) {
+    if (!used[static_cast<size_t>(v)]) continue;
+    local[static_cast<size_t>(v)] = static_cast<VarId>(vars.size());
+    vars.push_back(v);
+    VariableDef var;
+    var.name = domain.variable_name(v);
+    for (ValueId x = 0; x < domain.domain_size(v); ++x)
+      var.values.push_back(domain.value_name(v, x));
+    def.variables.push_back(std::move(var));
+  }
+  for (ActionId a = 0; a < domain.num_actions(); ++a) {
+    if (!mask[static_cast<size_t>(a)]) continue;
+    ActionDef act;
+    act.name = domain.action_name(a);
+    act.cost = domain.cost(a);
+    for (Effect e : domain.effects(a)) {
+      e.var = local[static_cast<size_t>(e.var)];
+      act.effects.push_back(e);
+    }
+    for (Fact f : domain.prevail(a)) {
+      f.var = local[static_cast<size_t>(f.var)];
+      act.prevail.push_back(f);
+    }
+    def.actions.push_back(std::move(act));
+    to_global.push_back(a);
+  }
+  return def;
+}
+
+// ℙ's own copy of the projection `def` (projection_def) keeps every action of the domain at its
+// domain id (the class's actions as projected, every other one a placeholder masked out), so that ℙ
+// writes the output's action ids itself: no remapping per plan. ℙ never looks at an unavailable
+// action, and the available ones are the same actions in the same order.
+// (A projection has variables: Domain::compile refuses one without.)
+DomainDef wide_def(const Domain& domain, std::span<const uint8_t> mask, DomainDef def) {
+  std::vector<ActionDef> compact = std::move(def.actions);
+  def.actions.clear();
+  def.actions.reserve(static_cast<size_t>(domain.num_actions()));
+  size_t next = 0;
+  for (ActionId a = 0; a < domain.num_actions(); ++a) {
+    if (mask[static_cast<size_t>(a)]) {
+      def.actions.push_back(std::move(compact[next++]));
+    } else {
+      ActionDef placeholder;
+      placeholder.name = domain.action_name(a);
+      placeholder.effects.push_back(Effect{0, kUndefined, 0});
+      def.actions.push_back(std::move(placeholder));
+    }
+  }
+  return def;
+}
 }  // namespace
 
 Result<CrowdPlanner> CrowdPlanner::create(const Domain& domain) {
@@ -50,66 +117,14 @@ Result<CrowdPlanner> CrowdPlanner::create(const Domain& domain) {
     const std::span<const uint8_t> mask = domain.action_mask(dc);
 
     auto cp = std::make_unique<ClassPlan>();
-    std::vector<uint8_t> used(static_cast<size_t>(m), 0);
-    for (ActionId a = 0; a < domain.num_actions(); ++a) {
-      if (!mask[static_cast<size_t>(a)]) continue;
-      for (const Effect& e : domain.effects(a)) used[static_cast<size_t>(e.var)] = 1;
-      for (const Fact& f : domain.prevail(a)) used[static_cast<size_t>(f.var)] = 1;
-    }
-    std::vector<VarId> local(static_cast<size_t>(m), -1);
-    DomainDef def;
-    def.name = domain.name() + "/" + class_name;
-    for (VarId v = 0; v < m; ++v) {
-      if (!used[static_cast<size_t>(v)]) continue;
-      local[static_cast<size_t>(v)] = static_cast<VarId>(cp->vars.size());
-      cp->vars.push_back(v);
-      VariableDef var;
-      var.name = domain.variable_name(v);
-      for (ValueId x = 0; x < domain.domain_size(v); ++x)
-        var.values.push_back(domain.value_name(v, x));
-      def.variables.push_back(std::move(var));
-    }
-    for (ActionId a = 0; a < domain.num_actions(); ++a) {
-      if (!mask[static_cast<size_t>(a)]) continue;
-      ActionDef act;
-      act.name = domain.action_name(a);
-      act.cost = domain.cost(a);
-      for (Effect e : domain.effects(a)) {
-        e.var = local[static_cast<size_t>(e.var)];
-        act.effects.push_back(e);
-      }
-      for (Fact f : domain.prevail(a)) {
-        f.var = local[static_cast<size_t>(f.var)];
-        act.prevail.push_back(f);
-      }
-      def.actions.push_back(std::move(act));
-      cp->to_global.push_back(a);
-    }
+    DomainDef def =
+        projection_def(domain, mask, domain.name() + "/" + class_name, cp->vars, cp->to_global);
     Result<Domain> projected = Domain::compile(def);
     if (!projected.ok())
       return error_of("crowd: class '" + class_name +
                       "': projection: " + projected.error().message);
     cp->projected = std::move(projected).value();
-    // ℙ's own copy of the projection keeps every action of the domain at its domain id (the
-    // class's actions as projected, every other one a placeholder masked out), so that ℙ writes
-    // the output's action ids itself: no remapping per plan. ℙ never looks at an unavailable
-    // action, and the available ones are the same actions in the same order.
-    // (A projection has variables: Domain::compile refuses one without.)
-    std::vector<ActionDef> compact = std::move(def.actions);
-    def.actions.clear();
-    def.actions.reserve(static_cast<size_t>(domain.num_actions()));
-    size_t next = 0;
-    for (ActionId a = 0; a < domain.num_actions(); ++a) {
-      if (mask[static_cast<size_t>(a)]) {
-        def.actions.push_back(std::move(compact[next++]));
-      } else {
-        ActionDef placeholder;
-        placeholder.name = domain.action_name(a);
-        placeholder.effects.push_back(Effect{0, kUndefined, 0});
-        def.actions.push_back(std::move(placeholder));
-      }
-    }
-    Result<Domain> wide = Domain::compile(def);
+    Result<Domain> wide = Domain::compile(wide_def(domain, mask, std::move(def)));
     if (!wide.ok())
       return error_of("crowd: class '" + class_name + "': projection: " + wide.error().message);
     cp->wide = std::move(wide).value();
