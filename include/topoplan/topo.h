@@ -55,6 +55,8 @@ enum class TopoFailure : uint8_t {
   kSelfCheck,           // internal: the plan failed re-simulation (a bug; never returned as plan)
   kUnprovenMinimal,     // a plan was found with an extra return to s0 whose minimality is unproven
   kBranching,           // two needed actions leave the same value (no plan with each action once)
+  kRelaxedUnreachable,  // var=value is unreachable even ignoring deletes (proof; checked only
+                        // where ℙ would give up: docs/algorithm.md, "Relaxed reachability")
 };
 
 [[nodiscard]] std::string_view to_string(TopoFailure failure);
@@ -218,6 +220,11 @@ class TopoScratch {
   VarId failure_var_ = -1;
   ValueId failure_value_ = -1;
   ActionId failure_action_ = -1;
+  // Relaxed reachability proof (src/topo/relax.cpp; only where plan() would give up): per
+  // action, its conditions not yet reached; per value slot, reached; the queue of reached slots.
+  std::vector<int32_t> relax_count_;
+  std::vector<uint8_t> relax_reached_;
+  std::vector<int32_t> relax_queue_;
 };
 
 class TopoPlanner {
@@ -309,6 +316,14 @@ class TopoPlanner {
   // order<true>, out of line (plan() inlines order<false>: src/topo/order_impl.h).
   PlanStatus order_loops(TopoScratch& s, const ValueId* s0, const ValueId* goal, uint32_t goal_diff,
                          ActionId* out) const;
+
+  // Where plan() would answer kGaveUp (not for bad input or a failed self-check): the relaxed
+  // reachability proof (src/topo/relax.cpp). Returns kUnsolvable (failure kRelaxedUnreachable)
+  // when some goal value is unreachable even ignoring deletes, else `st` with the failure kept.
+  [[gnu::cold]] PlanStatus relaxed_proof(TopoScratch& s, const ValueId* s0,
+                                         const ValueId* goal) const;
+  [[gnu::cold, gnu::noinline]] PlanStatus gave_up(TopoScratch& s, const ValueId* s0,
+                                                  const ValueId* goal) const;
 
   // The general path (src/topo/general*.cpp): undefined pre-conditions and partial goals.
   PlanStatus plan_general(TopoScratch& s, std::span<const ValueId> s0,

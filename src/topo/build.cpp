@@ -195,6 +195,10 @@ TopoScratch TopoPlanner::make_scratch() const {
   s.gedge_next_.assign(gedge_cap, -1);
   s.gedge_to_.assign(gedge_cap, -1);
   s.jvars_.assign(3 * m + 3, -1);
+  // Relaxed reachability proof (relax.cpp).
+  s.relax_count_.assign(na, 0);
+  s.relax_reached_.assign(slots, 0);
+  s.relax_queue_.assign(slots, -1);
   return s;
 }
 

@@ -30,6 +30,8 @@ std::string_view to_string(TopoFailure failure) {
       return "unproven minimal";
     case TopoFailure::kBranching:
       return "branching walk";
+    case TopoFailure::kRelaxedUnreachable:
+      return "relaxed unreachable";
   }
   return "?";
 }
@@ -109,6 +111,12 @@ std::string describe(const Domain& d, const TopoFailureInfo& f) {
              "of their initial value); ℙ gives up so that a search answers";
     case TopoFailure::kSelfCheck:
       return "topo: internal error: the plan failed re-simulation";
+    case TopoFailure::kRelaxedUnreachable:
+      return "topo: " + fact +
+             " cannot be reached even if every value, once reached, stayed available (no action "
+             "setting it has all its pre- and prevail-conditions reachable): the goal cannot be "
+             "reached (a plan does not exist); an action setting " +
+             fact + " from reachable values would change it";
   }
   return "";
 }

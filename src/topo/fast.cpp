@@ -88,8 +88,10 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
     fail(s, TopoFailure::kBadInput, -1, -1, -1);
     return PlanStatus::kGaveUp;
   }
-  if (general_only_) [[unlikely]]
-    return plan_general(s, s0, goal, out, out_len);
+  if (general_only_) [[unlikely]] {
+    const PlanStatus st = plan_general(s, s0, goal, out, out_len);
+    return st == PlanStatus::kGaveUp ? gave_up(s, s0.data(), goal.data()) : st;
+  }
   s.gen_ += 2;
   if (s.gen_ < 2 || s.gen_ > UINT32_MAX - 2) {  // stamp wrap-around: clear once every 2^31 plans
     for (TopoScratch::ActRec& r : s.act_) r.stamp = 0;
@@ -103,13 +105,17 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   if (const uint8_t r = start_walks(s, s0.data(), goal.data(), &goal_diff); r != detail::kExtended)
       [[unlikely]] {
     *out_len = 0;
-    return static_cast<PlanStatus>(r);
+    const auto st = static_cast<PlanStatus>(r);
+    return st == PlanStatus::kGaveUp ? gave_up(s, s0.data(), goal.data()) : st;
   }
   const uint8_t closed = close_requests(s, s0.data(), goal.data());
   if (closed != detail::kExtended && closed != detail::kLoops) [[unlikely]] {
-    if (closed == detail::kToGeneral) return plan_general(s, s0, goal, out, out_len);
-    *out_len = 0;
-    return static_cast<PlanStatus>(closed);
+    PlanStatus st = static_cast<PlanStatus>(closed);
+    if (closed == detail::kToGeneral)
+      st = plan_general(s, s0, goal, out, out_len);  // sets *out_len
+    else
+      *out_len = 0;
+    return st == PlanStatus::kGaveUp ? gave_up(s, s0.data(), goal.data()) : st;
   }
   if (s.num_used_ > static_cast<int32_t>(out.size())) {
     *out_len = s.num_used_;
@@ -126,7 +132,9 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
     return st;
   }
   *out_len = 0;
-  return s.failure_ == TopoFailure::kOrderingCycle ? no_plan(s, false) : PlanStatus::kGaveUp;
+  const PlanStatus no =
+      s.failure_ == TopoFailure::kOrderingCycle ? no_plan(s, false) : PlanStatus::kGaveUp;
+  return no == PlanStatus::kGaveUp ? gave_up(s, s0.data(), goal.data()) : no;
 }
 
 // Phase 1: σ1 for every variable whose goal differs from s0. `goal_diff` receives the goal's

@@ -22,6 +22,7 @@ PlanDetail detail_of(TopoFailure failure) {
     case TopoFailure::kBadInput:
       return kDetailBadInput;
     case TopoFailure::kGoalUnreachable:
+    case TopoFailure::kRelaxedUnreachable:
       return kDetailGoalUnreachable;
     case TopoFailure::kPrevailUnreachable:
       return kDetailPreconditionUnmet;

@@ -7,6 +7,7 @@
 
 #include "../support/horse_breeder.h"
 #include "random_domains.h"
+#include "topoplan/families.h"
 #include "topoplan/topo.h"
 
 namespace topoplan {
@@ -54,6 +55,28 @@ TEST(TopoAlloc, PlanDoesNotAllocate) {
     EXPECT_EQ(after - before, 0) << d.name();
     EXPECT_GE(solved, 0);
   }
+}
+
+// The relaxed reachability proof (src/topo/relax.cpp), run where ℙ would give up, works on the
+// scratch's preallocated arrays too. GOAP levels produce such proofs (asserted).
+TEST(TopoAlloc, RelaxedProofDoesNotAllocate) {
+  int64_t relaxed = 0;
+  for (uint64_t seed = 1; seed <= 100; ++seed) {
+    const Task task = goap_level(goap_level_params(seed, 10));
+    const Domain& d = task.domain;
+    for (const Instance& inst : task.instances) {
+      Result<TopoPlanner> p = TopoPlanner::create(d, inst.npc_class);
+      ASSERT_TRUE(p.ok());
+      TopoScratch scratch = p->make_scratch();
+      std::vector<ActionId> out(static_cast<size_t>(p->max_plan_length()));
+      int32_t len = 0;
+      const int64_t before = testing::allocation_count();
+      for (int rep = 0; rep < 3; ++rep) (void)p->plan(scratch, inst.init, inst.goal, out, &len);
+      EXPECT_EQ(testing::allocation_count() - before, 0) << d.name() << " " << inst.name;
+      relaxed += scratch.failure() == TopoFailure::kRelaxedUnreachable;
+    }
+  }
+  EXPECT_GT(relaxed, 0);
 }
 
 }  // namespace
