@@ -1,5 +1,5 @@
 // The crowd's planner chain (crowd.h, "Planner chain"): ℙ first, then the fallback planners by
-// registry name. On the GOAP-level town (GoTo-from-anywhere, partial goals) ℙ gives up on part of
+// registry name. On a GOAP-level town (GoTo-from-anywhere, partial goals) ℙ gives up on part of
 // the NPCs; every such NPC must end solved by the fallback (a valid, cost-optimal plan) or proven
 // unsolvable — with a per-NPC budget too small, after being pending and answered by the next
 // frames — never "no plan", with the same output for any thread count.
@@ -25,7 +25,7 @@ struct Fixture {
   CrowdTown town;
   static Fixture make(int64_t npcs) {
     Fixture f;
-    f.task = town_task("goap-level").value();
+    f.task = chain_level_task();  // (crowd_support.h: ℙ still gives up on some NPCs)
     f.planner = CrowdPlanner::create(f.task.domain).value();
     TownDef def;
     def.npcs = npcs;

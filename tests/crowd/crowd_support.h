@@ -58,6 +58,23 @@ struct Results {
 
 // NPC classes for a random domain: `classes` classes c0, c1, ..., each taking every action with
 // probability 0.7 (draws from `rng`).
+// The built-in goap-level town's level (town_task("goap-level")) with level seed 32, for the
+// tests of the planner chain: since ℙ's relaxed reachability proofs (docs/algorithm.md, session
+// 6) ℙ answers every NPC of the built-in town (seed 1) itself, so the chain would go untested
+// there. On this level ℙ still gives up on NPCs whose goal is relaxed-reachable: A* solves some,
+// proves others unsolvable, and with a tight budget some go pending.
+inline Task chain_level_task() {
+  GoapLevelParams params;
+  params.locations = 12;
+  params.items = 3;
+  params.doors = 2;
+  params.needs = 2;
+  params.classes = 3;
+  params.instances = 12;
+  params.seed = 32;
+  return goap_level(params);
+}
+
 inline void add_random_classes(DomainDef& def, int32_t classes, Rng& rng) {
   for (int32_t c = 0; c < classes; ++c) {
     NpcClassDef cls{"c" + std::to_string(c), {}};
