@@ -1,7 +1,10 @@
 """Town, GOAP level: the town of `topoplan crowd --domain goap-level` (12 places, GoTo from
 anywhere, partial goals) with 10^4 NPCs planned for 60 frames in WebAssembly; every NPC served
 each frame gets exactly one outcome; the crowd's planner chain (ℙ, then GOAP A*) leaves none
-without a plan or a proof, and the page shows the shares of ℙ and of the fallback.
+without a plan or a proof, and the page shows the shares of ℙ and of the fallback. Since
+session 6 ℙ answers every NPC of this town itself (its relaxed reachability proofs, docs/
+algorithm.md), so the fallback's share is 0; the chain's own answers are tested in test_crowd,
+the C API and Python tests on the castle-guard domain.
 """
 
 from webtest import check, run
@@ -27,9 +30,11 @@ def test(b):
           f"one outcome per NPC served: {s}")
     check(s["planned"] + s["hits"] == s["served"], f"ℙ now + cache = served: {s}")
     check(s["solved"] > s["served"] // 2, f"most NPCs get a plan: {s}")
-    # The crowd's planner chain: GOAP A* answers the NPCs ℙ gives up on (here: proofs), so none
-    # stays without a plan or a proof, and nothing is pending after a whole-town batch.
-    check(s["unsolvableFallback"] + s["solvedFallback"] > 0, f"the fallback answered: {s}")
+    # The crowd's planner chain: ℙ answers every NPC of this town (plans and proofs: almost half of
+    # the town is unsolvable, proved by ℙ's relaxed reachability), so none stays without a plan or
+    # a proof, the fallback has nothing to do and nothing is pending after a whole-town batch.
+    check(s["unsolvable"] > s["served"] // 10, f"ℙ proves the unsolvable NPCs: {s}")
+    check(s["unsolvableFallback"] + s["solvedFallback"] == 0, f"nothing left to the fallback: {s}")
     check(s["solvedFallback"] <= s["solved"] and s["unsolvableFallback"] <= s["unsolvable"], f"{s}")
     check(s["noPlan"] == 0 and s["pending"] == 0, f"no NPC left open: {s}")
     shares = percents(b.text("s-shares"))
