@@ -20,6 +20,7 @@
 
 #include "topoplan/crowd.h"
 #include "topoplan/domain.h"
+#include "topoplan/families.h"
 #include "topoplan/random.h"
 #include "topoplan/result.h"
 
@@ -85,6 +86,9 @@ void random_walk(const Domain& domain, std::vector<ValueId>& state, SplitMix64& 
 // The built-in towns by name: "western", "western-pus" (families.h) and "goap-level" (a GOAP
 // level, goap_level() with 12 places, NPC classes and partial goals).
 [[nodiscard]] std::span<const std::string_view> town_names();
+// The parameters of the "goap-level" town's level (seed 1); tests draw sibling levels from them
+// by changing the seed.
+[[nodiscard]] GoapLevelParams goap_level_town_params();
 // The task of a built-in town, or an error naming the known towns.
 [[nodiscard]] Result<Task> town_task(std::string_view name);
 

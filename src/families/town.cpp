@@ -178,19 +178,21 @@ std::span<const std::string_view> town_names() {
   return kTownNames;
 }
 
+GoapLevelParams goap_level_town_params() {
+  GoapLevelParams params;
+  params.locations = 12;
+  params.items = 3;
+  params.doors = 2;
+  params.needs = 2;
+  params.classes = 3;
+  params.instances = 12;
+  return params;
+}
+
 Result<Task> town_task(std::string_view name) {
   if (name == "western") return western();
   if (name == "western-pus") return western_pus();
-  if (name == "goap-level") {
-    GoapLevelParams params;
-    params.locations = 12;
-    params.items = 3;
-    params.doors = 2;
-    params.needs = 2;
-    params.classes = 3;
-    params.instances = 12;
-    return goap_level(params);
-  }
+  if (name == "goap-level") return goap_level(goap_level_town_params());
   std::string known;
   for (std::string_view n : kTownNames) known += (known.empty() ? "" : ", ") + std::string(n);
   return error_of("unknown town '" + std::string(name) + "' (built-in towns: " + known + ")");

@@ -64,13 +64,7 @@ struct Results {
 // there. On this level ℙ still gives up on NPCs whose goal is relaxed-reachable: A* solves some,
 // proves others unsolvable, and with a tight budget some go pending.
 inline Task chain_level_task() {
-  GoapLevelParams params;
-  params.locations = 12;
-  params.items = 3;
-  params.doors = 2;
-  params.needs = 2;
-  params.classes = 3;
-  params.instances = 12;
+  GoapLevelParams params = goap_level_town_params();
   params.seed = 32;
   return goap_level(params);
 }
