@@ -424,7 +424,8 @@ class Crowd {
   void serve_memo_miss(Worker& w, Block& b, int64_t i) const;
   // Blocks [first_block, end_block) of a one-word batch without cache: ℙ in loops of their own,
   // NPCs grouped by class; the rare cases out of line.
-  void serve_block_cold(Worker& w, const Job& job, int64_t first_block, int64_t end_block) const;
+  void serve_block_cold(Worker& w, const Job& job, int64_t first_block,
+                        int64_t last_block_end) const;
   // Out of line: an NPC the cold loop's passes leave to serve_npc<true, false, false>.
   void serve_cold_other(Worker& w, Block& b, int64_t i) const;
   template <bool kHandles>

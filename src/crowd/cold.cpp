@@ -288,14 +288,14 @@ template <bool kAvx2>
 
 }  // namespace
 
-// Blocks [first_block, end_block) of a one-word batch without cache, in groups of up to
+// Blocks [first_block, last_block_end) of a one-word batch without cache, in groups of up to
 // kColdGroupNpcs NPCs (a group may span blocks): pass 1 (cold_plan_group), then pass 2
 // (cold_emit) block by block, and out of line, in NPC order, what pass 2 stops at — serve_npc
 // for kColdOther (ℙ runs again there: the fallback chain needs its failure and the projected
 // state), "too small" for a plan longer than the room left. serve_npc keeps its own counters in
 // `b`; this loop counts the rest.
 void Crowd::serve_block_cold(Worker& w, const Job& job, int64_t first_block,
-                             int64_t end_block_) const {
+                             int64_t last_block_end) const {
   Block b;
   begin_block<true, false, false>(w, job, first_block, b);
   ColdPass r;
@@ -321,7 +321,7 @@ void Crowd::serve_block_cold(Worker& w, const Job& job, int64_t first_block,
   r.slice_end = b.slice_end;
   r.pos = b.pos;
   r.unsolvable = 0;
-  const int64_t npc_end = std::min(end_block_ * def_.npcs_per_block, job.npcs);
+  const int64_t npc_end = std::min(last_block_end * def_.npcs_per_block, job.npcs);
   int64_t block = first_block;
   int64_t before = 0;  // NPCs served by serve_npc (it counts them)
   int64_t after = 0;   // NPCs ℙ solved with a plan longer than the room left

@@ -71,10 +71,8 @@ void Crowd::task_entry(int32_t /*begin*/, int32_t /*end*/, int32_t worker, void*
       for (int64_t b = b0; b < b1; ++b) {
         if (job.one_word && handles)
           self.serve_block<true, true, true>(w, job, b);
-        else if (job.one_word && cache)
+        else if (job.one_word)  // (a one-word batch without cache went to serve_block_cold)
           self.serve_block<true, true, false>(w, job, b);
-        else if (job.one_word)
-          self.serve_block<true, false, false>(w, job, b);
         else if (handles)
           self.serve_block<false, true, true>(w, job, b);
         else if (cache)
@@ -100,10 +98,7 @@ void Crowd::task_entry(int32_t /*begin*/, int32_t /*end*/, int32_t worker, void*
 
 template <bool kOneWord, bool kCache, bool kHandles>
 void Crowd::serve_block(Worker& w, const Job& job, int64_t block) const {
-  if constexpr (kOneWord && !kCache) {
-    serve_block_cold(w, job, block, block + 1);
-    return;
-  }
+  static_assert(!kOneWord || kCache, "a one-word batch without cache is serve_block_cold's");
   Block b;
   begin_block<kOneWord, kCache, kHandles>(w, job, block, b);
   for (int64_t i = b.first; i < b.end; ++i) serve_npc<kOneWord, kCache, kHandles>(w, b, i);
