@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "topoplan/astar.h"
-#include "topoplan/astar_back.h"
-#include "topoplan/families.h"
+#include "topoplan/runtime/astar.h"
+#include "topoplan/runtime/astar_back.h"
+#include "topoplan/tools/families.h"
 
 namespace topoplan {
 namespace {

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "topoplan/astar.h"
-#include "topoplan/backstrom.h"
-#include "topoplan/families.h"
-#include "topoplan/topo.h"
+#include "topoplan/runtime/astar.h"
+#include "topoplan/runtime/topo.h"
+#include "topoplan/tools/backstrom.h"
+#include "topoplan/tools/families.h"
 
 namespace topoplan {
 namespace {

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "../src/io/toml_split.h"
-#include "topoplan/io.h"
+#include "topoplan/io/formats.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace topoplan;

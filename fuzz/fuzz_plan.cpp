@@ -5,10 +5,10 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "topoplan/families.h"
-#include "topoplan/io.h"
-#include "topoplan/plan.h"
-#include "topoplan/validate.h"
+#include "topoplan/io/formats.h"
+#include "topoplan/runtime/plan.h"
+#include "topoplan/runtime/validate.h"
+#include "topoplan/tools/families.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace topoplan;

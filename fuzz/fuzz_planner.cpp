@@ -15,9 +15,9 @@
 #include <set>
 #include <string>
 
-#include "topoplan/domain.h"
-#include "topoplan/plan.h"
-#include "topoplan/validate.h"
+#include "topoplan/runtime/domain.h"
+#include "topoplan/runtime/plan.h"
+#include "topoplan/runtime/validate.h"
 
 namespace {
 

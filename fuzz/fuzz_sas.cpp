@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "topoplan/io.h"
+#include "topoplan/io/formats.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace topoplan;

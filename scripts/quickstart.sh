@@ -8,4 +8,4 @@ scripts/install-deps.sh
 cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build build/release
 echo "== topoplan plan domains/horse-breeder.toml --stats"
-build/release/tools/topoplan plan domains/horse-breeder.toml --stats
+build/release/cli/topoplan plan domains/horse-breeder.toml --stats

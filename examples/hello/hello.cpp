@@ -1,8 +1,8 @@
 // Hello topoplan: build the Horse Breeder of the IJCAI 2023 paper in code, plan his morning,
 // and check the plan. Every number below is explained where it appears.
-#include <topoplan/domain.h>
-#include <topoplan/plan.h>
-#include <topoplan/validate.h>
+#include <topoplan/runtime/domain.h>
+#include <topoplan/runtime/plan.h>
+#include <topoplan/runtime/validate.h>
 
 #include <cstdio>
 

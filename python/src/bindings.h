@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "topoplan/domain.h"
-#include "topoplan/result.h"
+#include "topoplan/runtime/domain.h"
+#include "topoplan/runtime/result.h"
 
 namespace py = pybind11;
 

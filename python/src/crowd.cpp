@@ -10,7 +10,7 @@
 #include <optional>
 #include <type_traits>
 
-#include "topoplan/crowd.h"
+#include "topoplan/runtime/crowd.h"
 
 namespace topoplan_py {
 namespace {

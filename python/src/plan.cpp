@@ -2,10 +2,10 @@
 // hot path (bindings.h).
 #include "bindings.h"
 
-#include "topoplan/analysis.h"
-#include "topoplan/plan.h"
-#include "topoplan/topo.h"
-#include "topoplan/validate.h"
+#include "topoplan/runtime/analysis.h"
+#include "topoplan/runtime/plan.h"
+#include "topoplan/runtime/topo.h"
+#include "topoplan/runtime/validate.h"
 
 namespace topoplan_py {
 namespace {

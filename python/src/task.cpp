@@ -4,8 +4,8 @@
 
 #include <optional>
 
-#include "topoplan/families.h"
-#include "topoplan/io.h"
+#include "topoplan/io/formats.h"
+#include "topoplan/tools/families.h"
 
 namespace topoplan_py {
 namespace {

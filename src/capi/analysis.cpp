@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "topoplan/analysis.h"
+#include "topoplan/runtime/analysis.h"
 
 using namespace topoplan;        // NOLINT(google-build-using-namespace)
 using namespace topoplan::capi;  // NOLINT(google-build-using-namespace)

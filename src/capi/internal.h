@@ -1,5 +1,5 @@
 // Shared by the C API's sources (src/capi/*.cpp): the handles behind the C names of
-// include/topoplan/topoplan.h and the helpers every entry point uses. Every entry point catches
+// include/topoplan/c/topoplan_c.h and the helpers every entry point uses. Every entry point catches
 // everything (an exception must never unwind into C), checks its pointers and sizes (the C++ API
 // asserts on programmer errors; a C caller gets TOPOPLAN_INVALID_ARGUMENT instead), and copies
 // messages into the caller's buffer.
@@ -13,11 +13,11 @@
 #include <string>
 #include <string_view>
 
-#include "topoplan/crowd.h"
-#include "topoplan/domain.h"
-#include "topoplan/plan.h"
-#include "topoplan/topo.h"
-#include "topoplan/topoplan.h"
+#include "topoplan/c/topoplan_c.h"
+#include "topoplan/runtime/crowd.h"
+#include "topoplan/runtime/domain.h"
+#include "topoplan/runtime/plan.h"
+#include "topoplan/runtime/topo.h"
 
 // The handles. They are plain C++ objects behind the C names (the sim, town, analysis and UDGOAP
 // handles are defined in their own sources).

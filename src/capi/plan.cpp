@@ -2,7 +2,7 @@
 #include "internal.h"
 
 #include <vector>
-#include "topoplan/validate.h"
+#include "topoplan/runtime/validate.h"
 
 using namespace topoplan;        // NOLINT(google-build-using-namespace)
 using namespace topoplan::capi;  // NOLINT(google-build-using-namespace)

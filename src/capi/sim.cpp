@@ -39,7 +39,7 @@ void append_key_number(std::string& s, const char* key, double value) {
   ReplayWriter::append_number(s, value);
 }
 
-// The header line of docs/sim.md, byte for byte the CLI's (tools/topoplan/cmd_sim.cpp).
+// The header line of docs/sim.md, byte for byte the CLI's (cli/cmd_sim.cpp).
 std::string replay_header(const std::string& scenario, std::string_view selector, uint64_t seed,
                           double dt, double width, double height, std::span<const NamedSpot> spots,
                           std::span<const HeaderAgent> agents,

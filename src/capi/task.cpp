@@ -3,8 +3,8 @@
 
 #include <cstdint>
 #include <vector>
-#include "topoplan/io.h"
-#include "topoplan/town.h"
+#include "topoplan/io/formats.h"
+#include "topoplan/tools/town.h"
 
 using namespace topoplan;        // NOLINT(google-build-using-namespace)
 using namespace topoplan::capi;  // NOLINT(google-build-using-namespace)

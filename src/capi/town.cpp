@@ -1,11 +1,12 @@
-// The C API: towns (topoplan/town.h), the populations `topoplan crowd` plans, as crowd batches.
+// The C API: towns (topoplan/tools/town.h), the populations `topoplan crowd` plans, as crowd
+// batches.
 #include "internal.h"
 
 #include <climits>
 #include <optional>
 
-#include "topoplan/random.h"
-#include "topoplan/town.h"
+#include "topoplan/runtime/random.h"
+#include "topoplan/tools/town.h"
 
 using namespace topoplan;        // NOLINT(google-build-using-namespace)
 using namespace topoplan::capi;  // NOLINT(google-build-using-namespace)

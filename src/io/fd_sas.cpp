@@ -10,7 +10,7 @@
 #include <unordered_set>
 
 #include "text.h"
-#include "topoplan/io.h"
+#include "topoplan/io/formats.h"
 
 namespace topoplan {
 namespace {

@@ -18,7 +18,7 @@
 #include <cstring>
 #include <string>
 
-#include "topoplan/io.h"
+#include "topoplan/io/formats.h"
 
 namespace topoplan {
 namespace {

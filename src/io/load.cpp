@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "text.h"
-#include "topoplan/io.h"
+#include "topoplan/io/formats.h"
 
 namespace topoplan {
 namespace {

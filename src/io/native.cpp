@@ -20,7 +20,7 @@
 #include "text.h"
 #include "toml_reader.h"
 #include "toml_split.h"
-#include "topoplan/io.h"
+#include "topoplan/io/formats.h"
 
 namespace topoplan {
 namespace {

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "text.h"
-#include "topoplan/io.h"
+#include "topoplan/io/formats.h"
 
 namespace topoplan {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "topoplan/io.h"
+#include "topoplan/io/formats.h"
 
 namespace topoplan::toml_detail {
 

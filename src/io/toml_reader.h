@@ -12,7 +12,7 @@
 
 #include <toml++/toml.h>
 
-#include "topoplan/result.h"
+#include "topoplan/runtime/result.h"
 
 namespace topoplan::toml_detail {
 
@@ -25,7 +25,7 @@ std::string type_name(const toml::node& n);
 // "'s'", verbatim (the UDGOAP readers' quoting; topoplan::io shortens and escapes instead).
 std::string quote_verbatim(std::string_view s);
 
-// Reads a whole file of at most max_size bytes (read_input_file of topoplan/io.h).
+// Reads a whole file of at most max_size bytes (read_input_file of topoplan/io/formats.h).
 Result<std::string> read_text_file(const std::string& path, std::uintmax_t max_size);
 
 enum class Empty { kAllow, kReject };

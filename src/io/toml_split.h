@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "topoplan/io.h"
+#include "topoplan/io/formats.h"
 
 namespace topoplan::io_detail {
 

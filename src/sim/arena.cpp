@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "arena_world.h"
-#include "topoplan/astar.h"
+#include "topoplan/runtime/astar.h"
 #include "topoplan/udgoap/planner.h"
 
 namespace topoplan::sim {

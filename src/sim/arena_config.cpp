@@ -5,7 +5,7 @@
 #include <cmath>
 #include <span>
 
-#include "../udgoap/def_check.h"
+#include "runtime/limits/def_check.h"
 #include "topoplan/sim/arena.h"
 
 namespace topoplan::sim {

@@ -8,8 +8,8 @@
 #include <memory>
 #include <vector>
 
-#include "topoplan/astar.h"
-#include "topoplan/crowd.h"
+#include "topoplan/runtime/astar.h"
+#include "topoplan/runtime/crowd.h"
 
 namespace topoplan::sim {
 

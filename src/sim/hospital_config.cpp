@@ -3,7 +3,7 @@
 #include <array>
 #include <span>
 
-#include "../udgoap/def_check.h"
+#include "runtime/limits/def_check.h"
 #include "topoplan/sim/hospital.h"
 
 namespace topoplan::sim {

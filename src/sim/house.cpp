@@ -5,7 +5,7 @@
 #include <cassert>
 #include <cmath>
 
-#include "topoplan/astar.h"
+#include "topoplan/runtime/astar.h"
 #include "topoplan/udgoap/planner.h"
 
 namespace topoplan::sim {

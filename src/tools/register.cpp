@@ -1,4 +1,4 @@
-// The planners of topoplan::tools in the runtime's registry (topoplan/tools.h).
+// The planners of topoplan::tools in the runtime's registry (topoplan/tools/tools.h).
 //
 // The runtime's registry asks for topoplan_tools_planners() through a weak reference, and
 // topoplan::tools adds "-u topoplan_tools_planners" to the link line of every program that links
@@ -6,10 +6,10 @@
 // name without a call, and a runtime-only program links none of their code.
 #include <cstdint>
 
-#include "topoplan/backstrom.h"
-#include "topoplan/plan.h"
-#include "topoplan/search.h"
-#include "topoplan/tools.h"
+#include "topoplan/runtime/plan.h"
+#include "topoplan/tools/backstrom.h"
+#include "topoplan/tools/search.h"
+#include "topoplan/tools/tools.h"
 
 namespace topoplan {
 namespace {

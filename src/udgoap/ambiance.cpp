@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "def_check.h"
+#include "runtime/limits/def_check.h"
 
 namespace topoplan::udgoap {
 namespace {

@@ -4,10 +4,10 @@
 #include <cassert>
 #include <cstdio>
 
-#include "def_check.h"
-#include "topoplan/astar.h"
+#include "runtime/limits/def_check.h"
+#include "topoplan/runtime/astar.h"
+#include "topoplan/runtime/validate.h"
 #include "topoplan/udgoap/ambiance_scenario.h"
-#include "topoplan/validate.h"
 
 namespace topoplan::udgoap {
 namespace {

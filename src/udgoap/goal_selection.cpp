@@ -6,7 +6,7 @@
 #include <cassert>
 #include <cmath>
 
-#include "def_check.h"
+#include "runtime/limits/def_check.h"
 
 namespace topoplan::udgoap {
 namespace {

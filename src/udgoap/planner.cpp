@@ -7,7 +7,7 @@
 
 #include "topoplan/udgoap/planner.h"
 
-#include "def_check.h"
+#include "runtime/limits/def_check.h"
 
 namespace topoplan::udgoap {
 namespace {

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "def_check.h"
 #include "io/toml_reader.h"
+#include "runtime/limits/def_check.h"
 
 namespace topoplan::udgoap::detail {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "def_check.h"
+#include "runtime/limits/def_check.h"
 #include "topoplan/udgoap/model.h"
 
 namespace topoplan::udgoap {

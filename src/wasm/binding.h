@@ -1,6 +1,6 @@
 // The WebAssembly binding of topoplan (src/wasm/*.cpp): C functions that take text and numbers
 // and answer JSON text, wrapped for JavaScript by web/topoplan.js (docs/web.md). They sit on the
-// public C API (include/topoplan/topoplan.h) and nothing else; the JSON is written here.
+// public C API (include/topoplan/c/topoplan_c.h) and nothing else; the JSON is written here.
 //
 // Returned strings live in a buffer owned here until the next call that returns a string.
 #pragma once
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "json_writer.h"
-#include "topoplan/topoplan.h"
+#include "topoplan/c/topoplan_c.h"
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten/emscripten.h>

@@ -1,6 +1,6 @@
 // Class analysis on hand-made domains: both Horse Breeder tables, one domain per class and per
 // failure, and every decision docs/classes.md takes where the papers are silent.
-#include "topoplan/analysis.h"
+#include "topoplan/runtime/analysis.h"
 
 #include <gtest/gtest.h>
 

@@ -10,8 +10,8 @@
 #include <random>
 #include <set>
 
-#include "../../src/analysis/separation.h"
-#include "topoplan/analysis.h"
+#include "../../src/runtime/analysis/separation.h"
+#include "topoplan/runtime/analysis.h"
 
 namespace topoplan {
 namespace {

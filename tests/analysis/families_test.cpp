@@ -1,9 +1,9 @@
-// Class analysis on the papers' benchmark families (include/topoplan/families.h), worked out by
-// hand from their definitions.
+// Class analysis on the papers' benchmark families (include/topoplan/tools/families.h), worked out
+// by hand from their definitions.
 #include <gtest/gtest.h>
 
-#include "topoplan/analysis.h"
-#include "topoplan/families.h"
+#include "topoplan/runtime/analysis.h"
+#include "topoplan/tools/families.h"
 
 namespace topoplan {
 namespace {

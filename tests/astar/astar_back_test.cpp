@@ -1,6 +1,6 @@
 // Regressive GOAP A* (astar-back): golden plans, hand-built regression cases, limits, and a
 // differential test against the exact search on random SAS+ tasks.
-#include "topoplan/astar_back.h"
+#include "topoplan/runtime/astar_back.h"
 
 #include <gtest/gtest.h>
 
@@ -8,9 +8,9 @@
 
 #include "../support/horse_breeder.h"
 #include "random_tasks.h"
-#include "topoplan/plan.h"
-#include "topoplan/search.h"
-#include "topoplan/validate.h"
+#include "topoplan/runtime/plan.h"
+#include "topoplan/runtime/validate.h"
+#include "topoplan/tools/search.h"
 
 namespace topoplan {
 namespace {

@@ -1,12 +1,12 @@
-#include "topoplan/astar.h"
+#include "topoplan/runtime/astar.h"
 
 #include <gtest/gtest.h>
 
 #include "../support/horse_breeder.h"
 #include "random_tasks.h"
-#include "topoplan/plan.h"
-#include "topoplan/search.h"
-#include "topoplan/validate.h"
+#include "topoplan/runtime/plan.h"
+#include "topoplan/runtime/validate.h"
+#include "topoplan/tools/search.h"
 
 namespace topoplan {
 namespace {

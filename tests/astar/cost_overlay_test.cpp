@@ -6,10 +6,10 @@
 #include <random>
 
 #include "random_tasks.h"
-#include "topoplan/astar.h"
-#include "topoplan/astar_back.h"
-#include "topoplan/search.h"
-#include "topoplan/validate.h"
+#include "topoplan/runtime/astar.h"
+#include "topoplan/runtime/astar_back.h"
+#include "topoplan/runtime/validate.h"
+#include "topoplan/tools/search.h"
 
 namespace topoplan {
 namespace {

@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "random_domains.h"
-#include "topoplan/astar.h"
-#include "topoplan/compiled.h"
-#include "topoplan/planner.h"
-#include "topoplan/validate.h"
+#include "topoplan/runtime/astar.h"
+#include "topoplan/runtime/compiled.h"
+#include "topoplan/runtime/planner.h"
+#include "topoplan/runtime/validate.h"
 
 namespace topoplan {
 namespace {

@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "topoplan/domain.h"
+#include "topoplan/runtime/domain.h"
 
 namespace topoplan::testing {
 

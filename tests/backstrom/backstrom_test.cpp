@@ -1,13 +1,13 @@
-#include "topoplan/backstrom.h"
+#include "topoplan/tools/backstrom.h"
 
 #include <gtest/gtest.h>
 
 #include "../astar/random_tasks.h"
 #include "../support/horse_breeder.h"
-#include "topoplan/families.h"
-#include "topoplan/search.h"
-#include "topoplan/tools.h"
-#include "topoplan/validate.h"
+#include "topoplan/runtime/validate.h"
+#include "topoplan/tools/families.h"
+#include "topoplan/tools/search.h"
+#include "topoplan/tools/tools.h"
 
 namespace topoplan {
 namespace {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topoplan/topoplan.h"
+#include "topoplan/c/topoplan_c.h"
 
 #include "check.h"
 

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "topoplan/topoplan.h"
+#include "topoplan/c/topoplan_c.h"
 
 static int failures = 0;
 static int checks = 0;

@@ -18,11 +18,11 @@
 #include <string>
 #include <vector>
 
-#include "topoplan/crowd.h"
-#include "topoplan/io.h"
-#include "topoplan/plan.h"
-#include "topoplan/topo.h"
-#include "topoplan/topoplan.h"
+#include "topoplan/c/topoplan_c.h"
+#include "topoplan/io/formats.h"
+#include "topoplan/runtime/crowd.h"
+#include "topoplan/runtime/plan.h"
+#include "topoplan/runtime/topo.h"
 
 namespace {
 

@@ -8,8 +8,8 @@
 
 #include "alloc_counter.h"
 
-#include "topoplan/crowd.h"
-#include "topoplan/families.h"
+#include "topoplan/runtime/crowd.h"
+#include "topoplan/tools/families.h"
 
 namespace topoplan {
 namespace {

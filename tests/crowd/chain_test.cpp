@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "crowd_support.h"
-#include "topoplan/astar.h"
-#include "topoplan/crowd.h"
-#include "topoplan/town.h"
-#include "topoplan/validate.h"
+#include "topoplan/runtime/astar.h"
+#include "topoplan/runtime/crowd.h"
+#include "topoplan/runtime/validate.h"
+#include "topoplan/tools/town.h"
 
 namespace topoplan {
 namespace {

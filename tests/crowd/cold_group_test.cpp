@@ -13,8 +13,8 @@
 
 #include "crowd_support.h"
 #include "random_domains.h"
-#include "topoplan/crowd.h"
-#include "topoplan/families.h"
+#include "topoplan/runtime/crowd.h"
+#include "topoplan/tools/families.h"
 
 namespace topoplan {
 namespace {

@@ -13,12 +13,12 @@
 
 #include "crowd_support.h"
 #include "random_domains.h"
-#include "topoplan/astar.h"
-#include "topoplan/crowd.h"
-#include "topoplan/families.h"
-#include "topoplan/topo.h"
-#include "topoplan/town.h"
-#include "topoplan/validate.h"
+#include "topoplan/runtime/astar.h"
+#include "topoplan/runtime/crowd.h"
+#include "topoplan/runtime/topo.h"
+#include "topoplan/runtime/validate.h"
+#include "topoplan/tools/families.h"
+#include "topoplan/tools/town.h"
 
 namespace topoplan {
 namespace {

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "crowd_support.h"
-#include "topoplan/crowd.h"
-#include "topoplan/families.h"
-#include "topoplan/town.h"
+#include "topoplan/runtime/crowd.h"
+#include "topoplan/tools/families.h"
+#include "topoplan/tools/town.h"
 
 namespace topoplan {
 namespace {

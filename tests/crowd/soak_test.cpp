@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "random_domains.h"
-#include "topoplan/crowd.h"
-#include "topoplan/families.h"
-#include "topoplan/topo.h"
-#include "topoplan/validate.h"
+#include "topoplan/runtime/crowd.h"
+#include "topoplan/runtime/topo.h"
+#include "topoplan/runtime/validate.h"
+#include "topoplan/tools/families.h"
 
 namespace topoplan {
 namespace {

@@ -1,14 +1,14 @@
-// How a batch's blocks are shared among workers (src/crowd, task_entry): each worker claims from
-// its own home range first, then from the others'. Whatever the worker count (beyond the number
-// of home ranges too), whichever workers run and in what order, every block is served once and
-// the output is the one-thread output, offsets included.
+// How a batch's blocks are shared among workers (src/runtime/crowd, task_entry): each worker claims
+// from its own home range first, then from the others'. Whatever the worker count (beyond the
+// number of home ranges too), whichever workers run and in what order, every block is served once
+// and the output is the one-thread output, offsets included.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <vector>
 
 #include "crowd_support.h"
-#include "topoplan/crowd.h"
+#include "topoplan/runtime/crowd.h"
 
 namespace topoplan {
 namespace {

@@ -1,11 +1,11 @@
-// Crowd towns (topoplan/town.h): seeded, deterministic, every NPC a valid input of its class.
-#include "topoplan/town.h"
+// Crowd towns (topoplan/tools/town.h): seeded, deterministic, every NPC a valid input of its class.
+#include "topoplan/tools/town.h"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "topoplan/families.h"
+#include "topoplan/tools/families.h"
 
 namespace topoplan {
 namespace {

@@ -1,4 +1,4 @@
-// The warm path (src/crowd/memo.cpp, serve_block_memo): a Crowd reused over several batches
+// The warm path (src/runtime/crowd/memo.cpp, serve_block_memo): a Crowd reused over several batches
 // answers most NPCs from its worker memo, in a loop of its own that counts the answers by kind
 // instead of one by one. Every pass must answer as a cold batch does and count exactly what its
 // output says — copying and with handles, with and without the memo, 1 and 2 threads — on towns
@@ -11,9 +11,9 @@
 
 #include "crowd_support.h"
 #include "random_domains.h"
-#include "topoplan/crowd.h"
-#include "topoplan/families.h"
-#include "topoplan/town.h"
+#include "topoplan/runtime/crowd.h"
+#include "topoplan/tools/families.h"
+#include "topoplan/tools/town.h"
 
 namespace topoplan {
 namespace {

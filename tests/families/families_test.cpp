@@ -1,13 +1,13 @@
-#include "topoplan/families.h"
+#include "topoplan/tools/families.h"
 
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include "topoplan/analysis.h"
-#include "topoplan/io.h"
-#include "topoplan/search.h"
-#include "topoplan/validate.h"
+#include "topoplan/io/formats.h"
+#include "topoplan/runtime/analysis.h"
+#include "topoplan/runtime/validate.h"
+#include "topoplan/tools/search.h"
 
 namespace topoplan {
 namespace {

@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "topoplan/families.h"
-#include "topoplan/random.h"
-#include "topoplan/town.h"
+#include "topoplan/runtime/random.h"
+#include "topoplan/tools/families.h"
+#include "topoplan/tools/town.h"
 
 namespace topoplan {
 namespace {

@@ -7,9 +7,9 @@
 #include <set>
 #include <string>
 
-#include "topoplan/io.h"
-#include "topoplan/search.h"
-#include "topoplan/validate.h"
+#include "topoplan/io/formats.h"
+#include "topoplan/runtime/validate.h"
+#include "topoplan/tools/search.h"
 
 namespace topoplan {
 namespace {

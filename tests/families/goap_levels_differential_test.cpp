@@ -1,5 +1,5 @@
 // Differential test of ℙ and the default planner (`auto` = ℙ, then bounded GOAP A*) against the
-// exact search on generated GOAP levels (include/topoplan/families.h).
+// exact search on generated GOAP levels (include/topoplan/tools/families.h).
 //
 // TOPOPLAN_LEVEL_INSTANCES sets the number of instances (default: a CI sample of a few seconds;
 // the long run uses 10^6), TOPOPLAN_LEVEL_SEED the first level seed, TOPOPLAN_LEVEL_MAX_LOCATIONS
@@ -22,10 +22,10 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "topoplan/families.h"
-#include "topoplan/search.h"
-#include "topoplan/topo.h"
-#include "topoplan/validate.h"
+#include "topoplan/runtime/topo.h"
+#include "topoplan/runtime/validate.h"
+#include "topoplan/tools/families.h"
+#include "topoplan/tools/search.h"
 
 namespace topoplan {
 namespace {

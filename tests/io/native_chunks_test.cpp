@@ -8,7 +8,7 @@
 
 #include "../../src/io/toml_split.h"
 #include "test_util.h"
-#include "topoplan/io.h"
+#include "topoplan/io/formats.h"
 
 namespace topoplan {
 namespace {

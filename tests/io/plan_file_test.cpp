@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "test_util.h"
-#include "topoplan/io.h"
+#include "topoplan/io/formats.h"
 
 namespace topoplan {
 namespace {

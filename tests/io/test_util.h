@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "topoplan/io.h"
+#include "topoplan/io/formats.h"
 
 namespace topoplan::test {
 

@@ -1,6 +1,6 @@
 // CompiledActionSet: its indexes equal a brute-force scan of the domain, per class and mask, and
 // the cost overlay shares the indexes without touching the domain.
-#include "topoplan/compiled.h"
+#include "topoplan/runtime/compiled.h"
 
 #include <gtest/gtest.h>
 

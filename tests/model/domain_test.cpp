@@ -1,4 +1,4 @@
-#include "topoplan/domain.h"
+#include "topoplan/runtime/domain.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "topoplan/state.h"
+#include "topoplan/runtime/state.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The hot adapters of "astar-back", "exact" and "backstrom" (include/topoplan/planner.h),
+// The hot adapters of "astar-back", "exact" and "backstrom" (include/topoplan/runtime/planner.h),
 // reached only through the registry (create_hot_planner): on seeded random domains and on the
 // Western tasks each hot plan equals the cold PlanFn's plan and passes the validator; the
 // failure outcomes carry their detail bits.
@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "random_domains.h"
-#include "topoplan/compiled.h"
-#include "topoplan/families.h"
-#include "topoplan/plan.h"
-#include "topoplan/planner.h"
-#include "topoplan/validate.h"
+#include "topoplan/runtime/compiled.h"
+#include "topoplan/runtime/plan.h"
+#include "topoplan/runtime/planner.h"
+#include "topoplan/runtime/validate.h"
+#include "topoplan/tools/families.h"
 
 namespace topoplan {
 namespace {

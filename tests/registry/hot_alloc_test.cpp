@@ -5,8 +5,8 @@
 
 #include "alloc_counter.h"
 #include "random_domains.h"
-#include "topoplan/compiled.h"
-#include "topoplan/planner.h"
+#include "topoplan/runtime/compiled.h"
+#include "topoplan/runtime/planner.h"
 
 namespace topoplan {
 namespace {

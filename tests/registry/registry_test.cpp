@@ -1,7 +1,7 @@
-// The registry's entrance (include/topoplan/plan.h, RegisteredPlanFn): every registered planner's
-// cold PlanFn refuses PlannerOptions out of range — negative, NaN, infinite or too large limits,
-// an objective outside the enum — with kUnsupported and a one-line message naming the field and
-// its range, before the planner runs; options at the edges of the ranges still plan.
+// The registry's entrance (include/topoplan/runtime/plan.h, RegisteredPlanFn): every registered
+// planner's cold PlanFn refuses PlannerOptions out of range — negative, NaN, infinite or too large
+// limits, an objective outside the enum — with kUnsupported and a one-line message naming the field
+// and its range, before the planner runs; options at the edges of the ranges still plan.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "topoplan/families.h"
-#include "topoplan/plan.h"
+#include "topoplan/runtime/plan.h"
+#include "topoplan/tools/families.h"
 
 namespace topoplan {
 namespace {

@@ -1,5 +1,5 @@
 // A planner the library has never heard of, registered by this test, runs through the CLI's
-// `plan` and `bench` commands (tools/topoplan, linked in-process as topoplan_cli_commands),
+// `plan` and `bench` commands (cli, linked in-process as topoplan_cli_commands),
 // through the bench runner and as the crowd's fallback (crowd.h, "Planner chain"), without a
 // line of theirs naming it: the registry (plan.h) and the
 // hot-planner contract (planner.h) are the only seams.
@@ -23,12 +23,12 @@
 #include "bench_run.h"
 #include "commands.h"
 #include "files.h"
-#include "topoplan/compiled.h"
-#include "topoplan/crowd.h"
-#include "topoplan/io.h"
-#include "topoplan/plan.h"
-#include "topoplan/planner.h"
-#include "topoplan/validate.h"
+#include "topoplan/io/formats.h"
+#include "topoplan/runtime/compiled.h"
+#include "topoplan/runtime/crowd.h"
+#include "topoplan/runtime/plan.h"
+#include "topoplan/runtime/planner.h"
+#include "topoplan/runtime/validate.h"
 
 namespace topoplan {
 namespace {

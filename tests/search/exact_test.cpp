@@ -1,4 +1,4 @@
-#include "topoplan/search.h"
+#include "topoplan/tools/search.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <random>
 
 #include "../support/horse_breeder.h"
-#include "topoplan/validate.h"
+#include "topoplan/runtime/validate.h"
 
 namespace topoplan {
 namespace {

@@ -2,7 +2,7 @@
 // file readers. Value ids follow the tables: v0 haystack, v1 bucket, v2 water.
 #pragma once
 
-#include "topoplan/domain.h"
+#include "topoplan/runtime/domain.h"
 
 namespace topoplan::testing {
 

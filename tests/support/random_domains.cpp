@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "topoplan/validate.h"
+#include "topoplan/runtime/validate.h"
 
 namespace topoplan::testing {
 

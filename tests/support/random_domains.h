@@ -11,12 +11,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "topoplan/domain.h"
-#include "topoplan/random.h"
+#include "topoplan/runtime/domain.h"
+#include "topoplan/runtime/random.h"
 
 namespace topoplan::testing {
 
-// The project's SplitMix64 (topoplan/random.h) with the draws the generators use.
+// The project's SplitMix64 (topoplan/runtime/random.h) with the draws the generators use.
 class Rng : public SplitMix64 {
  public:
   using SplitMix64::SplitMix64;

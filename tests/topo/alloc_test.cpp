@@ -7,8 +7,8 @@
 
 #include "../support/horse_breeder.h"
 #include "random_domains.h"
-#include "topoplan/families.h"
-#include "topoplan/topo.h"
+#include "topoplan/runtime/topo.h"
+#include "topoplan/tools/families.h"
 
 namespace topoplan {
 namespace {
@@ -57,8 +57,8 @@ TEST(TopoAlloc, PlanDoesNotAllocate) {
   }
 }
 
-// The relaxed reachability proof (src/topo/relax.cpp), run where ℙ would give up, works on the
-// scratch's preallocated arrays too. GOAP levels produce such proofs (asserted).
+// The relaxed reachability proof (src/runtime/topo/relax.cpp), run where ℙ would give up, works on
+// the scratch's preallocated arrays too. GOAP levels produce such proofs (asserted).
 TEST(TopoAlloc, RelaxedProofDoesNotAllocate) {
   int64_t relaxed = 0;
   for (uint64_t seed = 1; seed <= 100; ++seed) {

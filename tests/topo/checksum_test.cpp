@@ -1,9 +1,9 @@
 // Checksum probe of ℙ's answers: one FNV-1a hash over the status, failure details, explanation
 // and plan of every instance of Western, Western-PUS (per class), the synthetic families, GOAP
 // levels and seeded random domains (with and without undefined pre-conditions and free goals).
-// A refactoring of src/topo must leave the hash unchanged: run it before and after, and compare
-// (TOPOPLAN_TOPO_CHECKSUM=<hex> makes the test assert the value). Not a correctness test on its
-// own — the differential tests are — but it catches any change of plan, status or reason.
+// A refactoring of src/runtime/topo must leave the hash unchanged: run it before and after, and
+// compare (TOPOPLAN_TOPO_CHECKSUM=<hex> makes the test assert the value). Not a correctness test on
+// its own — the differential tests are — but it catches any change of plan, status or reason.
 #include <gtest/gtest.h>
 
 #include <cinttypes>
@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "random_domains.h"
-#include "topoplan/families.h"
-#include "topoplan/topo.h"
+#include "topoplan/runtime/topo.h"
+#include "topoplan/tools/families.h"
 
 namespace topoplan {
 namespace {

@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "random_domains.h"
-#include "topoplan/search.h"
-#include "topoplan/topo.h"
-#include "topoplan/validate.h"
+#include "topoplan/runtime/topo.h"
+#include "topoplan/runtime/validate.h"
+#include "topoplan/tools/search.h"
 
 namespace topoplan {
 namespace {

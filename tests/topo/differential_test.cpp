@@ -2,7 +2,7 @@
 //
 // TOPOPLAN_DIFF_INSTANCES sets the number of instances (default 20000; the long mode uses
 // millions), TOPOPLAN_DIFF_SEED the first domain seed. The figures printed at the end are the
-// ones the issue asks for; the assertions are the property of include/topoplan/topo.h:
+// ones the issue asks for; the assertions are the property of include/topoplan/runtime/topo.h:
 //   * every plan ℙ returns is valid, uses each action once, and is as short as the exact optimum;
 //   * ℙ never says kUnsolvable when the exact search finds a plan;
 //   * in C0, C2S and C2*, ℙ solves exactly the instances the exact search solves;
@@ -16,9 +16,9 @@
 #include <string>
 
 #include "random_domains.h"
-#include "topoplan/search.h"
-#include "topoplan/topo.h"
-#include "topoplan/validate.h"
+#include "topoplan/runtime/topo.h"
+#include "topoplan/runtime/validate.h"
+#include "topoplan/tools/search.h"
 
 namespace topoplan {
 namespace {

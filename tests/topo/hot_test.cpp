@@ -5,10 +5,10 @@
 #include <vector>
 
 #include "random_domains.h"
-#include "topoplan/compiled.h"
-#include "topoplan/planner.h"
-#include "topoplan/topo.h"
-#include "topoplan/validate.h"
+#include "topoplan/runtime/compiled.h"
+#include "topoplan/runtime/planner.h"
+#include "topoplan/runtime/topo.h"
+#include "topoplan/runtime/validate.h"
 
 namespace topoplan {
 namespace {

@@ -16,10 +16,10 @@
 #include <set>
 #include <string>
 
-#include "topoplan/families.h"
-#include "topoplan/search.h"
-#include "topoplan/topo.h"
-#include "topoplan/validate.h"
+#include "topoplan/runtime/topo.h"
+#include "topoplan/runtime/validate.h"
+#include "topoplan/tools/families.h"
+#include "topoplan/tools/search.h"
 
 namespace topoplan {
 namespace {

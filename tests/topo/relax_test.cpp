@@ -1,5 +1,6 @@
-// ℙ's relaxed reachability proofs (src/topo/relax.cpp; docs/algorithm.md, "Relaxed reachability
-// proofs (session 6)"), judged by the exact search and by a naive fixpoint of the relaxation:
+// ℙ's relaxed reachability proofs (src/runtime/topo/relax.cpp; docs/algorithm.md, "Relaxed
+// reachability proofs (session 6)"), judged by the exact search and by a naive fixpoint of the
+// relaxation:
 //   * every kRelaxedUnreachable answer is kUnsolvable, and the exact search finds no plan;
 //   * its variable / value is unreachable in the naive delete relaxation;
 //   * when ℙ still gives up (other than on bad input or a failed self-check), the naive
@@ -12,9 +13,9 @@
 #include <vector>
 
 #include "random_domains.h"
-#include "topoplan/families.h"
-#include "topoplan/search.h"
-#include "topoplan/topo.h"
+#include "topoplan/runtime/topo.h"
+#include "topoplan/tools/families.h"
+#include "topoplan/tools/search.h"
 
 namespace topoplan {
 namespace {

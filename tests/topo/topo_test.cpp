@@ -6,10 +6,10 @@
 
 #include "../support/horse_breeder.h"
 #include "random_domains.h"
-#include "topoplan/families.h"
-#include "topoplan/search.h"
-#include "topoplan/topo.h"
-#include "topoplan/validate.h"
+#include "topoplan/runtime/topo.h"
+#include "topoplan/runtime/validate.h"
+#include "topoplan/tools/families.h"
+#include "topoplan/tools/search.h"
 
 namespace topoplan {
 namespace {

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "topoplan/families.h"
+#include "topoplan/tools/families.h"
 #include "topoplan/udgoap/goal_selection.h"
 #include "topoplan/udgoap/planner.h"
 #include "topoplan/udgoap/scenario.h"

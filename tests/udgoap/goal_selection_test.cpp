@@ -6,12 +6,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "topoplan/crowd.h"
-#include "topoplan/families.h"
-#include "topoplan/topo.h"
-#include "topoplan/town.h"
+#include "topoplan/runtime/crowd.h"
+#include "topoplan/runtime/topo.h"
+#include "topoplan/runtime/validate.h"
+#include "topoplan/tools/families.h"
+#include "topoplan/tools/town.h"
 #include "topoplan/udgoap/goal_selection.h"
-#include "topoplan/validate.h"
 
 namespace topoplan::udgoap {
 namespace {

@@ -1,4 +1,4 @@
-#include "topoplan/validate.h"
+#include "topoplan/runtime/validate.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@ over the repetitions (the minimum is the least disturbed by other processes). Al
 and the pages' load times.
 
   cmake --preset release && cmake --build build/release --target topoplan_c
-  /usr/bin/python3 tests/web/bench_wasm.py [--rounds 3] [--cli build/ci/tools/topoplan]
+  /usr/bin/python3 tests/web/bench_wasm.py [--rounds 3] [--cli build/ci/cli/topoplan]
 """
 
 import argparse

@@ -1,4 +1,4 @@
-"""Replay of a real `topoplan sim --replay` file: the native CLI (build/ci/tools/topoplan, which
+"""Replay of a real `topoplan sim --replay` file: the native CLI (build/ci/cli/topoplan, which
 scripts/test.sh builds first) runs one UDGOAP episode of the wizard arena and writes its replay;
 the page opens it, lists every agent (antlions by the names their states carry), and plays the
 last recorded ticks to the end, where the wizard's action, goal and drives are the file's.

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "topoplan/result.h"
+#include "topoplan/runtime/result.h"
 #include "topoplan/sim/core.h"
 #include "topoplan/udgoap/model.h"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "topoplan/result.h"
+#include "topoplan/runtime/result.h"
 #include "topoplan/sim/arena.h"
 #include "topoplan/sim/hospital.h"
 #include "topoplan/sim/house.h"

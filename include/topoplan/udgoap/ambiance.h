@@ -17,8 +17,8 @@
 #include <string_view>
 #include <vector>
 
-#include "topoplan/domain.h"
-#include "topoplan/result.h"
+#include "topoplan/runtime/domain.h"
+#include "topoplan/runtime/result.h"
 
 namespace topoplan::udgoap {
 

@@ -27,9 +27,9 @@
 #include <string_view>
 #include <vector>
 
-#include "topoplan/domain.h"
-#include "topoplan/plan.h"
-#include "topoplan/result.h"
+#include "topoplan/runtime/domain.h"
+#include "topoplan/runtime/plan.h"
+#include "topoplan/runtime/result.h"
 #include "topoplan/udgoap/ambiance.h"
 
 namespace topoplan::udgoap {

@@ -29,9 +29,9 @@
 #include <string>
 #include <vector>
 
-#include "topoplan/crowd.h"
-#include "topoplan/domain.h"
-#include "topoplan/result.h"
+#include "topoplan/runtime/crowd.h"
+#include "topoplan/runtime/domain.h"
+#include "topoplan/runtime/result.h"
 #include "topoplan/udgoap/model.h"
 
 namespace topoplan::udgoap {

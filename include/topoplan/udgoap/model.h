@@ -31,7 +31,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "topoplan/result.h"
+#include "topoplan/runtime/result.h"
 
 namespace topoplan::udgoap {
 

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "topoplan/plan.h"
+#include "topoplan/runtime/plan.h"
 #include "topoplan/udgoap/model.h"
 
 namespace topoplan::udgoap {

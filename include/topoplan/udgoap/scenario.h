@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "topoplan/result.h"
+#include "topoplan/runtime/result.h"
 #include "topoplan/udgoap/planner.h"
 
 namespace topoplan::udgoap {

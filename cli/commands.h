@@ -1,0 +1,60 @@
+// The topoplan command-line tool: one file per subcommand (cmd_*.cpp), each registering itself
+// with CLI11 through add_*_command(). Shared helpers (loading a task, picking the instance,
+// exit codes) live in common.cpp.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+
+#include "topoplan/runtime/domain.h"
+#include "topoplan/runtime/plan.h"
+
+namespace topoplan::cli {
+
+// Exit codes (Fast Downward's conventions where they exist).
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitInvalidPlan = 1,  // validate: the plan is not valid
+  kExitUsage = 2,
+  kExitUnsolvable = 11,  // proven unsolvable
+  kExitNoPlan = 12,      // no plan and no proof (limits, planner gave up or refused)
+  kExitInputError = 33,
+};
+
+// Maps a planner status to the exit code of `topoplan plan`.
+int exit_code_for(PlanStatus status);
+
+// Options every command that reads a TASK shares: the file, and how to pick the instance.
+struct TaskOptions {
+  std::string path;
+  std::string instance;   // --instance NAME (native files with several instances)
+  std::string init;       // --init "var=value,..."
+  std::string goal;       // --goal "var=value,..."
+  std::string npc_class;  // --class NAME
+};
+void add_task_options(CLI::App& cmd, TaskOptions& options);
+
+// A loaded task with the instance the options select. Prints "file:line: message" to stderr
+// and returns std::nullopt on failure (the caller exits with kExitInputError).
+struct LoadedTask {
+  Task task;
+  Instance instance;
+};
+std::optional<LoadedTask> load_task_and_instance(const TaskOptions& options);
+// Loads only the task (no instance needed), printing errors as above.
+std::optional<Task> load_task_only(const std::string& path);
+
+void add_plan_command(CLI::App& app, int& exit_code);
+void add_validate_command(CLI::App& app, int& exit_code);
+void add_show_command(CLI::App& app, int& exit_code);
+void add_bench_command(CLI::App& app, int& exit_code);
+void add_agent_command(CLI::App& app, int& exit_code);
+void add_convert_command(CLI::App& app, int& exit_code);
+void add_check_command(CLI::App& app, int& exit_code);
+void add_crowd_command(CLI::App& app, int& exit_code);
+void add_ambiance_command(CLI::App& app, int& exit_code);
+void add_goals_command(CLI::App& app, int& exit_code);
+void add_sim_command(CLI::App& app, int& exit_code);
+
+}  // namespace topoplan::cli

@@ -1,0 +1,33 @@
+// topoplan — the plan validator: the judge every planner's output goes through.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "topoplan/runtime/domain.h"
+
+namespace topoplan {
+
+struct Validation {
+  bool valid = false;
+  int32_t failed_step = -1;          // 0-based index of the first failing step; -1 if none failed
+  std::string reason;                // why the plan is invalid (names the condition and the values)
+  std::vector<ValueId> final_state;  // the state reached (up to the failing step)
+  int64_t cost = 0;                  // cost of the steps applied
+};
+
+// Applies `plan` from instance.init. A step fails when its action is not available to the
+// instance's NPC class, a pre-condition or prevail-condition does not hold; otherwise the plan
+// is valid iff the final state satisfies the goal.
+[[nodiscard]] Validation validate_plan(const Domain& domain, const Instance& instance,
+                                       std::span<const ActionId> plan);
+
+// True when `state` satisfies the partial state `goal` (kUndefined entries are free).
+[[nodiscard]] bool satisfies(std::span<const ValueId> state, std::span<const ValueId> goal);
+
+// True when action `a` is applicable in `state` (pre-conditions and prevail-conditions hold).
+[[nodiscard]] bool applicable(const Domain& domain, ActionId a, std::span<const ValueId> state);
+
+}  // namespace topoplan

@@ -1,0 +1,125 @@
+// GOAP A* behind the hot-planner contract (planner.h). AStarPlanner keeps its search arrays and
+// its cost overlay inside itself, so each scratch owns one (created for the set's domain, with
+// the set's costs when they differ from the domain's); the HotPlanner only holds the set's class
+// and the limits of HotPlannerDef, and stays immutable.
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "topoplan/runtime/astar.h"
+#include "topoplan/runtime/planner.h"
+
+namespace topoplan {
+
+namespace {
+
+struct AStarHotScratch final : PlanScratch {
+  explicit AStarHotScratch(const Domain& domain) : astar(domain) {}
+  AStarPlanner astar;
+  std::vector<ActionId> plan;  // grows to the longest plan found, then reused
+};
+
+class AStarHotPlanner final : public HotPlanner {
+ public:
+  AStarHotPlanner(const CompiledActionSet& set, const HotPlannerDef& def)
+      : domain_(&set.domain()), npc_class_(set.npc_class()), options_{} {
+    options_.limits = def.limits;
+    options_.objective = def.objective;
+    const std::span<const int64_t> costs = set.costs();
+    for (ActionId a = 0; a < domain_->num_actions(); ++a)
+      if (costs[static_cast<size_t>(a)] != domain_->cost(a)) {
+        costs_.assign(costs.begin(), costs.end());
+        break;
+      }
+    // A plan of A* never visits a state twice: at most (number of states - 1) actions.
+    int64_t states = 1;
+    for (VarId v = 0; v < domain_->num_variables() && states < INT32_MAX; ++v)
+      states *= std::max<int64_t>(domain_->domain_size(v), 1);
+    max_len_ = static_cast<int32_t>(std::min<int64_t>(states - 1, INT32_MAX));
+  }
+
+  [[nodiscard]] std::string_view name() const override { return "astar"; }
+  [[nodiscard]] std::unique_ptr<PlanScratch> make_scratch() const override {
+    auto scratch = std::make_unique<AStarHotScratch>(*domain_);
+    if (!costs_.empty()) (void)scratch->astar.set_costs(costs_);
+    return scratch;
+  }
+  PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
+                   std::span<ActionId> out, int32_t* len) const override {
+    auto& s = static_cast<AStarHotScratch&>(scratch);
+    PlanOutcome outcome;
+    *len = 0;
+    if (!valid(s0, false) || !valid(goal, true)) {
+      outcome.detail = kDetailBadInput;
+      return outcome;
+    }
+    outcome.status = s.astar.plan(s0, goal, npc_class_, options_, s.plan);
+    s.expanded = s.astar.expanded();
+    s.generated = s.astar.generated();
+    switch (outcome.status) {
+      case PlanStatus::kSolved: {
+        const auto n = static_cast<int32_t>(s.plan.size());
+        *len = n;
+        if (static_cast<size_t>(n) > out.size()) {
+          outcome.status = PlanStatus::kBufferTooSmall;
+          return outcome;
+        }
+        std::copy(s.plan.begin(), s.plan.end(), out.begin());
+        return outcome;
+      }
+      case PlanStatus::kUnsolvable:
+        outcome.detail = kDetailExhausted;
+        return outcome;
+      case PlanStatus::kLimitReached:
+        if (s.expanded >= options_.limits.max_expansions)
+          outcome.detail = kDetailExpansionLimit;
+        else if (options_.limits.max_seconds > 0)
+          outcome.detail = kDetailTimeLimit | kDetailMemoryLimit;  // one of the two
+        else
+          outcome.detail = kDetailMemoryLimit;
+        return outcome;
+      default:
+        return outcome;
+    }
+  }
+  [[nodiscard]] int32_t max_plan_length() const override { return max_len_; }
+
+ private:
+  [[nodiscard]] bool valid(std::span<const ValueId> state, bool partial) const {
+    if (state.size() != static_cast<size_t>(domain_->num_variables())) return false;
+    for (VarId v = 0; v < domain_->num_variables(); ++v) {
+      const ValueId x = state[static_cast<size_t>(v)];
+      if (partial && x == kUndefined) continue;
+      if (x < 0 || x >= domain_->domain_size(v)) return false;
+    }
+    return true;
+  }
+
+  const Domain* domain_;
+  ClassId npc_class_;
+  PlannerOptions options_;
+  std::vector<int64_t> costs_;  // the set's costs when they differ from the domain's
+  int32_t max_len_ = 0;
+};
+
+}  // namespace
+
+// The hot factory registered for "astar" (src/runtime/planner/registry.cpp).
+Result<std::unique_ptr<HotPlanner>> create_astar_hot(const CompiledActionSet& set,
+                                                     const HotPlannerDef& def) {
+  // AStarPlanner restricts actions by class only: a set made from another mask is refused.
+  const std::span<const uint8_t> mask = set.action_mask();
+  const std::span<const uint8_t> of_class = set.domain().action_mask(set.npc_class());
+  for (size_t a = 0; a < mask.size(); ++a)
+    if ((mask[a] != 0) != (of_class[a] != 0))
+      return Error{
+          "astar: the action set is not an NPC class's (explicit masks are not supported)", {}, 0};
+  if (def.limits.max_expansions < 1 || def.limits.max_memory_bytes < 1 ||
+      def.limits.max_seconds < 0)
+    return Error{"astar: limits must be positive", {}, 0};
+  return std::unique_ptr<HotPlanner>(std::make_unique<AStarHotPlanner>(set, def));
+}
+
+}  // namespace topoplan

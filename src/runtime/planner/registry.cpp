@@ -1,0 +1,183 @@
+// The registry of planners. Each planner lives in its own folder of src/ and exposes a
+// PlanFn; add it here to make it reachable by name (CLI --planner, tests, benchmarks).
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runtime/limits/def_check.h"
+#include "topoplan/runtime/astar.h"
+#include "topoplan/runtime/astar_back.h"
+#include "topoplan/runtime/plan.h"
+#include "topoplan/runtime/planner.h"
+#include "topoplan/runtime/topo.h"
+
+namespace topoplan {
+struct PlannerInfo;
+}
+// Defined by topoplan::tools (src/tools/register.cpp), which keeps it in every program that links
+// the tools; null in a runtime-only program.
+extern "C" __attribute__((weak)) void topoplan_tools_planners(const topoplan::PlannerInfo** list,
+                                                              int32_t* count);
+
+namespace topoplan {
+
+// Hot factories (planner.h) of the runtime's planners: src/runtime/topo/topo_hot.cpp,
+// src/runtime/astar/astar_hot.cpp.
+Result<std::unique_ptr<HotPlanner>> create_topo_hot(const CompiledActionSet& set,
+                                                    const HotPlannerDef& def);
+Result<std::unique_ptr<HotPlanner>> create_astar_hot(const CompiledActionSet& set,
+                                                     const HotPlannerDef& def);
+
+std::string_view to_string(PlanStatus status) {
+  switch (status) {
+    case PlanStatus::kSolved:
+      return "solved";
+    case PlanStatus::kUnsolvable:
+      return "unsolvable";
+    case PlanStatus::kLimitReached:
+      return "limit reached";
+    case PlanStatus::kGaveUp:
+      return "gave up";
+    case PlanStatus::kUnsupported:
+      return "unsupported";
+    case PlanStatus::kBufferTooSmall:
+      return "buffer too small";
+  }
+  return "?";
+}
+
+int64_t plan_cost(const Domain& domain, std::span<const ActionId> actions) {
+  int64_t cost = 0;
+  for (ActionId a : actions) cost += domain.cost(a);
+  return cost;
+}
+
+std::optional<Error> check(const PlannerOptions& options) {
+  constexpr std::string_view kWhere = "PlannerOptions";
+  constexpr int64_t kMax = INT64_MAX;
+  for (const auto& [prefix, l] :
+       {std::pair<const char*, const SearchLimits*>{"limits.", &options.limits},
+        {"auto_limits.", &options.auto_limits}}) {
+    const std::string p = prefix;
+    if (auto e = def_check::range(kWhere, p + "max_expansions", l->max_expansions, 0, kMax))
+      return e;
+    if (auto e = def_check::range(kWhere, p + "max_memory_bytes", l->max_memory_bytes, 0, kMax))
+      return e;
+    if (auto e = def_check::range(kWhere, p + "max_seconds", l->max_seconds, 0.0, 1e9)) return e;
+  }
+  if (options.objective != Objective::kCost && options.objective != Objective::kLength) {
+    return Error{std::string(kWhere) + ": 'objective' must be kCost or kLength, found " +
+                     std::to_string(static_cast<int>(options.objective)),
+                 "", 0};
+  }
+  return std::nullopt;
+}
+
+PlanResult RegisteredPlanFn::operator()(const Domain& domain, const Instance& instance,
+                                        const PlannerOptions& options) const {
+  if (auto bad = check(options)) {
+    PlanResult r;
+    r.status = PlanStatus::kUnsupported;
+    r.message = std::move(bad->message);
+    return r;
+  }
+  return fn_(domain, instance, options);
+}
+
+namespace {
+
+PlanResult plan_auto(const Domain& domain, const Instance& instance, const PlannerOptions& options);
+
+const std::array kPlanners = {
+    PlannerInfo{"auto", "default: ℙ, then GOAP A* within bounded limits (optimal when it answers)",
+                &plan_auto},
+    PlannerInfo{"astar", "GOAP forward A* (packed states, admissible DTG heuristic; optimal)",
+                &plan_astar, &create_astar_hot},
+    PlannerInfo{"astar-back", "GOAP regressive A* over subgoals, as F.E.A.R. (optimal)",
+                &plan_astar_back, &create_astar_back_hot},
+    PlannerInfo{"topo",
+                "ℙ / TopoPlan: linear-time minimal plans for unary post-unique action sets (each "
+                "action once)",
+                &plan_topo, &create_topo_hot},
+};
+// ℙ answers in linear time when the domain is in its class. Every action it chooses is one that
+// every plan must contain (post-uniqueness), so its plans are minimal in length and, with
+// non-negative costs, in cost (tests/topo/cost_test.cpp checks this against the exact search).
+// What ℙ cannot decide goes to GOAP A*: optimal for the objective (admissible heuristic), so the
+// answer stays optimal whenever auto answers, and bounded by options.auto_limits, so the default
+// planner never runs unbounded: past them it says kLimitReached, with ℙ's reason and how to go
+// further. The exact search runs only when asked by name. stats.engine is one word ("topo",
+// "astar"); stats.reason says why ℙ did not answer.
+PlanResult plan_auto(const Domain& domain, const Instance& instance,
+                     const PlannerOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  std::string reason;
+  {
+    PlanResult r = plan_topo(domain, instance, options);
+    if (r.status == PlanStatus::kSolved || r.status == PlanStatus::kUnsolvable) {
+      r.stats.engine = "topo";
+      return r;
+    }
+    reason = "topo " + std::string(to_string(r.status)) + ": " + r.message;
+  }
+  PlannerOptions search = options;
+  search.limits = options.auto_limits;
+  PlanResult r = plan_astar(domain, instance, search);
+  r.stats.engine = "astar";
+  r.stats.reason = reason;
+  if (r.status == PlanStatus::kLimitReached) {
+    const SearchLimits& l = options.auto_limits;
+    char limits[160];
+    std::snprintf(limits, sizeof limits, "%lld expansions, %lld MiB, %g s",
+                  static_cast<long long>(l.max_expansions),
+                  static_cast<long long>(l.max_memory_bytes >> 20), l.max_seconds);
+    r.message = "no plan within the default planner's limits (" + std::string(limits) + "; " +
+                std::to_string(r.stats.expanded) + " A* expansions): " + reason +
+                "; raise --max-expansions, --max-memory or --time-limit, or ask --planner exact";
+  }
+  r.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+// The built-in planners, then those of topoplan::tools when it is linked, then those registered
+// (register_planner) in registration order.
+std::vector<PlannerInfo>& registry() {
+  static std::vector<PlannerInfo> all = [] {
+    std::vector<PlannerInfo> list(kPlanners.begin(), kPlanners.end());
+    if (topoplan_tools_planners != nullptr) {
+      const PlannerInfo* tools = nullptr;
+      int32_t count = 0;
+      topoplan_tools_planners(&tools, &count);
+      list.insert(list.end(), tools, tools + count);
+    }
+    return list;
+  }();
+  return all;
+}
+
+}  // namespace
+
+std::span<const PlannerInfo> planners() {
+  return registry();
+}
+
+const PlannerInfo* find_planner(std::string_view name) {
+  for (const PlannerInfo& p : registry())
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+void register_planner(const PlannerInfo& info) {
+  for (PlannerInfo& p : registry())
+    if (p.name == info.name) {
+      p = info;
+      return;
+    }
+  registry().push_back(info);
+}
+
+}  // namespace topoplan
