@@ -330,7 +330,7 @@ def markdown(result: dict) -> str:
 def main() -> int:
     root = Path(__file__).resolve().parent.parent
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--topoplan", default=str(root / "build/release/tools/topoplan"),
+    ap.add_argument("--topoplan", default=str(root / "build/release/cli/topoplan"),
                     help="path of the topoplan CLI (default: %(default)s)")
     ap.add_argument("--domains", default=str(root / "domains/real"), help="folder of .toml domains")
     ap.add_argument("--markdown", metavar="FILE", help="write the Markdown report here instead of stdout")
