@@ -1,11 +1,13 @@
 // Differential test of ℙ against the exact search on seeded random unary post-unique domains.
 //
 // TOPOPLAN_DIFF_INSTANCES sets the number of instances (default 20000; the long mode uses
-// millions), TOPOPLAN_DIFF_SEED the first domain seed. The figures printed at the end are the
-// ones the issue asks for; the assertions are the property of include/topoplan/runtime/topo.h:
+// millions), TOPOPLAN_DIFF_SEED the first domain seed. The figures printed at the end are ℙ's
+// answers per class against the exact search; the assertions are the property of
+// include/topoplan/runtime/topo.h:
 //   * every plan ℙ returns is valid, uses each action once, and is as short as the exact optimum;
 //   * ℙ never says kUnsolvable when the exact search finds a plan;
-//   * in C0, C2S and C2*, ℙ solves exactly the instances the exact search solves;
+//   * in C0 and C2S (defined pre-conditions), ℙ solves exactly the instances the exact search
+//     solves; not in C2*, whose Theorem 4 is false (docs/algorithm.md);
 //   * outside them, ℙ solves every instance with a total goal whose optimal plan found by the
 //     exact search uses each action once (SAS-PUT1), or reports it as a miss (counted, asserted 0).
 #include <gtest/gtest.h>

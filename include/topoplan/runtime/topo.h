@@ -20,8 +20,9 @@
 //     reported as kGaveUp with TopoFailure::kSelfCheck, never as a plan);
 //   * a returned plan is minimal in length among all plans, and uses each action at most once;
 //   * kUnsolvable only with a proof: a goal or requested value no walk can reach, or — for action
-//     sets in C0, C2S or C2* (Prévost et al. 2023, Theorems 1, 3, 4; docs/references.md) — no plan
-//     using each action once;
+//     sets in C0 or C2S (Prévost et al. 2023, Theorems 1 and 3; docs/references.md) — no plan
+//     using each action once. Not C2*: the paper's Theorem 4 is false (a C2* instance may need an
+//     action twice; docs/algorithm.md, "Departures from the papers", item 5), so there ℙ gives up;
 //   * undefined pre-conditions and partial goals (general path, docs/algorithm.md "Windows"):
 //     same guarantees, except that ℙ may give up (kGaveUp) on an instance that has a plan with
 //     each action once when several variables' window orders interact;
