@@ -86,7 +86,7 @@ class PlanResult:
 @dataclass
 class Validation:
     valid: bool
-    failed_step: int  # 0-based; -1 when no step failed (the goal may still be unmet)
+    failed_step: int  # 0-based (reason's "step N" is failed_step + 1); -1: no step failed
     reason: str
     final_state: List[int] = field(default_factory=list)
     cost: int = 0

@@ -239,9 +239,9 @@ TOPOPLAN_API topoplan_status topoplan_plan(const topoplan_task* task, const char
                                            char* error, size_t error_size);
 
 /* Checks a plan from problem->init: TOPOPLAN_OK when valid, TOPOPLAN_INVALID_PLAN with the first
- * failing step in *failed_step (-1: every step applied but the goal does not hold) and why in
- * `error`. *cost receives the cost of the steps applied. failed_step and cost may be NULL. Any
- * thread. */
+ * failing step in *failed_step (0-based; -1: every step applied but the goal does not hold) and
+ * why in `error` (whose "step N" counts from 1: *failed_step + 1). *cost receives the cost of the
+ * steps applied. failed_step and cost may be NULL. Any thread. */
 TOPOPLAN_API topoplan_status topoplan_validate(const topoplan_task* task,
                                                const topoplan_problem* problem,
                                                const int32_t* actions, int32_t length,

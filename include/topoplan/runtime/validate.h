@@ -12,7 +12,9 @@ namespace topoplan {
 
 struct Validation {
   bool valid = false;
-  int32_t failed_step = -1;          // 0-based index of the first failing step; -1 if none failed
+  // 0-based index of the first failing step; -1 if none failed. `reason` counts steps from 1, as
+  // a designer reads a plan: failed_step 2 is "step 3 (Action): ...".
+  int32_t failed_step = -1;
   std::string reason;                // why the plan is invalid (names the condition and the values)
   std::vector<ValueId> final_state;  // the state reached (up to the failing step)
   int64_t cost = 0;                  // cost of the steps applied
