@@ -237,7 +237,7 @@ static void test_town(void) {
   CHECK(solved == stats.solved && solved + open == kNpcs && solved > kNpcs / 2);
   CHECK(stats.solved_fallback == solved_fallback && stats.no_plan == no_plan && stats.pending == 0);
   /* ℙ answers every NPC of this town itself, its relaxed reachability proofs included
-   * (docs/algorithm.md, session 6); the chain's answers are checked on castle-guard (test_chain).
+   * (docs/algorithm.md); the chain's answers are checked on castle-guard (test_chain).
    */
   CHECK(by_fallback == 0 && no_plan == 0);
 
@@ -323,8 +323,8 @@ static void test_handles(const char* dir) {
   uint32_t epoch = 0, epoch2 = 0;
   int64_t i, used = -1, capacity = -1, cursor = 0, frames = 0, fallback = 0;
   char error[512], path[1024];
-  /* A town where ℙ gives up on some NPCs (the goap-level town no longer: ℙ's relaxed
-   * reachability proofs answer all its NPCs, docs/algorithm.md session 6). */
+  /* A town where ℙ gives up on some NPCs (not the goap-level town: ℙ's relaxed reachability
+   * proofs answer all its NPCs, docs/algorithm.md). */
   snprintf(path, sizeof path, "%s/domains/goap/castle-guard.toml", dir);
   CHECK_STATUS(topoplan_task_load(path, TOPOPLAN_FORMAT_AUTO, &task, error, sizeof error),
                TOPOPLAN_OK);
@@ -477,8 +477,8 @@ static void test_chain(const char* dir) {
   int32_t guard = -1;
   int64_t i, fallback = 0, guard_fallback = 0, used = -1, capacity = -1;
   char error[512], path[1024];
-  /* The castle-guard town: ℙ gives up on guards only (the goap-level town no longer serves: ℙ's
-   * relaxed reachability proofs answer all its NPCs, docs/algorithm.md session 6). */
+  /* The castle-guard town: ℙ gives up on guards only (not the goap-level town: ℙ's relaxed
+   * reachability proofs answer all its NPCs, docs/algorithm.md). */
   snprintf(path, sizeof path, "%s/domains/goap/castle-guard.toml", dir);
   CHECK_STATUS(topoplan_task_load(path, TOPOPLAN_FORMAT_AUTO, &task, error, sizeof error),
                TOPOPLAN_OK);

@@ -123,8 +123,8 @@ expect "crowd goap-level: chain shares, no \"no plan\"" 0 "no plan 0\.0%" -- "$b
 expect "crowd unknown fallback exits 2" 2 "unknown planner .nope." -- "$bin" crowd --domain goap-level --fallback nope "${crowd_small[@]}"
 # --class-fallback CLASS=PLANNERS: one class's own chain (CrowdDef::class_fallback). In the
 # castle-guard town the guards' NPCs ℙ gives up on are solved by A*; with ℙ only for guards they
-# have no plan. (The goap-level town no longer serves here: ℙ's relaxed reachability proofs,
-# docs/algorithm.md session 6, answer all its NPCs.)
+# have no plan. (Not the goap-level town: ℙ's relaxed reachability proofs, docs/algorithm.md,
+# answer all its NPCs, so no chain would run.)
 expect "crowd --class-fallback: the chain line names it" 0 'chain astar \(guard=none, recruit=astar\): .*no plan [1-9]' -- "$bin" crowd --domain "$src/domains/goap/castle-guard.toml" --class-fallback guard=none --class-fallback recruit=astar "${crowd_small[@]}"
 expect "crowd --class-fallback: json" 0 '"class_fallback":\["guard=astar,astar-back"\]' -- "$bin" crowd --domain goap-level --class-fallback guard=astar,astar-back --json "${crowd_small[@]}"
 expect "crowd --class-fallback unknown class exits 2" 2 "no NPC class .nobody." -- "$bin" crowd --domain goap-level --class-fallback nobody=astar "${crowd_small[@]}"

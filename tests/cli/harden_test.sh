@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hardening checks of the topoplan command line (issue 14): numeric options are validated with a
+# Hardening checks of the topoplan command line: numeric options are validated with a
 # one-line message naming the option and its range (exit 2); no crash, hang or false success.
 # Usage: harden_test.sh PATH/TO/topoplan SOURCE_DIR
 set -uo pipefail

@@ -220,7 +220,7 @@ TEST(CrowdChain, RetriedPendingNpcsGetHandles) {
   EXPECT_GT(fallback_handles + base_stats.solved, 0);
 }
 
-// Issue 10, pending NPCs: (a) with a budget of zero, a call runs one retry slice (budgets grow
+// Pending NPCs: (a) with a budget of zero, a call runs one retry slice (budgets grow
 // ×4 per slice, so a hard NPC takes several calls, each bounded, instead of one 500k-expansion
 // search); (b) a cursor reset to 0 (src/wasm/live_town.cpp does it) does not drop the NPCs
 // still pending: the new pass waits until they are answered.

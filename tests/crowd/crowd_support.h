@@ -59,8 +59,8 @@ struct Results {
 // NPC classes for a random domain: `classes` classes c0, c1, ..., each taking every action with
 // probability 0.7 (draws from `rng`).
 // The built-in goap-level town's level (town_task("goap-level")) with level seed 32, for the
-// tests of the planner chain: since ℙ's relaxed reachability proofs (docs/algorithm.md, session
-// 6) ℙ answers every NPC of the built-in town (seed 1) itself, so the chain would go untested
+// tests of the planner chain: with its relaxed reachability proofs (docs/algorithm.md) ℙ
+// answers every NPC of the built-in town (seed 1) itself, so the chain would go untested
 // there. On this level ℙ still gives up on NPCs whose goal is relaxed-reachable: A* solves some,
 // proves others unsolvable, and with a tight budget some go pending.
 inline Task chain_level_task() {

@@ -324,7 +324,7 @@ TEST(Crowd, CreateRefusesOutOfRangeDefs) {
   EXPECT_TRUE(refused([](CrowdDef& d) { d.worker_memo_entries = -1; }));
   EXPECT_TRUE(refused([](CrowdDef& d) { d.worker_memo_entries = INT32_MAX; }));
   EXPECT_FALSE(refused([](CrowdDef& d) { d.worker_memo_entries = 0; }));
-  // Issue 14: every numeric field, NaN included; accepted before.
+  // Every numeric field has a range, NaN included.
   EXPECT_TRUE(refused([](CrowdDef& d) { d.worker_count = 4097; }));
   EXPECT_TRUE(refused([](CrowdDef& d) { d.fallback_budget = int64_t{1} << 50; }));
   EXPECT_TRUE(refused([](CrowdDef& d) { d.fallback_limits.max_expansions = int64_t{1} << 50; }));

@@ -62,7 +62,7 @@ TEST_F(Files, DirectoryIsRefusedNotReadAsEmpty) {
   Result<std::string> r = read_input_file(dir_);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message, "is a directory, not a file");
-  // The plan reader used to take a directory for an empty plan (a valid 0-action plan).
+  // A directory is not an empty plan (which would be a valid 0-action plan).
   const Task t = load_task(test::domain_path("horse-breeder.toml")).value();
   EXPECT_FALSE(load_plan(t.domain, dir_).ok());
 }

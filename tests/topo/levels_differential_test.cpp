@@ -1,6 +1,6 @@
 // Differential test of ℙ against the exact search on generated GOAP levels (families.h: GoTo
 // actions without a pre-condition on the location, patrol routes, doors, keys, items, needs;
-// goals of 1-3 facts, every other variable free) — the tasks issue 9 measures ℙ on.
+// goals of 1-3 facts, every other variable free) — the tasks games give ℙ (docs/goap.md).
 //
 // TOPOPLAN_LEVEL_INSTANCES sets the number of instances (default 1000), TOPOPLAN_LEVEL_SEED the
 // first level seed, TOPOPLAN_LEVEL_MAX_LOCATIONS the largest level (default 12; the exact search

@@ -1,5 +1,5 @@
 // ℙ's relaxed reachability proofs (src/runtime/topo/relax.cpp; docs/algorithm.md, "Relaxed
-// reachability proofs (session 6)"), judged by the exact search and by a naive fixpoint of the
+// reachability proofs"), judged by the exact search and by a naive fixpoint of the
 // relaxation:
 //   * every kRelaxedUnreachable answer is kUnsolvable, and the exact search finds no plan;
 //   * its variable / value is unreachable in the naive delete relaxation;

@@ -258,7 +258,7 @@ TEST(TopoApi, BufferTooSmallAndDeterminism) {
   }
 }
 
-// The self-check's goal test (docs/algorithm.md, "Measured, stage 5") compares state codes when
+// The self-check's goal test (docs/algorithm.md, "Algorithm", step 5) compares state codes when
 // the product of the domain sizes is at most 2^31 and scans the goal otherwise: a tool t is taken
 // (0 → 1), n - 1 binary variables are set in a chain that needs it, and t goes back, so the code
 // moves away from the goal and back. n = 31 has 2^31 states (codes), n = 32 has 2^32 (scan).

@@ -256,9 +256,9 @@ TEST(AmbianceScenarioFile, ErrorsNameFileAndLine) {
             std::string::npos);
 }
 
-// The messages the ambiance reader gave before it shared the UDGOAP table reader
-// (src/udgoap/table_reader.h), and the ranges of the modifiers' numbers (issue 14): each is
-// "file:line: message", the line of the offending value.
+// The ambiance reader's messages (through the UDGOAP table reader, src/udgoap/table_reader.h)
+// and the ranges of the modifiers' numbers: each is "file:line: message", the line of the
+// offending value.
 TEST(AmbianceScenarioFile, ModifierNumbersAreCheckedWithTheirLine) {
   const auto error = [](const std::string& text) {
     Result<AmbianceScenario> sc = parse_ambiance_scenario(text, "bad.toml");
@@ -290,7 +290,8 @@ TEST(AmbianceScenarioFile, ModifierNumbersAreCheckedWithTheirLine) {
             "bad.toml:18: 'amount' of 'booster' of modifier 'm' must be finite");
   EXPECT_EQ(booster("amount = \"x\""),
             "bad.toml:18: 'amount' of 'booster' of modifier 'm' must be a number, found a string");
-  // New: ranges (a 1e19 amount used to overflow the cost to 0; 1e300 s of delay never started).
+  // Ranges (unchecked, a 1e19 amount would overflow the cost to 0; 1e300 s of delay would never
+  // start).
   EXPECT_EQ(
       booster("amount = 1e19"),
       "bad.toml:18: 'booster' of modifier 'm': 'amount' must be in [-1e+12, 1e+12], found 1e+19");

@@ -111,8 +111,8 @@ TEST(Scenario, ErrorsCarryFileAndLine) {
   EXPECT_NE(e.message.find("[scenario]"), std::string::npos) << e.message;
 }
 
-// A misspelled attribute used to be interned silently as a new, factless attribute: the
-// condition or effect then never matched and the plan changed without a word.
+// A misspelled attribute is an error: interned silently as a new, factless attribute, the
+// condition or effect would never match and the plan would change without a word.
 TEST(Scenario, MisspelledAttributeIsAnError) {
   Error e = error_of(with(kMinimal, "consumer.hunger\", subtract", "consumer.hungre\", subtract"));
   EXPECT_EQ(e.line, 20);

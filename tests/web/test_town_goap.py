@@ -1,8 +1,8 @@
 """Town, GOAP level: the town of `topoplan crowd --domain goap-level` (12 places, GoTo from
 anywhere, partial goals) with 10^4 NPCs planned for 60 frames in WebAssembly; every NPC served
 each frame gets exactly one outcome; the crowd's planner chain (ℙ, then GOAP A*) leaves none
-without a plan or a proof, and the page shows the shares of ℙ and of the fallback. Since
-session 6 ℙ answers every NPC of this town itself (its relaxed reachability proofs, docs/
+without a plan or a proof, and the page shows the shares of ℙ and of the fallback. ℙ
+answers every NPC of this town itself (its relaxed reachability proofs, docs/
 algorithm.md), so the fallback's share is 0; the chain's own answers are tested in test_crowd,
 the C API and Python tests on the castle-guard domain.
 """

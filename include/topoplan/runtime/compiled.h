@@ -4,9 +4,9 @@
 // ------
 // Every planner starts from the same question: which available action sets v = x (its
 // producers), which ones need v = x to hold (its requesters), which ones leave v = x (its
-// consumers), and what does each action cost. Before this type, ℙ, Bäckström's 𝒫, the class
-// analysis and the searches each built those indexes on their own. A CompiledActionSet builds
-// them once per (Domain, NPC class or action mask); planners are created from it
+// consumers), and what does each action cost. ℙ, Bäckström's 𝒫, the class analysis and the
+// searches all need those indexes, so a CompiledActionSet builds them once per (Domain, NPC
+// class or action mask) and every planner is created from it
 // (planner.h, "one hot-planner contract").
 //   * Value slots: one per (variable, value); slot(v, x) = offset(v) + x, as in Domain.
 //   * Indexes are CSR arrays over slots listing available actions in ascending id.

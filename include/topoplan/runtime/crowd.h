@@ -295,8 +295,8 @@ struct CrowdDef {
   // Planner chain after ℙ (registry names, planner.h), tried in order when ℙ gives up; empty:
   // ℙ only (an NPC ℙ gives up on is kCrowdNoPlan).
   std::vector<std::string> fallback = {"astar"};
-  // Per NPC class (by the domain's class name) its own chain instead of `fallback` (the issue:
-  // "the crowd takes a planner chain per class"); an empty chain: ℙ only for that class.
+  // Per NPC class (by the domain's class name) its own chain instead of `fallback`, for classes
+  // whose searches need another planner or none; an empty chain: ℙ only for that class.
   // Classes not listed use `fallback`. An unknown class name fails create().
   std::vector<std::pair<std::string, std::vector<std::string>>> class_fallback;
   int64_t fallback_budget = 2000;  // expansions per NPC per fallback in the first attempt

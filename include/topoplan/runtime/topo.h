@@ -339,7 +339,7 @@ class TopoPlanner {
   CompiledActionSet set_;
   const Domain* domain_ = nullptr;
   bool general_only_ = false;  // an available action has an undefined pre-condition
-  // The self-check's goal test (docs/algorithm.md, "Measured, stage 5"): a state's code is
+  // The self-check's goal test (docs/algorithm.md, "Algorithm", step 5): a state's code is
   // Σ_v value(v)·weight(v), weight(v) = Π_{u<v} |D_u| (mixed radix), injective when
   // Π |D_v| ≤ 2^31, so that (goal code − simulated code) mod 2^32 is 0 exactly when the
   // simulated state reaches the goal. Otherwise the sort scans the goal at the end.

@@ -28,7 +28,8 @@ size_t fallback_plan_size(int32_t max_plan_length) {
 
 // The def's fields that do not depend on the planner: "" or a one-line message.
 std::string check_def(const CrowdDef& def) {
-  // Every numeric field: its range, in one line naming the field (issue 14).
+  // Every numeric field: its range, in one line naming the field, so bad input is refused here
+  // and never reaches a cast or an allocation.
   auto range = [](const char* field, int64_t value, int64_t lo, int64_t hi) -> std::string {
     if (value >= lo && value <= hi) return {};
     return std::string("crowd: ") + field + " must be in [" + std::to_string(lo) + ", " +
@@ -37,7 +38,7 @@ std::string check_def(const CrowdDef& def) {
   for (const std::string& bad :
        {range("worker_count", def.worker_count, 1, kMaxWorkers),
         range("npcs_per_block", def.npcs_per_block, 1, 1 << 20),
-        // Negative used to become a 2^32-entry memo through the unsigned cast below.
+        // Checked before the unsigned cast below, which would turn a negative into 2^32 entries.
         range("worker_memo_entries", def.worker_memo_entries, 0, 1 << 24),
         range("fallback_budget", def.fallback_budget, 1, int64_t{1} << 40),
         range("fallback_limits.max_expansions", def.fallback_limits.max_expansions, 1,

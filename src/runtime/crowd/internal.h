@@ -218,7 +218,7 @@ struct Crowd::Job {
   // (on its own line). Worker w claims from range w % ranges first, then from the others, so its
   // consecutive claims are adjacent blocks: with one shared counter they interleaved with the
   // other workers' and each worker served blocks 2-5 % slower than one thread alone (warm, 2
-  // threads; docs/crowds.md, "Two threads, session 6"). With a deadline there is one range, so
+  // threads; bench/results/2026-11-24-crowd-two-threads.md). With a deadline there is one range, so
   // the served blocks stay a prefix.
   static constexpr int32_t kMaxRanges = 16;
   struct alignas(64) Range {

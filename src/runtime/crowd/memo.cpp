@@ -28,8 +28,8 @@ template <bool kHandles>
 // that the pointers and the slice position stay in registers across a run of hits (the
 // per-kind counts on this frame) and are saved around the miss calls only. Out-of-line pieces would
 // take them through a record whose address escapes to serve_memo_miss (re-read per NPC, as Block's
-// fields would be); inlined ones would only spread one register-tuned loop (docs/crowds.md, "Warm
-// path, session 5") over several functions.
+// fields would be); inlined ones would only spread one register-tuned loop
+// (bench/results/2026-11-23-crowd-warm-memo.md) over several functions.
 template <bool kHandles, int32_t kShift>
 void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
                              int64_t end_block_) const {

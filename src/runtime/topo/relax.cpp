@@ -1,4 +1,4 @@
-// ℙ's relaxed reachability proof (docs/algorithm.md, "Relaxed reachability proofs (session 6)"):
+// ℙ's relaxed reachability proof (docs/algorithm.md, "Relaxed reachability proofs"):
 // run only where plan() would give up (kGaveUp). In the delete relaxation a value is reachable
 // when s0 holds it or some available action sets it and all of that action's pre- and
 // prevail-conditions are reachable; if some goal value is not, no plan exists (every plan is a

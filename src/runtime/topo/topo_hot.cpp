@@ -58,7 +58,8 @@ class TopoHotPlanner final : public HotPlanner {
     outcome.status = planner_.plan(topo, s0, goal, out, len);
     if (outcome.status == PlanStatus::kSolved) return outcome;
     const TopoFailure failure = topo.failure();
-    // ℙ reports a short buffer as kLimitReached with kBufferTooSmall (its older contract).
+    // ℙ's native API reports a short buffer as kLimitReached + TopoFailure::kBufferTooSmall; the
+    // hot contract has its own status for it (planner.h).
     if (failure == TopoFailure::kBufferTooSmall) outcome.status = PlanStatus::kBufferTooSmall;
     outcome.detail = detail_of(failure);
     outcome.var = topo.failure_var();
