@@ -46,7 +46,8 @@ std::string check_def(const CrowdDef& def) {
         range("fallback_limits.max_memory_bytes", def.fallback_limits.max_memory_bytes, 1,
               int64_t{1} << 50)})
     if (!bad.empty()) return bad;
-  // NaN passed the old `max_seconds < 0` test; an infinite limit is no limit: say 0.
+  // isfinite first: NaN would pass a plain `max_seconds < 0` test. An infinite limit is no
+  // limit: that is spelled 0.
   if (!std::isfinite(def.fallback_limits.max_seconds) || def.fallback_limits.max_seconds < 0)
     return "crowd: fallback_limits.max_seconds must be finite and >= 0 (0: no limit), got " +
            std::to_string(def.fallback_limits.max_seconds);
