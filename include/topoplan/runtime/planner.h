@@ -2,8 +2,10 @@
 //
 // Design
 // ------
-// Crowds, the benchmark runner, the CLI and ambiance plan through this interface, whatever the
-// planner: ℙ, GOAP A*, regressive A*, the exact search, Bäckström's 𝒫, or one a user brings.
+// The crowd's fallback chains and the benchmark runner (`topoplan bench`) plan through this
+// interface, whatever the planner: ℙ, GOAP A*, regressive A*, the exact search, Bäckström's 𝒫,
+// or one a user brings. (The simulations and smart ambiance call AStarPlanner directly, for its
+// cost overlay; one-shot callers use the registry's cold PlanFn, plan.h.)
 //   * A HotPlanner is created once from a CompiledActionSet (compiled.h) and a HotPlannerDef;
 //     it is immutable: share it between threads.
 //   * make_scratch() allocates the per-thread working memory (do it once per thread);
