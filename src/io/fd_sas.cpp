@@ -1,5 +1,5 @@
-// Fast Downward SAS (version 3): reader and writer. Format: docs/formats.md and
-// /work/shared/docs/fd-sas-format.md.
+// Fast Downward SAS (version 3): reader and writer. Format: docs/formats.md (after Fast
+// Downward's docs/translator-output-format.md).
 //
 // The reader walks the text line by line (no copy of the file, no reserve() from claimed
 // counts), so a file that claims a billion operators fails at its end, after reading what it
