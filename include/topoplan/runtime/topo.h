@@ -2,7 +2,8 @@
 //
 // Design
 // ------
-// Seeds 000, 001 and 003 plan SAS-PU tasks by building, per variable, the chain of actions from
+// The papers (Prévost et al. 2023; Prévost et al. 2022; Prévost et al., SAS Planning as
+// Topological Sorting) plan SAS-PU tasks by building, per variable, the chain of actions from
 // s0[v] to s*[v] (post-uniqueness makes it unique), adding the chains that prevail-conditions
 // request, ordering the chosen actions by their pre- and prevail-conditions, and sorting them
 // topologically. docs/algorithm.md describes the version implemented here and where (and why) it
