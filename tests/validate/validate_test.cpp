@@ -32,7 +32,8 @@ TEST_F(ValidateTest, AcceptsThePapersPlan) {
 }
 
 TEST_F(ValidateTest, NamesTheFailingPrevailCondition) {
-  // TakeHaystack first, then PickUpBucket: its prevail haystack=none no longer holds.
+  // TakeHaystack first, then PickUpBucket: its prevail haystack=none no longer holds. The
+  // contract of validate.h: failed_step is 0-based (1), the message counts from 1 ("step 2").
   const std::vector<ActionId> plan = {1, 4};
   Validation v = validate_plan(domain_, make_instance({0, 0, 0}, {2, 0, 2}), plan);
   EXPECT_FALSE(v.valid);
