@@ -397,13 +397,23 @@ namespace Topoplan
         {
             CrowdStats stats;
             int s;
-            if (cursor == null)
-                s = withHandles ? Native.topoplan_crowd_plan_handles(handle, batch, output, handles, &stats)
-                                : Native.topoplan_crowd_plan(handle, batch, output, &stats);
-            else
-                s = withHandles
-                        ? Native.topoplan_crowd_plan_frame_handles(handle, batch, output, handles, cursor, budget, &stats)
-                        : Native.topoplan_crowd_plan_frame(handle, batch, output, cursor, budget, &stats);
+            bool held = false;
+            try
+            {
+                handle.DangerousAddRef(ref held);
+                IntPtr c = handle.DangerousGetHandle();
+                if (cursor == null)
+                    s = withHandles ? Native.topoplan_crowd_plan_handles(c, batch, output, handles, &stats)
+                                    : Native.topoplan_crowd_plan(c, batch, output, &stats);
+                else
+                    s = withHandles
+                            ? Native.topoplan_crowd_plan_frame_handles(c, batch, output, handles, cursor, budget, &stats)
+                            : Native.topoplan_crowd_plan_frame(c, batch, output, cursor, budget, &stats);
+            }
+            finally
+            {
+                if (held) handle.DangerousRelease();
+            }
             if (s != 0)
                 throw Utf8.Fail((Status)s, "topoplan_crowd_plan: " + Library.StatusName((Status)s) +
                                 " (a NULL array, a count out of [0, 2^31), capacity out of [0, 2^32), a cursor out of" +

@@ -129,15 +129,17 @@ namespace Topoplan
         [DllImport(Lib)]
         internal static extern int topoplan_scratch_create(TopoHandle topo, out IntPtr scratch);
         [DllImport(Lib)] internal static extern void topoplan_scratch_free(IntPtr scratch);
+        // Hot: raw pointers; the caller holds a reference on the scratch, which holds its planner.
         [DllImport(Lib)]
-        internal static extern int topoplan_topo_plan(TopoHandle topo, ScratchHandle scratch, int* init,
-                                                      int* goal, int numVariables, int* actions,
-                                                      int capacity, out int length);
+        internal static extern int topoplan_topo_plan(IntPtr topo, IntPtr scratch, int* init, int* goal,
+                                                      int numVariables, int* actions, int capacity,
+                                                      int* length);
         [DllImport(Lib)]
         internal static extern int topoplan_topo_explain(TopoHandle topo, ScratchHandle scratch,
                                                          byte* text, UIntPtr textSize);
 
-        // Crowds
+        // Crowds (the batch calls take the crowd as a raw pointer: the caller holds a reference
+        // on it for the call, and the crowd holds its planner and cache)
         [DllImport(Lib)]
         internal static extern int topoplan_crowd_planner_create(TaskHandle task, out IntPtr planner,
                                                                  byte* error, UIntPtr errorSize);
@@ -187,20 +189,20 @@ namespace Topoplan
                                                                     UIntPtr errorSize);
         [DllImport(Lib)] internal static extern void topoplan_crowd_free(IntPtr crowd);
         [DllImport(Lib)]
-        internal static extern int topoplan_crowd_plan(CrowdHandle crowd, CrowdBatchView* batch,
+        internal static extern int topoplan_crowd_plan(IntPtr crowd, CrowdBatchView* batch,
                                                        CrowdOutputView* output, CrowdStats* stats);
         [DllImport(Lib)]
-        internal static extern int topoplan_crowd_plan_frame(CrowdHandle crowd, CrowdBatchView* batch,
+        internal static extern int topoplan_crowd_plan_frame(IntPtr crowd, CrowdBatchView* batch,
                                                              CrowdOutputView* output, long* cursor,
                                                              double budgetSeconds, CrowdStats* stats);
         [DllImport(Lib)]
-        internal static extern int topoplan_crowd_plan_handles(CrowdHandle crowd,
+        internal static extern int topoplan_crowd_plan_handles(IntPtr crowd,
                                                                CrowdBatchView* batch,
                                                                CrowdOutputView* output,
                                                                PlanHandle* handles,
                                                                CrowdStats* stats);
         [DllImport(Lib)]
-        internal static extern int topoplan_crowd_plan_frame_handles(CrowdHandle crowd,
+        internal static extern int topoplan_crowd_plan_frame_handles(IntPtr crowd,
                                                                      CrowdBatchView* batch,
                                                                      CrowdOutputView* output,
                                                                      PlanHandle* handles,

@@ -50,19 +50,31 @@ namespace Topoplan
                            Span<int> actions, out int length)
         {
             if (scratch == null) throw new ArgumentNullException("scratch");
-            int s;
-            fixed (int* i = init)
-            fixed (int* g = goal)
-            fixed (int* a = actions)
+            if (scratch.Owner != this)
+                throw Utf8.Fail(Status.InvalidArgument, "topoplan_topo_plan: the scratch belongs to another planner");
+            if (init.Length != goal.Length)
+                throw Utf8.Fail(Status.InvalidArgument, "topoplan_topo_plan: init has " + init.Length +
+                                " values, goal " + goal.Length);
+            int s, len = 0;
+            bool held = false;
+            try
             {
-                if (init.Length != goal.Length)
-                    throw Utf8.Fail(Status.InvalidArgument, "topoplan_topo_plan: init has " + init.Length +
-                                    " values, goal " + goal.Length);
-                s = Native.topoplan_topo_plan(Handle, scratch.Handle, i, g, init.Length, a, actions.Length, out length);
+                // One reference, on the scratch: it holds its planner, so both stay alive.
+                scratch.Handle.DangerousAddRef(ref held);
+                fixed (int* i = init)
+                fixed (int* g = goal)
+                fixed (int* a = actions)
+                    s = Native.topoplan_topo_plan(Handle.DangerousGetHandle(), scratch.Handle.DangerousGetHandle(),
+                                                  i, g, init.Length, a, actions.Length, &len);
             }
+            finally
+            {
+                if (held) scratch.Handle.DangerousRelease();
+            }
+            length = len;
             if (s > (int)Status.BufferTooSmall)
                 throw Utf8.Fail(s, null, "topoplan_topo_plan (init and goal need " + numVariables +
-                                " values in range, the scratch this planner's)");
+                                " values in range)");
             return (Status)s;
         }
 
@@ -82,9 +94,11 @@ namespace Topoplan
     public sealed unsafe class TopoScratch : IDisposable
     {
         internal readonly ScratchHandle Handle;
+        internal readonly TopoPlanner Owner;
 
         internal TopoScratch(TopoPlanner planner)
         {
+            Owner = planner;
             IntPtr h;
             Utf8.Check(Native.topoplan_scratch_create(planner.Handle, out h), null, "topoplan_scratch_create");
             Handle = Handles.Wrap<ScratchHandle>(h, planner.Handle);

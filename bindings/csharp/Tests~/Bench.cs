@@ -1,0 +1,83 @@
+// The C# side of bench.sh: the batch and the calls of bench.c through the package, timed in
+// thread CPU time (clock_gettime through libc, as bench.c). Not a test: a measurement.
+using System;
+using System.Runtime.InteropServices;
+using Topoplan;
+
+static unsafe class Bench
+{
+    [StructLayout(LayoutKind.Sequential)]
+    struct Timespec { public long Sec, Nsec; }
+
+    [DllImport("libc")] static extern int clock_gettime(int clock, out Timespec t);
+
+    static double CpuSeconds()
+    {
+        Timespec t;
+        clock_gettime(3 /* CLOCK_THREAD_CPUTIME_ID */, out t);
+        return t.Sec + 1e-9 * t.Nsec;
+    }
+
+    static ulong Lcg(ref ulong x)
+    {
+        x = x * 6364136223846793005UL + 1442695040888963407UL;
+        return x >> 33;
+    }
+
+    static int Main(string[] args)
+    {
+        using (PlanningTask task = PlanningTask.Load(args[0]))
+        using (var planner = new CrowdPlanner(task))
+        using (var crowd = new Crowd(planner))
+        {
+            int n = int.Parse(args[1]);
+            int vars = task.NumVariables, instances = task.NumInstances;
+            var b = new CrowdBuffers(planner, n);
+            var problems = new Problem[instances];
+            for (int k = 0; k < instances; ++k) problems[k] = task.Instance(k);
+            var state = new int[vars];
+            ulong x = 1;
+            for (int i = 0; i < n; ++i)
+            {
+                Problem p = problems[(int)(Lcg(ref x) % (ulong)instances)];
+                Array.Copy(p.Init, state, vars);
+                int changes = (int)(Lcg(ref x) % 3);
+                for (int k = 0; k < changes; ++k)
+                {
+                    int v = (int)(Lcg(ref x) % (ulong)vars);
+                    state[v] = (int)(Lcg(ref x) % (ulong)task.DomainSize(v));
+                }
+                b.Set(i, p.NpcClass, state, p.Goal);
+            }
+            CrowdStats stats = crowd.Plan(b);  // warm-up
+            const int reps = 3;
+            double t0 = CpuSeconds();
+            for (int r = 0; r < reps; ++r) stats = crowd.Plan(b);
+            double crowdNs = (CpuSeconds() - t0) * 1e9 / ((double)reps * n);
+            long sum = 0;
+            for (int i = 0; i < n; ++i) sum += (b.Status[i] & (ushort)CrowdStatus.Solved) != 0 ? b.Length[i] : 0;
+
+            Problem first = problems[0];
+            using (var topo = new TopoPlanner(task, first.NpcClass))
+            using (TopoScratch scratch = topo.CreateScratch())
+            {
+                var plan = new int[256];
+                int len = 0;
+                const int hot = 200000, named = 20000;
+                for (int i = 0; i < 1000; ++i) topo.Plan(scratch, first.Init, first.Goal, plan, out len);
+                t0 = CpuSeconds();
+                for (int i = 0; i < hot; ++i) topo.Plan(scratch, first.Init, first.Goal, plan, out len);
+                double topoNs = (CpuSeconds() - t0) * 1e9 / hot;
+                PlanStats ps;
+                string message;
+                for (int i = 0; i < 100; ++i) task.Plan("topo", first, null, plan, out ps, out message);
+                t0 = CpuSeconds();
+                for (int i = 0; i < named; ++i) task.Plan("topo", first, null, plan, out ps, out message);
+                double planNs = (CpuSeconds() - t0) * 1e9 / named;
+                Console.WriteLine("cs crowd {0:F1}\ncs topo {1:F1}\ncs plan {2:F1}\ncs checksum {3} {4} {5}",
+                                  crowdNs, topoNs, planNs, stats.Solved, sum, len);
+            }
+        }
+        return 0;
+    }
+}
