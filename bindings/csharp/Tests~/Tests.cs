@@ -422,6 +422,45 @@ namespace Topoplan.Tests
         }
 
         [Test]
+        public static void HotCallsDoNotAllocate()
+        {
+            using (PlanningTask task = Fixture.Western())
+            using (var planner = new CrowdPlanner(task))
+            using (var cache = new PlanCache(planner, 1 << 12))
+            using (var crowd = new Crowd(planner, new CrowdOptions { Cache = cache }))
+            using (var topo = new TopoPlanner(task, 0))
+            using (TopoScratch scratch = topo.CreateScratch())
+            {
+                var b = new CrowdBuffers(planner, 500);
+                Fixture.Population(task, planner, b, 4, null);
+                Problem p = task.Instance(0);
+                var actions = new int[topo.MaxPlanLength];
+                int length;
+                long cursor = 0;
+                ReadOnlySpan<int> plan;
+                // Warm: the first calls compile the methods (the JIT allocates).
+                crowd.Plan(b);
+                crowd.PlanHandles(b);
+                crowd.PlanFrame(b, ref cursor, 1.0);
+                topo.Plan(scratch, p.Init, p.Goal, actions, out length);
+                crowd.TryResolve(b.Handles.First(h => h.HasPlan), out plan);
+                PlanHandle handle = b.Handles.First(h => h.HasPlan);
+                long before = GC.GetAllocatedBytesForCurrentThread();
+                for (int r = 0; r < 10; ++r)
+                {
+                    crowd.Plan(b);
+                    crowd.PlanHandles(b);
+                    cursor = 0;
+                    crowd.PlanFrame(b, ref cursor, 1.0);
+                    topo.Plan(scratch, p.Init, p.Goal, actions, out length);
+                    crowd.TryResolve(handle, out plan);
+                }
+                long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+                Assert.Equal(0L, allocated, "bytes allocated by 10 rounds of hot calls");
+            }
+        }
+
+        [Test]
         public static void PlannerChain()
         {
             using (PlanningTask task = Fixture.Western())
