@@ -8,6 +8,7 @@ packages+=(emscripten chromium chromium-driver python3-selenium)  # web/: WebAss
 packages+=(python3-dev python3-pybind11 pybind11-dev python3-numpy python3-pytest
            python3-hypothesis python3-matplotlib python3-setuptools python3-pip python3-venv)
 packages+=(clang libclang-rt-14-dev)  # fuzz/: libFuzzer harnesses (scripts/fuzz.sh)
+packages+=(mono-devel)  # bindings/csharp/: the C# package's compiler (mcs) and runtime (mono)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it: a warnings-as-errors build and its tests, then the
+# The whole test suite, as CI runs it: a warnings-as-errors build and its tests, the C API's
+# exported symbols, the C# package under Mono and the C snippets of the docs, then the
 # tests again under AddressSanitizer + UndefinedBehaviorSanitizer, the crowd tests under
 # ThreadSanitizer, each libFuzzer harness briefly, then an install and a find_package(topoplan)
 # consumer build, an add_subdirectory(topoplan) consumer build, then the
@@ -14,6 +15,11 @@ scripts/check-format.sh
 cmake -S . -B build/ci -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTOPOPLAN_WERROR=ON
 cmake --build build/ci -j"$jobs"
 ctest --test-dir build/ci --output-on-failure -j"$jobs"
+# The C door: each C API library's exports against its list (src/capi/*.symbols), the C# package
+# and its tests under Mono against the game's library, and every C snippet of the C API's docs.
+scripts/check-abi.sh build/ci
+bindings/csharp/test.sh build/ci/src/capi/libtopoplan_c.so
+/usr/bin/python3 tests/docs/check_snippets.py build/ci/src/capi
 
 cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTOPOPLAN_WERROR=ON \
   -DTOPOPLAN_SANITIZE=ON -DTOPOPLAN_BUILD_BENCHMARKS=OFF

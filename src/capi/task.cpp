@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <vector>
 #include "topoplan/io/formats.h"
-#include "topoplan/tools/town.h"
 
 using namespace topoplan;        // NOLINT(google-build-using-namespace)
 using namespace topoplan::capi;  // NOLINT(google-build-using-namespace)
@@ -266,32 +265,6 @@ int32_t topoplan_task_class_num_actions(const topoplan_task* task, int32_t npc_c
 int32_t topoplan_task_class_action(const topoplan_task* task, int32_t npc_class, int32_t index) {
   if (index < 0 || index >= topoplan_task_class_num_actions(task, npc_class)) return -1;
   return task->task.domain.class_actions(npc_class)[static_cast<size_t>(index)];
-}
-
-// ------------------------------------------------------------------------------------------------
-// Built-in tasks
-
-int32_t topoplan_num_builtin_tasks(void) {
-  return static_cast<int32_t>(town_names().size());
-}
-
-const char* topoplan_builtin_task_name(int32_t index) {
-  const auto names = town_names();
-  if (index < 0 || static_cast<size_t>(index) >= names.size()) return nullptr;
-  return names[static_cast<size_t>(index)].data();  // string literals: NUL-terminated
-}
-
-topoplan_status topoplan_task_builtin(const char* name, topoplan_task** out, char* error,
-                                      size_t error_size) {
-  return guarded(error, error_size, [&]() -> topoplan_status {
-    if (out == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "out is NULL", error, error_size);
-    *out = nullptr;
-    if (name == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "name is NULL", error, error_size);
-    Result<Task> t = town_task(name);
-    if (!t) return fail(TOPOPLAN_NOT_FOUND, t.error().to_string(), error, error_size);
-    *out = new topoplan_task{std::move(t).value()};
-    return ok(error, error_size);
-  });
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -86,9 +86,11 @@ int main(int argc, char** argv) {
   int32_t plan[256];
   int32_t len = 0;
   const int hot = 200000, named = 20000;
-  for (int i = 0; i < 1000; ++i) topoplan_topo_plan(topo, scratch, p.init, p.goal, vars, plan, 256, &len);
+  for (int i = 0; i < 1000; ++i)
+    topoplan_topo_plan(topo, scratch, p.init, p.goal, vars, plan, 256, &len);
   t0 = cpu_seconds();
-  for (int i = 0; i < hot; ++i) topoplan_topo_plan(topo, scratch, p.init, p.goal, vars, plan, 256, &len);
+  for (int i = 0; i < hot; ++i)
+    topoplan_topo_plan(topo, scratch, p.init, p.goal, vars, plan, 256, &len);
   const double topo_ns = (cpu_seconds() - t0) * 1e9 / hot;
   topoplan_plan_stats ps;
   for (int i = 0; i < 100; ++i) topoplan_plan(task, "topo", &p, NULL, plan, 256, &ps, NULL, 0);
@@ -102,7 +104,13 @@ int main(int argc, char** argv) {
   topoplan_crowd_free(crowd);
   topoplan_crowd_planner_free(planner);
   topoplan_task_free(task);
-  free(cls); free(init); free(goal); free(state); free(actions); free(offset); free(length);
+  free(cls);
+  free(init);
+  free(goal);
+  free(state);
+  free(actions);
+  free(offset);
+  free(length);
   free(status);
   return 0;
 }
