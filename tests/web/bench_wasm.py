@@ -6,7 +6,7 @@ CLI (`topoplan bench western`, `topoplan crowd --npcs 100000 --threads 1`). Medi
 over the repetitions (the minimum is the least disturbed by other processes). Also the .wasm size
 and the pages' load times.
 
-  cmake --preset release && cmake --build build/release --target topoplan_c
+  cmake --preset release && cmake --build build/release --target topoplan_c_research
   /usr/bin/python3 tests/web/bench_wasm.py [--rounds 3] [--cli build/ci/cli/topoplan]
 """
 
@@ -86,7 +86,7 @@ def cpu_ns(c):
 
 def build_native_binding():
     """The binding's sources (src/wasm/*.cpp) compiled natively, linked to the Release C API
-    (build/release's libtopoplan_c.so): the module's code path, native."""
+    (build/release's libtopoplan_c_research.so: the binding uses towns and the simulation): the module's code path, native."""
     out = os.path.join(ROOT, "build", "web-bench", "native_bench")
     os.makedirs(os.path.dirname(out), exist_ok=True)
     lib = os.path.join(ROOT, "build", "release", "src", "capi")
@@ -95,7 +95,7 @@ def build_native_binding():
                     "-I" + wasm] + [os.path.join(wasm, f) for f in
                                     ("binding.cpp", "live_town.cpp", "sim.cpp", "bench.cpp")] +
                    [os.path.join(ROOT, "tests", "web", "bench_native.cpp"), "-L" + lib,
-                    "-Wl,-rpath," + lib, "-ltopoplan_c", "-o", out], check=True)
+                    "-Wl,-rpath," + lib, "-ltopoplan_c_research", "-o", out], check=True)
     return out
 
 
