@@ -12,7 +12,7 @@ rounds=${3:-3}
 domain=${4:-$repo/domains/western.toml}
 out=$libdir/csharp
 mkdir -p "$out"
-cc -std=c99 -O2 -I"$repo/include" "$here/Tests~/bench.c" -L"$libdir" -ltopoplan_c -o "$out/bench_c"
+cc -std=c99 -O2 -Wall -Wextra -Werror -I"$repo/include" "$here/Tests~/bench.c" -L"$libdir" -ltopoplan_c -o "$out/bench_c"
 mcs -langversion:experimental -unsafe -nologo -optimize+ -target:library -out:"$out/Topoplan.Runtime.dll" \
   "$here"/Runtime/*.cs
 mcs -langversion:experimental -unsafe -nologo -optimize+ -out:"$out/bench.exe" -r:"$out/Topoplan.Runtime.dll" \
@@ -31,7 +31,7 @@ for who, what, v in rows:
     med.setdefault((who, what), []).append(float(v))
 sums = {l.split()[0]: l.split()[2:] for l in open(sys.argv[1]) if "checksum" in l}
 assert sums["c"] == sums["cs"], f"C and C# answered differently: {sums}"
-for what, unit in (("crowd", "ns per NPC"), ("topo", "ns per plan (hot path)"), ("plan", "ns per plan (by name)")):
+for what, unit in (("call", "ns per batch call of 1 NPC"), ("crowd", "ns per NPC"), ("topo", "ns per plan (hot path)"), ("plan", "ns per plan (by name)")):
     c, cs = statistics.median(med["c", what]), statistics.median(med["cs", what])
     print(f"median {what}: C {c:.1f}, C# {cs:.1f} {unit} ({100 * (cs - c) / c:+.1f} %)")
 PY

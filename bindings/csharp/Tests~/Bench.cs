@@ -57,6 +57,17 @@ static unsafe class Bench
             long sum = 0;
             for (int i = 0; i < n; ++i) sum += (b.Status[i] & (ushort)CrowdStatus.Solved) != 0 ? b.Length[i] : 0;
 
+            // The door alone: a batch of one NPC (the first), many times.
+            var one = new CrowdBuffers(planner, 1, b.Actions.Length);
+            one.NpcClass[0] = b.NpcClass[0];
+            Array.Copy(b.Init, one.Init, planner.Words);
+            Array.Copy(b.Goal, one.Goal, planner.Words);
+            const int calls = 200000;
+            for (int i = 0; i < 1000; ++i) crowd.Plan(one);
+            t0 = CpuSeconds();
+            for (int i = 0; i < calls; ++i) crowd.Plan(one);
+            double callNs = (CpuSeconds() - t0) * 1e9 / calls;
+
             Problem first = problems[0];
             using (var topo = new TopoPlanner(task, first.NpcClass))
             using (TopoScratch scratch = topo.CreateScratch())
@@ -74,8 +85,8 @@ static unsafe class Bench
                 t0 = CpuSeconds();
                 for (int i = 0; i < named; ++i) task.Plan("topo", first, null, plan, out ps, out message);
                 double planNs = (CpuSeconds() - t0) * 1e9 / named;
-                Console.WriteLine("cs crowd {0:F1}\ncs topo {1:F1}\ncs plan {2:F1}\ncs checksum {3} {4} {5}",
-                                  crowdNs, topoNs, planNs, stats.Solved, sum, len);
+                Console.WriteLine("cs call {0:F1}\ncs crowd {1:F1}\ncs topo {2:F1}\ncs plan {3:F1}\ncs checksum {4} {5} {6}",
+                                  callNs, crowdNs, topoNs, planNs, stats.Solved, sum, len);
             }
         }
         return 0;

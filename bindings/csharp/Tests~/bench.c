@@ -73,8 +73,17 @@ int main(int argc, char** argv) {
   double t0 = cpu_seconds();
   for (int r = 0; r < reps; ++r) topoplan_crowd_plan(crowd, &batch, &out, &stats);
   const double crowd_ns = (cpu_seconds() - t0) * 1e9 / (double)(reps * n);
+  const int64_t solved = stats.solved;
   int64_t sum = 0;
   for (int64_t i = 0; i < n; ++i) sum += (status[i] & TOPOPLAN_CROWD_SOLVED) ? length[i] : 0;
+
+  /* The door alone: a batch of one NPC (the first), many times. */
+  topoplan_crowd_batch one = {1, cls, init, goal};
+  const int calls = 200000;
+  for (int i = 0; i < 1000; ++i) topoplan_crowd_plan(crowd, &one, &out, &stats);
+  t0 = cpu_seconds();
+  for (int i = 0; i < calls; ++i) topoplan_crowd_plan(crowd, &one, &out, &stats);
+  const double call_ns = (cpu_seconds() - t0) * 1e9 / calls;
 
   /* One plan: the first instance, through ℙ's hot path and through the registry by name. */
   topoplan_problem p;
@@ -97,8 +106,8 @@ int main(int argc, char** argv) {
   t0 = cpu_seconds();
   for (int i = 0; i < named; ++i) topoplan_plan(task, "topo", &p, NULL, plan, 256, &ps, NULL, 0);
   const double plan_ns = (cpu_seconds() - t0) * 1e9 / named;
-  printf("c crowd %.1f\nc topo %.1f\nc plan %.1f\nc checksum %lld %lld %d\n", crowd_ns, topo_ns,
-         plan_ns, (long long)stats.solved, (long long)sum, len);
+  printf("c call %.1f\nc crowd %.1f\nc topo %.1f\nc plan %.1f\nc checksum %lld %lld %d\n", call_ns,
+         crowd_ns, topo_ns, plan_ns, (long long)solved, (long long)sum, len);
   topoplan_scratch_free(scratch);
   topoplan_topo_free(topo);
   topoplan_crowd_free(crowd);
