@@ -512,6 +512,8 @@ namespace Topoplan.Tests
                 {
                     int length;
                     Assert.Throws(Status.InvalidArgument, () => topo.Plan(scratch, new int[2], new int[2], new int[8], out length), "values");
+                    using (var other = new TopoPlanner(task, 1))
+                        Assert.Throws(Status.InvalidArgument, () => other.Plan(scratch, p.Init, p.Goal, new int[8], out length), "another planner");
                 }
             }
         }
