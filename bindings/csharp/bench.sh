@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The C# door's overhead next to C's, in one run: the same crowd batch (NPCS NPCs of DOMAIN, one
 # thread, no cache) and one plan (ℙ's hot path; the registry by name), alternating C and C#
-# ROUNDS times; prints each round and the medians. Thread CPU time.
+# ROUNDS times (each side first in every other round); prints each round and the medians. Thread CPU time.
 #   bindings/csharp/bench.sh path/to/libtopoplan_c.so [NPCS] [ROUNDS] [DOMAIN]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,9 +19,10 @@ mcs -langversion:experimental -unsafe -nologo -optimize+ -out:"$out/bench.exe" -
   "$here/Tests~/Bench.cs"
 export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 results=$(mktemp)
-for ((r = 0; r < rounds; ++r)); do
-  "$out/bench_c" "$domain" "$npcs" | tee -a "$results"
-  (cd "$out" && mono --optimize=all bench.exe "$domain" "$npcs") | tee -a "$results"
+run_c() { "$out/bench_c" "$domain" "$npcs" | tee -a "$results"; }
+run_cs() { (cd "$out" && mono --optimize=all bench.exe "$domain" "$npcs") | tee -a "$results"; }
+for ((r = 0; r < rounds; ++r)); do  # alternate which side goes first
+  if ((r % 2 == 0)); then run_c; run_cs; else run_cs; run_c; fi
 done
 python3 - "$results" <<'PY'
 import statistics, sys
