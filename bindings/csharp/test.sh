@@ -17,6 +17,31 @@ out=${2:-$libdir/csharp}
 mkdir -p "$out"
 mcs=(mcs -langversion:experimental -unsafe -warnaserror -nologo)
 
+# Unity imports a package from a git URL read-only and ignores an asset without its .meta file:
+# every file and folder outside the ~ folders has one, with a GUID of its own, and no .meta is
+# left without its asset.
+python3 - "$here" <<'PY'
+import os, re, sys
+root, guids, bad = sys.argv[1], {}, []
+for d, dirs, files in os.walk(root):
+    dirs[:] = [x for x in dirs if not x.endswith("~") and not x.startswith(".")]
+    for name in dirs + [f for f in files if not f.endswith(".meta")]:
+        path = os.path.join(d, name)
+        if not os.path.exists(path + ".meta"):
+            bad.append("no .meta for " + os.path.relpath(path, root))
+            continue
+        m = re.search(r"^guid: ([0-9a-f]{32})$", open(path + ".meta").read(), re.M)
+        if not m or m.group(1) in guids:
+            bad.append("missing or repeated guid in " + os.path.relpath(path, root) + ".meta")
+        else:
+            guids[m.group(1)] = path
+    for f in files:
+        if f.endswith(".meta") and not os.path.exists(os.path.join(d, f[:-5])):
+            bad.append("a .meta without its asset: " + os.path.relpath(os.path.join(d, f), root))
+if bad:
+    sys.exit("bindings/csharp: " + "; ".join(bad))
+PY
+
 # The package: every public member documented (-warnaserror turns a missing comment into an error).
 "${mcs[@]}" -target:library -doc:"$out/Topoplan.Runtime.xml" -out:"$out/Topoplan.Runtime.dll" \
   "$here"/Runtime/*.cs
