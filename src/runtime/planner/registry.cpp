@@ -13,6 +13,7 @@
 #include "topoplan/runtime/astar_back.h"
 #include "topoplan/runtime/plan.h"
 #include "topoplan/runtime/planner.h"
+#include "topoplan/runtime/reform.h"
 #include "topoplan/runtime/topo.h"
 
 namespace topoplan {
@@ -103,6 +104,10 @@ const std::array kPlanners = {
                 "ℙ / TopoPlan: linear-time minimal plans for unary post-unique action sets (each "
                 "action once)",
                 &plan_topo, &create_topo_hot},
+    PlannerInfo{"topo-reach",
+                "ℙ after exact reformulation (merged variables, pruned actions), over producer "
+                "choices when a value has several producers",
+                &plan_topo_reach},
 };
 // ℙ answers in linear time when the domain is in its class. Every action it chooses is one that
 // every plan must contain (post-uniqueness), so its plans are minimal in length and, with
