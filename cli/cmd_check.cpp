@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "files.h"
 #include "topoplan/runtime/analysis.h"
+#include "topoplan/runtime/reform.h"
 #include "topoplan/runtime/topo.h"
 
 namespace topoplan::cli {
@@ -263,6 +264,12 @@ struct InstanceCheck {
   int64_t length = 0;
   std::string message;  // ℙ's explanation when it does not plan
   std::string change;   // what would let ℙ decide it (empty when ℙ decides)
+  // ℙ after reformulation (reform.h): its answer and the rewrites that bring the task in reach.
+  PlanStatus reach = PlanStatus::kGaveUp;
+  int64_t reach_length = 0;
+  int64_t reach_cost = 0;
+  std::string reach_note;  // how: post-unique after reformulation, or producer choices
+  std::vector<std::string> advice;
 };
 
 InstanceCheck check_instance(const Domain& d, const Instance& inst, size_t index) {
@@ -275,6 +282,18 @@ InstanceCheck check_instance(const Domain& d, const Instance& inst, size_t index
     else
       ++c.goal_facts;
   }
+  const ReachResult reach = plan_reach(d, inst);
+  c.reach = reach.result.status;
+  c.reach_length = static_cast<int64_t>(reach.result.actions.size());
+  c.reach_cost = reach.result.cost;
+  if (reach.reformulated_pu)
+    c.reach_note = "post-unique after reformulation";
+  else
+    c.reach_note =
+        std::to_string(reach.choices) + " producer choice(s)" +
+        (reach.optimal_in_choices ? ", optimal among plans with one producer per value" : "");
+  if (reach.result.status != PlanStatus::kSolved) c.reach_note = reach.result.message;
+  c.advice = advise(d, inst);
   const PlanResult r = plan_topo(d, inst);
   c.topo = r.status;
   c.length = static_cast<int64_t>(r.actions.size());
@@ -312,6 +331,15 @@ void print_instances(const std::vector<InstanceCheck>& checks) {
     else
       std::printf("    ℙ %s: %s\n", std::string(to_string(c.topo)).c_str(), c.message.c_str());
     if (!c.change.empty()) std::printf("    what would change it: %s\n", c.change.c_str());
+    if (c.topo == PlanStatus::kSolved && c.advice.empty()) continue;
+    if (c.reach == PlanStatus::kSolved)
+      std::printf("    ℙ after reformulation (topo-reach): %lld actions, cost %lld (%s)\n",
+                  static_cast<long long>(c.reach_length), static_cast<long long>(c.reach_cost),
+                  c.reach_note.c_str());
+    else
+      std::printf("    ℙ after reformulation (topo-reach) %s: %s\n",
+                  std::string(to_string(c.reach)).c_str(), c.reach_note.c_str());
+    for (const std::string& a : c.advice) std::printf("    advice: %s\n", a.c_str());
   }
 }
 
@@ -328,6 +356,15 @@ json to_json(const std::vector<InstanceCheck>& checks) {
     if (c.topo == PlanStatus::kSolved) j["length"] = c.length;
     if (!c.message.empty()) j["why"] = c.message;
     if (!c.change.empty()) j["what_would_change_it"] = c.change;
+    json reach;
+    reach["status"] = std::string(to_string(c.reach));
+    if (c.reach == PlanStatus::kSolved) {
+      reach["length"] = c.reach_length;
+      reach["cost"] = c.reach_cost;
+    }
+    reach["note"] = c.reach_note;
+    j["topo_reach"] = reach;
+    j["advice"] = c.advice;
     a.push_back(j);
   }
   return a;
