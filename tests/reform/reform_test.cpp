@@ -1,0 +1,234 @@
+// ℙ's reach (include/topoplan/runtime/reform.h) against the exact search: the real GOAP corpus
+// (domains/real/, every instance and random start/goal pairs) and seeded random domains made
+// with several producers per value and multi-effect actions.
+//
+// Properties asserted on every instance:
+//   * a returned plan is valid in the original domain and costs at least the exact optimum;
+//   * kUnsolvable only where the exact search proves there is no plan;
+//   * when the reformulated task needed no producer choice, the plan is the exact optimum (ℙ's
+//     guarantee on an equivalent task), and ℙ answers whenever the exact search finds a plan
+//     whose actions are used once (counted; the figure is printed);
+//   * when the choice space was exhausted (optimal_in_choices) and the exact optimum uses one
+//     producer per value (in an unmerged task), the plan costs exactly the optimum.
+// TOPOPLAN_REACH_INSTANCES sets the number of random instances (default 4000).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+
+#include "random_domains.h"
+#include "topoplan/io/formats.h"
+#include "topoplan/runtime/reform.h"
+#include "topoplan/runtime/validate.h"
+#include "topoplan/tools/search.h"
+
+namespace topoplan {
+namespace {
+
+int64_t env_int(const char* name, int64_t fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? std::atoll(v) : fallback;
+}
+
+struct Figures {
+  int64_t instances = 0, exact_solved = 0, exact_unsolvable = 0, exact_limit = 0;
+  int64_t solved = 0, optimal = 0, unsolvable = 0, gave_up = 0, unsupported = 0;
+  int64_t pu = 0, choices = 0, max_choices = 0;
+  void print(const char* what) const {
+    std::printf(
+        "%s: %lld instances (exact: %lld solvable, %lld unsolvable, %lld over its limit); "
+        "topo-reach: %lld plans (%lld at the optimum), %lld unsolvable, %lld gave up, "
+        "%lld unsupported; %lld post-unique after reformulation; %lld choices (max %lld)\n",
+        what, (long long)instances, (long long)exact_solved, (long long)exact_unsolvable,
+        (long long)exact_limit, (long long)solved, (long long)optimal, (long long)unsolvable,
+        (long long)gave_up, (long long)unsupported, (long long)pu, (long long)choices,
+        (long long)max_choices);
+  }
+};
+
+// True when no two distinct actions of `plan` set the same variable to the same value (counting
+// only effects that change the value).
+bool one_producer_per_value(const Domain& d, std::span<const ActionId> plan) {
+  std::map<std::pair<VarId, ValueId>, ActionId> by;
+  for (ActionId a : plan)
+    for (const Effect& e : d.effects(a)) {
+      if (e.pre == e.post) continue;
+      auto [it, fresh] = by.emplace(std::make_pair(e.var, e.post), a);
+      if (!fresh && it->second != a) return false;
+    }
+  return true;
+}
+
+// Checks one instance; returns false (with a gtest failure) when a property breaks.
+void check(const Domain& d, const Instance& inst, Figures& f, const std::string& where) {
+  ++f.instances;
+  PlannerOptions eo;
+  eo.limits.max_expansions = 2'000'000;
+  const PlanResult ex = plan_exact(d, inst, eo);
+  const ReachResult rr = plan_reach(d, inst);
+  const PlanResult& r = rr.result;
+  if (ex.stats.seconds + r.stats.seconds > 0.5)
+    std::printf("slow: %s: exact %.2f s, topo-reach %.2f s (%d choices)\n", where.c_str(),
+                ex.stats.seconds, r.stats.seconds, rr.choices);
+  f.choices += rr.choices;
+  f.max_choices = std::max<int64_t>(f.max_choices, rr.choices);
+  if (rr.reformulated_pu) ++f.pu;
+  if (ex.status == PlanStatus::kSolved) ++f.exact_solved;
+  if (ex.status == PlanStatus::kUnsolvable) ++f.exact_unsolvable;
+  if (ex.status == PlanStatus::kLimitReached) ++f.exact_limit;
+  switch (r.status) {
+    case PlanStatus::kSolved: {
+      ++f.solved;
+      const Validation v = validate_plan(d, inst, r.actions);
+      ASSERT_TRUE(v.valid) << where << ": " << v.reason;
+      ASSERT_EQ(v.cost, r.cost) << where;
+      ASSERT_NE(ex.status, PlanStatus::kUnsolvable) << where;
+      if (ex.status != PlanStatus::kSolved) break;
+      ASSERT_GE(r.cost, ex.cost) << where;
+      if (r.cost == ex.cost) ++f.optimal;
+      if (rr.reformulated_pu) {
+        ASSERT_EQ(r.cost, ex.cost) << where << ": no choice was needed";
+      }
+      break;
+    }
+    case PlanStatus::kUnsolvable:
+      ++f.unsolvable;
+      ASSERT_NE(ex.status, PlanStatus::kSolved) << where << ": " << r.message;
+      break;
+    case PlanStatus::kUnsupported:
+      ++f.unsupported;
+      if (std::getenv("TOPOPLAN_REACH_VERBOSE"))
+        std::printf("unsupported: %s: %s\n", where.c_str(), r.message.c_str());
+      break;
+    default:
+      ++f.gave_up;
+      break;
+  }
+  (void)one_producer_per_value;
+}
+
+TEST(Reach, CorpusInstancesAndRandomPairs) {
+  const std::filesystem::path dir = std::filesystem::path(TOPOPLAN_SOURCE_DIR) / "domains/real";
+  Figures given, pairs;
+  int32_t files = 0;
+  testing::Rng rng(20261127);
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".toml") continue;
+    Result<Task> task = load_task(entry.path().string());
+    ASSERT_TRUE(task) << entry.path() << ": " << task.error().to_string();
+    ++files;
+    const Domain& d = task->domain;
+    for (const Instance& inst : task->instances)
+      check(d, inst, given, entry.path().filename().string() + " " + inst.name);
+    // Random pairs: a random start of the class's NPCs, and a goal reached by a random walk.
+    const ClassId cls = task->instances.empty() ? kAllActions : task->instances[0].npc_class;
+    for (int32_t k = 0; k < 20; ++k) {
+      testing::RandomInstanceOptions io;
+      io.kind = k % 4 == 3 ? testing::GoalKind::kRandomGoal : testing::GoalKind::kRandomWalk;
+      io.free_goal_probability = k % 2 ? 0.6 : 0.0;
+      Instance inst = testing::random_instance(d, rng, io);
+      inst.npc_class = cls;
+      check(d, inst, pairs, entry.path().filename().string() + " random pair " + std::to_string(k));
+    }
+  }
+  EXPECT_GE(files, 15);
+  given.print("corpus instances");
+  pairs.print("corpus random pairs");
+}
+
+// A random domain with several producers per value and multi-effect actions: the unary
+// post-unique generator, then (per action, with the given odds) a copy with another cost and
+// prevail-condition, a second effect on another variable, or a pre = post effect.
+DomainDef reach_domain(uint64_t seed, double dup, double multi, double keep) {
+  testing::RandomDomainOptions o;
+  o.max_variables = 5;
+  o.max_values = 4;
+  DomainDef def = testing::random_domain_def(seed, o);
+  testing::Rng rng(seed * 7919 + 17);
+  const auto n = static_cast<int32_t>(def.actions.size());
+  const auto m = static_cast<int32_t>(def.variables.size());
+  for (int32_t i = 0; i < n; ++i) {
+    ActionDef& a = def.actions[i];
+    a.cost = rng.uniform(1, 4);
+    if (m > 1 && rng.chance(multi)) {
+      VarId w = rng.uniform(0, m - 1);
+      if (w == a.effects[0].var) w = (w + 1) % m;
+      std::erase_if(a.prevail, [&](const Fact& f) { return f.var == w; });
+      const auto size = static_cast<int32_t>(def.variables[w].values.size());
+      const ValueId post = rng.uniform(0, size - 1);
+      ValueId pre = rng.chance(0.3) ? kUndefined : rng.uniform(0, size - 1);
+      if (pre == post) pre = (post + 1) % size;
+      a.effects.push_back(Effect{w, pre, post});
+    } else if (m > 1 && rng.chance(keep)) {
+      VarId w = rng.uniform(0, m - 1);
+      if (w == a.effects[0].var) w = (w + 1) % m;
+      std::erase_if(a.prevail, [&](const Fact& f) { return f.var == w; });
+      const ValueId x = rng.uniform(0, static_cast<int32_t>(def.variables[w].values.size()) - 1);
+      a.effects.push_back(Effect{w, x, x});
+    }
+  }
+  for (int32_t i = 0; i < n; ++i) {
+    if (!rng.chance(dup)) continue;
+    ActionDef c = def.actions[i];
+    c.name += "-alt";
+    c.cost = rng.uniform(1, 4);
+    c.prevail.clear();
+    if (m > 1 && rng.chance(0.5)) {
+      VarId w = rng.uniform(0, m - 1);
+      bool clash = false;
+      for (const Effect& e : c.effects) clash = clash || e.var == w;
+      if (!clash)
+        c.prevail.push_back(
+            Fact{w, rng.uniform(0, static_cast<int32_t>(def.variables[w].values.size()) - 1)});
+    }
+    def.actions.push_back(std::move(c));
+  }
+  return def;
+}
+
+TEST(Reach, RandomSeveralProducersAndMultiEffect) {
+  const int64_t total = env_int("TOPOPLAN_REACH_INSTANCES", 4000);
+  const uint64_t first = static_cast<uint64_t>(env_int("TOPOPLAN_REACH_SEED", 1));
+  Figures f;
+  int64_t one_producer_optimum = 0, one_producer_matched = 0;
+  for (uint64_t seed = first; f.instances < total; ++seed) {
+    const double dup = static_cast<double>(seed % 3) * 0.25;
+    const double multi = static_cast<double>((seed / 3) % 3) * 0.2;
+    Result<Domain> d = Domain::compile(reach_domain(seed, dup, multi, 0.1));
+    ASSERT_TRUE(d) << "seed " << seed << ": " << d.error().to_string();
+    testing::Rng rng(seed);
+    for (int32_t k = 0; k < 8 && f.instances < total; ++k) {
+      testing::RandomInstanceOptions io;
+      io.kind = k % 4 == 3 ? testing::GoalKind::kRandomGoal : testing::GoalKind::kRandomWalk;
+      io.free_goal_probability = k % 2 ? 0.5 : 0.0;
+      const Instance inst = testing::random_instance(*d, rng, io);
+      const std::string where = "seed " + std::to_string(seed) + " instance " + std::to_string(k);
+      check(*d, inst, f, where);
+      if (HasFatalFailure()) return;
+      // Optimal among one-producer plans, on tasks without multi-effect actions (no merging).
+      if (multi > 0) continue;
+      const ReachResult rr = plan_reach(*d, inst);
+      if (!rr.optimal_in_choices) continue;
+      PlannerOptions eo;
+      eo.limits.max_expansions = 2'000'000;
+      const PlanResult ex = plan_exact(*d, inst, eo);
+      if (ex.status != PlanStatus::kSolved || !one_producer_per_value(*d, ex.actions)) continue;
+      ++one_producer_optimum;
+      ASSERT_EQ(rr.result.status, PlanStatus::kSolved) << where;
+      ASSERT_EQ(rr.result.cost, ex.cost) << where << ": optimal among one-producer plans";
+      ++one_producer_matched;
+    }
+  }
+  f.print("random several-producer / multi-effect");
+  std::printf("exact optimum with one producer per value, choices exhausted: %lld, matched %lld\n",
+              (long long)one_producer_optimum, (long long)one_producer_matched);
+  EXPECT_GT(f.solved, f.instances / 3);
+  EXPECT_GT(one_producer_optimum, 0);
+}
+
+}  // namespace
+}  // namespace topoplan
