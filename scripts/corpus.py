@@ -3,7 +3,7 @@
 
 For each domain file and each of its instances this runs the topoplan CLI:
   check FILE --json                     class analysis (C0 / C2S / C2* / none and why)
-  plan FILE --instance I --planner P    for P in exact, topo, auto, astar (with --stats)
+  plan FILE --instance I --planner P    for P in exact, topo, topo-reach, auto, astar (--stats)
   validate FILE PLAN --instance I       for every plan a planner printed
 and writes a Markdown report (stdout or --markdown FILE) and a JSON report (--json FILE).
 
@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-PLANNERS = ["exact", "topo", "auto", "astar"]
+PLANNERS = ["exact", "topo", "topo-reach", "auto", "astar"]
 
 # CLI exit codes (README.md, "Command line").
 EXIT_OK = 0
@@ -227,6 +227,11 @@ def judge(inst: dict) -> None:
     inst["topo_optimal"] = (
         (topo["status"] == "solved" and optimum is not None and topo["cost"] == optimum)
         or (topo["status"] == "unsolvable" and exact["status"] == "unsolvable"))
+    reach = runs["topo-reach"]
+    inst["reach_answered"] = reach["status"] in ("solved", "unsolvable")
+    inst["reach_optimal"] = (
+        (reach["status"] == "solved" and optimum is not None and reach["cost"] == optimum)
+        or (reach["status"] == "unsolvable" and exact["status"] == "unsolvable"))
     inst["problems"] = problems
 
 
@@ -242,6 +247,8 @@ def totals(domains: list[dict]) -> dict:
         "topo_proofs": sum(i["runs"]["topo"]["status"] == "unsolvable" for i in insts),
         "topo_answered": sum(i["topo_answered"] for i in insts),
         "topo_optimal": sum(i["topo_optimal"] for i in insts),
+        "reach_answered": sum(i["reach_answered"] for i in insts),
+        "reach_optimal": sum(i["reach_optimal"] for i in insts),
         "auto_equals_exact": sum(i["auto_equals_exact"] for i in insts),
         "astar_solved": sum(i["runs"]["astar"]["status"] == "solved" for i in insts),
         "astar_optimal": sum(i["runs"]["astar"]["status"] == "solved" and i["runs"]["exact"]["status"] == "solved"
@@ -284,8 +291,8 @@ def cost_cell(r: dict) -> str:
 
 def markdown(result: dict) -> str:
     lines = ["# Real GOAP corpus: planners against the exact optimum", ""]
-    lines += ["| domain | vars / actions | class | instance | exact | ℙ (topo) | auto | astar | valid |",
-              "|---|---|---|---|---|---|---|---|---|"]
+    lines += ["| domain | vars / actions | class | instance | exact | ℙ (topo) | ℙ reach (topo-reach) | auto | astar | valid |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
     for d in result["domains"]:
         first = True
         for i in d["instances"]:
@@ -293,6 +300,11 @@ def markdown(result: dict) -> str:
             topo = topo_status(runs["topo"])
             if runs["topo"]["status"] not in ("solved", "unsolvable") and runs["topo"].get("message"):
                 topo += ": " + short_reason(runs["topo"]["message"], 100)
+            reach = cost_cell(runs["topo-reach"])
+            if runs["topo-reach"]["status"] == "solved":
+                reach += " (= exact)" if i["reach_optimal"] else " (> exact)"
+            elif runs["topo-reach"]["status"] != "unsolvable" and runs["topo-reach"].get("message"):
+                reach += ": " + short_reason(runs["topo-reach"]["message"], 80)
             auto = cost_cell(runs["auto"])
             if runs["auto"]["status"] == "solved":
                 auto += " (= exact)" if i["auto_equals_exact"] else " (≠ exact)"
@@ -303,7 +315,7 @@ def markdown(result: dict) -> str:
             cls = f"{d['class']}" + (f" ({d['class_why']})" if d["class_why"] and first else "")
             lines.append("| " + " | ".join(md_escape(x) for x in [
                 d["file"] if first else "", f"{d['variables']} / {d['actions']}" if first else "",
-                cls if first else "", i["name"], cost_cell(runs["exact"]), topo, auto, cost_cell(runs["astar"]), valid]) + " |")
+                cls if first else "", i["name"], cost_cell(runs["exact"]), topo, reach, auto, cost_cell(runs["astar"]), valid]) + " |")
             first = False
     t = result["totals"]
     n = t["instances"]
@@ -314,6 +326,9 @@ def markdown(result: dict) -> str:
               f"- ℙ answered directly: {t['topo_answered']} ({pct('topo_answered')}): "
               f"{t['topo_plans']} plans, {t['topo_proofs']} unsolvability proofs",
               f"- ℙ at the optimal cost (or a correct proof): {t['topo_optimal']} ({pct('topo_optimal')})",
+              f"- ℙ after reformulation (topo-reach) answered: {t['reach_answered']} "
+              f"({pct('reach_answered')}), at the optimal cost or a correct proof: "
+              f"{t['reach_optimal']} ({pct('reach_optimal')})",
               f"- auto = exact: {t['auto_equals_exact']} / {n}",
               f"- astar: {t['astar_solved']} solved, {t['astar_optimal']} at the optimal cost",
               f"- plans validated: {t['plans_validated']}, invalid: {t['invalid_plans']}",
