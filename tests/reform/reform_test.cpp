@@ -71,9 +71,6 @@ void check(const Domain& d, const Instance& inst, Figures& f, const std::string&
   const PlanResult ex = plan_exact(d, inst, eo);
   const ReachResult rr = plan_reach(d, inst);
   const PlanResult& r = rr.result;
-  if (ex.stats.seconds + r.stats.seconds > 0.5)
-    std::printf("slow: %s: exact %.2f s, topo-reach %.2f s (%d choices)\n", where.c_str(),
-                ex.stats.seconds, r.stats.seconds, rr.choices);
   f.choices += rr.choices;
   f.max_choices = std::max<int64_t>(f.max_choices, rr.choices);
   if (rr.reformulated_pu) ++f.pu;
