@@ -455,14 +455,14 @@ class Crowd {
   // With the worker memos (one-word layouts): key_mask_ for every 16-bit class id, 0 beyond the
   // classes, so that the memo loop needs no class range check (memo.cpp, serve_block_memo).
   std::vector<uint64_t> memo_mask_;
-  // Fallback chain: per class, per stage (class-major), the budgeted planner; and per class,
-  // stage and retry level (level fastest) the planner of a retry slice.
-  std::vector<std::unique_ptr<HotPlanner>> quick_, retry_;
+  // Fallback chain: per class, per stage (class-major), its planner; a first attempt runs it
+  // within the per-NPC budget, a retry slice within its level's (limits per call, planner.h).
+  std::vector<std::unique_ptr<HotPlanner>> fallback_;
   std::vector<int64_t> retry_budget_;  // per level: expansions, ×4 per level up to the limits'
   std::vector<int32_t> chain_begin_;   // per class + 1: its first fallback slot (class-major)
   [[nodiscard]] int32_t stages(uint32_t c) const { return chain_begin_[c + 1] - chain_begin_[c]; }
   double ns_per_expansion_ = 0;  // measured on retry slices that hit their budget (0: none yet)
-  std::vector<std::unique_ptr<PlanScratch>> resume_scratch_;  // retry_'s, created on first use
+  std::vector<std::unique_ptr<PlanScratch>> resume_scratch_;  // fallback_'s, created on first use
   std::vector<ActionId> resume_plan_;
   std::vector<ValueId> resume_s0_, resume_goal_;
   struct Pending {

@@ -22,6 +22,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "topoplan/runtime/compiled.h"
 #include "topoplan/runtime/plan.h"
@@ -53,14 +54,18 @@ struct PlanOutcome {
   VarId var = -1;
   ValueId value = -1;
   ActionId action = -1;
+  // The registry name of the planner that answered, set by planners that delegate ("auto": its
+  // stage); empty when the planner called answered itself.
+  std::string_view planner = {};
 
   [[nodiscard]] bool solved() const { return status == PlanStatus::kSolved; }
 };
 
 // What every planner's create() takes. Planners ignore what does not apply to them.
 struct HotPlannerDef {
-  Objective objective = Objective::kCost;   // searches; ℙ's plans are minimal in length
-  SearchLimits limits = kAutoSearchLimits;  // per plan() call, for the searches
+  Objective objective = Objective::kCost;  // searches; ℙ's plans are minimal in length
+  // The searches' limits of a plan() call that names none; a call may pass its own.
+  SearchLimits limits = kAutoSearchLimits;
 };
 
 // Per-thread working memory of one planner (each planner derives its own).
@@ -91,19 +96,83 @@ class HotPlanner {
   virtual PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0,
                            std::span<const ValueId> goal, std::span<ActionId> out,
                            int32_t* len) const = 0;
+  // The same within `limits` instead of the def's: one planner serves every budget (a crowd's
+  // quick attempt and its retries). Planners without limits (ℙ) ignore them. Limits out of range
+  // (max_expansions or max_memory_bytes < 1, max_seconds < 0 or NaN) give kGaveUp +
+  // kDetailBadInput.
+  PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
+                   std::span<ActionId> out, int32_t* len, const SearchLimits& limits) const {
+    return plan_within(limits, scratch, s0, goal, out, len);
+  }
   // Upper bound on the length of a returned plan (size `out` to it to never see
   // kBufferTooSmall).
   [[nodiscard]] virtual int32_t max_plan_length() const = 0;
   // The outcome of the last plan() on `scratch` in words, with names (cold path).
   [[nodiscard]] virtual std::string explain(const PlanScratch& scratch,
                                             const PlanOutcome& outcome) const;
+  // Planners that delegate ("auto"): why the stages before the one that answered the last
+  // plan() on `scratch` did not answer ("topo unsupported: ..."); "" otherwise (cold path).
+  [[nodiscard]] virtual std::string explain_earlier_stages(const PlanScratch& /*scratch*/) const {
+    return {};
+  }
+
+ protected:
+  // plan() with per-call limits. Search planners override it (and their plan() calls it with
+  // the def's limits); the default ignores the limits.
+  virtual PlanOutcome plan_within(const SearchLimits& limits, PlanScratch& scratch,
+                                  std::span<const ValueId> s0, std::span<const ValueId> goal,
+                                  std::span<ActionId> out, int32_t* len) const;
 };
+
+// True when `limits` are usable per call (see HotPlanner::plan with limits).
+[[nodiscard]] inline bool limits_in_range(const SearchLimits& limits) {
+  return limits.max_expansions >= 0 && limits.max_memory_bytes >= 0 && limits.max_seconds >= 0;
+}
 
 // The hot planner registered as `name` (plan.h's registry), created for `set`; an Error when
 // the name is unknown, the planner has no hot factory, or it rejects the set.
 [[nodiscard]] Result<std::unique_ptr<HotPlanner>> create_hot_planner(std::string_view name,
                                                                      const CompiledActionSet& set,
                                                                      const HotPlannerDef& def = {});
+
+// A planner prepared for one domain and NPC class: the action set compiled once, the planner
+// created once, one scratch; then any number of tasks of that domain, each answered as a
+// PlanResult (the plan, its cost, which planner answered, why not). Nothing is recompiled per
+// call; the PlanResult's vector is the only allocation of a call once the buffers have grown.
+// Not thread-safe (one scratch): one PreparedPlanner per thread, or share its hot() planner and
+// give each thread a scratch. The Domain must outlive it.
+class PreparedPlanner {
+ public:
+  // Compiles the actions of `npc_class` (kAllActions: every action) and creates the planner
+  // registered as `name` (create_hot_planner).
+  [[nodiscard]] static Result<PreparedPlanner> create(const Domain& domain,
+                                                      std::string_view name = "auto",
+                                                      ClassId npc_class = kAllActions,
+                                                      const HotPlannerDef& def = {});
+  // Plans `instance` (its npc_class must be the planner's) within the def's limits, or within
+  // `limits`. A bad instance is kGaveUp with Domain::check_instance's message.
+  [[nodiscard]] PlanResult plan(const Instance& instance);
+  [[nodiscard]] PlanResult plan(const Instance& instance, const SearchLimits& limits);
+
+  [[nodiscard]] const HotPlanner& hot() const { return *planner_; }
+  [[nodiscard]] const CompiledActionSet& set() const { return set_; }
+
+ private:
+  PreparedPlanner() = default;
+  const Domain* domain_ = nullptr;
+  CompiledActionSet set_;
+  SearchLimits limits_;
+  std::unique_ptr<HotPlanner> planner_;
+  std::unique_ptr<PlanScratch> scratch_;
+  std::vector<ActionId> buffer_;
+};
+
+// The cold path ("plan this task once") of every planner with a hot factory, as the registry
+// runs it: compile the instance's class, create the planner `name` with options.objective,
+// plan within options.limits ("auto": options.auto_limits), report as a PlanResult. A set the
+// planner refuses is kUnsupported with its reason.
+[[nodiscard]] PlanResult plan_prepared(std::string_view name, const Domain& domain,
+                                       const Instance& instance, const PlannerOptions& options);
 
 // Words for the detail bits ("goal unreachable, ordering cycle"); "" for kDetailNone.
 [[nodiscard]] std::string describe(PlanDetail detail);

@@ -35,15 +35,23 @@ class BackHotPlanner final : public HotPlanner {
   }
   PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
                    std::span<ActionId> out, int32_t* len) const override {
+    return plan_within(options_.limits, scratch, s0, goal, out, len);
+  }
+  PlanOutcome plan_within(const SearchLimits& limits, PlanScratch& scratch,
+                          std::span<const ValueId> s0, std::span<const ValueId> goal,
+                          std::span<ActionId> out, int32_t* len) const override {
     using Clock = std::chrono::steady_clock;
     *len = 0;
     auto& s = static_cast<BackScratch&>(scratch);
     s.expanded = s.generated = 0;
     PlanOutcome outcome;
     if (!detail::check_hot_input(set_.domain(), s0, goal, outcome)) return outcome;
-    const bool timed = options_.limits.max_seconds > 0;
+    if (!limits_in_range(limits)) return detail::bad_limits();
+    PlannerOptions options = options_;
+    options.limits = limits;
+    const bool timed = limits.max_seconds > 0;
     const Clock::time_point start = timed ? Clock::now() : Clock::time_point{};
-    const PlanStatus status = s.planner.plan(s0, goal, set_.npc_class(), options_, s.plan);
+    const PlanStatus status = s.planner.plan(s0, goal, set_.npc_class(), options, s.plan);
     s.expanded = s.planner.expanded();
     s.generated = s.planner.generated();
     switch (status) {
@@ -54,10 +62,10 @@ class BackHotPlanner final : public HotPlanner {
         break;
       case PlanStatus::kLimitReached:
         // The planner reports one status for the three limits; tell them apart here.
-        if (s.expanded >= options_.limits.max_expansions)
+        if (s.expanded >= limits.max_expansions)
           outcome.detail = kDetailExpansionLimit;
-        else if (timed && std::chrono::duration<double>(Clock::now() - start).count() >=
-                              options_.limits.max_seconds)
+        else if (timed &&
+                 std::chrono::duration<double>(Clock::now() - start).count() >= limits.max_seconds)
           outcome.detail = kDetailTimeLimit;
         else
           outcome.detail = kDetailMemoryLimit;

@@ -18,15 +18,17 @@ namespace {
 struct AStarHotScratch final : PlanScratch {
   explicit AStarHotScratch(const Domain& domain) : astar(domain) {}
   AStarPlanner astar;
+  PlannerOptions options;      // the planner's objective, the call's limits
   std::vector<ActionId> plan;  // grows to the longest plan found, then reused
 };
 
 class AStarHotPlanner final : public HotPlanner {
  public:
   AStarHotPlanner(const CompiledActionSet& set, const HotPlannerDef& def)
-      : domain_(&set.domain()), npc_class_(set.npc_class()), options_{} {
-    options_.limits = def.limits;
-    options_.objective = def.objective;
+      : domain_(&set.domain()),
+        npc_class_(set.npc_class()),
+        objective_(def.objective),
+        limits_(def.limits) {
     const std::span<const int64_t> costs = set.costs();
     for (ActionId a = 0; a < domain_->num_actions(); ++a)
       if (costs[static_cast<size_t>(a)] != domain_->cost(a)) {
@@ -44,18 +46,25 @@ class AStarHotPlanner final : public HotPlanner {
   [[nodiscard]] std::unique_ptr<PlanScratch> make_scratch() const override {
     auto scratch = std::make_unique<AStarHotScratch>(*domain_);
     if (!costs_.empty()) (void)scratch->astar.set_costs(costs_);
+    scratch->options.objective = objective_;
     return scratch;
   }
   PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
                    std::span<ActionId> out, int32_t* len) const override {
+    return plan_within(limits_, scratch, s0, goal, out, len);
+  }
+  PlanOutcome plan_within(const SearchLimits& limits, PlanScratch& scratch,
+                          std::span<const ValueId> s0, std::span<const ValueId> goal,
+                          std::span<ActionId> out, int32_t* len) const override {
     auto& s = static_cast<AStarHotScratch&>(scratch);
     PlanOutcome outcome;
     *len = 0;
-    if (!valid(s0, false) || !valid(goal, true)) {
+    if (!limits_in_range(limits) || !valid(s0, false) || !valid(goal, true)) {
       outcome.detail = kDetailBadInput;
       return outcome;
     }
-    outcome.status = s.astar.plan(s0, goal, npc_class_, options_, s.plan);
+    s.options.limits = limits;
+    outcome.status = s.astar.plan(s0, goal, npc_class_, s.options, s.plan);
     s.expanded = s.astar.expanded();
     s.generated = s.astar.generated();
     switch (outcome.status) {
@@ -73,9 +82,9 @@ class AStarHotPlanner final : public HotPlanner {
         outcome.detail = kDetailExhausted;
         return outcome;
       case PlanStatus::kLimitReached:
-        if (s.expanded >= options_.limits.max_expansions)
+        if (s.expanded >= limits.max_expansions)
           outcome.detail = kDetailExpansionLimit;
-        else if (options_.limits.max_seconds > 0)
+        else if (limits.max_seconds > 0)
           outcome.detail = kDetailTimeLimit | kDetailMemoryLimit;  // one of the two
         else
           outcome.detail = kDetailMemoryLimit;
@@ -99,7 +108,8 @@ class AStarHotPlanner final : public HotPlanner {
 
   const Domain* domain_;
   ClassId npc_class_;
-  PlannerOptions options_;
+  Objective objective_;
+  SearchLimits limits_;         // plan() without limits
   std::vector<int64_t> costs_;  // the set's costs when they differ from the domain's
   int32_t max_len_ = 0;
 };

@@ -89,8 +89,8 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
 // The fallback chain (create): per class and stage its planners, the retry levels, the retries'
 // buffers. "" or the error.
 std::string Crowd::make_fallbacks(const CrowdPlanner& planner, const CrowdDef& def) {
-  // The fallback chain: per class and stage, a budgeted planner (first attempt, inside
-  // serve_block) and a full one (the retry of a pending NPC), on the class's projection.
+  // The fallback chain: per class and stage one planner on the class's projection, run within
+  // the per-NPC budget (first attempt, inside serve_block) or a retry level's (run_fallback).
   // Per class its chain: CrowdDef::class_fallback by class name, else `fallback`.
   const int32_t num_classes = planner.num_classes();
   std::vector<const std::vector<std::string>*> chains(static_cast<size_t>(num_classes),
@@ -121,21 +121,13 @@ std::string Crowd::make_fallbacks(const CrowdPlanner& planner, const CrowdDef& d
   for (size_t c = 0; c < planner.classes_.size(); ++c) {
     const auto& cp = planner.classes_[c];
     for (const std::string& name : *chains[c]) {
-      Result<std::unique_ptr<HotPlanner>> quick = create_hot_planner(name, cp->set, quick_def);
-      if (!quick.ok()) return "crowd: fallback: " + quick.error().message;
-      quick_.push_back(std::move(quick).value());
-      for (const int64_t budget : retry_budget_) {
-        HotPlannerDef retry_def;
-        retry_def.limits = def.fallback_limits;
-        retry_def.limits.max_expansions = budget;
-        Result<std::unique_ptr<HotPlanner>> retry = create_hot_planner(name, cp->set, retry_def);
-        if (!retry.ok()) return "crowd: fallback: " + retry.error().message;
-        retry_.push_back(std::move(retry).value());
-      }
+      Result<std::unique_ptr<HotPlanner>> p = create_hot_planner(name, cp->set, quick_def);
+      if (!p.ok()) return "crowd: fallback: " + p.error().message;
+      fallback_.push_back(std::move(p).value());
     }
   }
+  resume_scratch_.resize(fallback_.size());
   const size_t fallback_plan = fallback_plan_size(planner.max_plan_length_);
-  resume_scratch_.resize(retry_.size());
   resume_plan_.assign(fallback_plan, 0);
   resume_s0_.assign(static_cast<size_t>(planner.max_class_vars_), 0);
   resume_goal_.assign(static_cast<size_t>(planner.max_class_vars_), 0);
@@ -165,8 +157,8 @@ void Crowd::make_worker(Worker& w) const {
     w.handle_memo.resize(entries);
     w.memo_shift = 64 - (std::countr_zero(entries) - 1);
   }
-  w.fallback_scratch.resize(quick_.size());
-  if (!quick_.empty()) w.fallback_plan.assign(fallback_plan_size(planner_->max_plan_length_), 0);
+  w.fallback_scratch.resize(fallback_.size());
+  if (!fallback_.empty()) w.fallback_plan.assign(fallback_plan_size(planner_->max_plan_length_), 0);
   if (words == 1 && def_.cache == nullptr) {
     // The cold loop's groups (cold.cpp, serve_block_cold): per group NPC its input in bucket
     // order and its answer, every plan of the group, and the classes' key masks.

@@ -16,17 +16,18 @@ PlanStatus Crowd::run_fallback(std::vector<std::unique_ptr<PlanScratch>>& scratc
                                int32_t level, std::span<const ValueId> s0,
                                std::span<const ValueId> goal, std::vector<ActionId>& plan,
                                int32_t* len) const {
-  const size_t levels = retry_budget_.size();
+  SearchLimits limits = def_.fallback_limits;
+  limits.max_expansions = level < 0 ? std::min(def_.fallback_budget, limits.max_expansions)
+                                    : retry_budget_[static_cast<size_t>(level)];
   bool limited = false;
   for (int32_t k = chain_begin_[c]; k < chain_begin_[c + 1]; ++k) {
-    auto slot = static_cast<size_t>(k);
-    if (level >= 0) slot = slot * levels + static_cast<size_t>(level);
-    const HotPlanner& p = level < 0 ? *quick_[slot] : *retry_[slot];
+    const auto slot = static_cast<size_t>(k);
+    const HotPlanner& p = *fallback_[slot];
     if (scratch[slot] == nullptr) scratch[slot] = p.make_scratch();
-    PlanOutcome o = p.plan(*scratch[slot], s0, goal, plan, len);
+    PlanOutcome o = p.plan(*scratch[slot], s0, goal, plan, len, limits);
     if (o.status == PlanStatus::kBufferTooSmall && *len > static_cast<int32_t>(plan.size())) {
       plan.resize(static_cast<size_t>(*len));
-      o = p.plan(*scratch[slot], s0, goal, plan, len);
+      o = p.plan(*scratch[slot], s0, goal, plan, len, limits);
     }
     switch (o.status) {
       case PlanStatus::kSolved: {

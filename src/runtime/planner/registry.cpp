@@ -27,11 +27,13 @@ extern "C" __attribute__((weak)) void topoplan_tools_planners(const topoplan::Pl
 namespace topoplan {
 
 // Hot factories (planner.h) of the runtime's planners: src/runtime/topo/topo_hot.cpp,
-// src/runtime/astar/astar_hot.cpp.
+// src/runtime/astar/astar_hot.cpp, src/runtime/planner/auto_hot.cpp.
 Result<std::unique_ptr<HotPlanner>> create_topo_hot(const CompiledActionSet& set,
                                                     const HotPlannerDef& def);
 Result<std::unique_ptr<HotPlanner>> create_astar_hot(const CompiledActionSet& set,
                                                      const HotPlannerDef& def);
+Result<std::unique_ptr<HotPlanner>> create_auto_hot(const CompiledActionSet& set,
+                                                    const HotPlannerDef& def);
 
 std::string_view to_string(PlanStatus status) {
   switch (status) {
@@ -95,7 +97,7 @@ PlanResult plan_auto(const Domain& domain, const Instance& instance, const Plann
 
 const std::array kPlanners = {
     PlannerInfo{"auto", "default: ℙ, then GOAP A* within bounded limits (optimal when it answers)",
-                &plan_auto},
+                &plan_auto, &create_auto_hot},
     PlannerInfo{"astar", "GOAP forward A* (packed states, admissible DTG heuristic; optimal)",
                 &plan_astar, &create_astar_hot},
     PlannerInfo{"astar-back", "GOAP regressive A* over subgoals, as F.E.A.R. (optimal)",
@@ -109,43 +111,11 @@ const std::array kPlanners = {
                 "choices when a value has several producers",
                 &plan_topo_reach},
 };
-// ℙ answers in linear time when the domain is in its class. Every action it chooses is one that
-// every plan must contain (post-uniqueness), so its plans are minimal in length and, with
-// non-negative costs, in cost (tests/topo/cost_test.cpp checks this against the exact search).
-// What ℙ cannot decide goes to GOAP A*: optimal for the objective (admissible heuristic), so the
-// answer stays optimal whenever auto answers, and bounded by options.auto_limits, so the default
-// planner never runs unbounded: past them it says kLimitReached, with ℙ's reason and how to go
-// further. The exact search runs only when asked by name. stats.engine is one word ("topo",
-// "astar"); stats.reason says why ℙ did not answer.
+// The default planner's cold path: its hot planner (src/runtime/planner/auto_hot.cpp, the chain
+// ℙ then GOAP A*) through the generic helper, within options.auto_limits.
 PlanResult plan_auto(const Domain& domain, const Instance& instance,
                      const PlannerOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  std::string reason;
-  {
-    PlanResult r = plan_topo(domain, instance, options);
-    if (r.status == PlanStatus::kSolved || r.status == PlanStatus::kUnsolvable) {
-      r.stats.engine = "topo";
-      return r;
-    }
-    reason = "topo " + std::string(to_string(r.status)) + ": " + r.message;
-  }
-  PlannerOptions search = options;
-  search.limits = options.auto_limits;
-  PlanResult r = plan_astar(domain, instance, search);
-  r.stats.engine = "astar";
-  r.stats.reason = reason;
-  if (r.status == PlanStatus::kLimitReached) {
-    const SearchLimits& l = options.auto_limits;
-    char limits[160];
-    std::snprintf(limits, sizeof limits, "%lld expansions, %lld MiB, %g s",
-                  static_cast<long long>(l.max_expansions),
-                  static_cast<long long>(l.max_memory_bytes >> 20), l.max_seconds);
-    r.message = "no plan within the default planner's limits (" + std::string(limits) + "; " +
-                std::to_string(r.stats.expanded) + " A* expansions): " + reason +
-                "; raise --max-expansions, --max-memory or --time-limit, or ask --planner exact";
-  }
-  r.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return r;
+  return plan_prepared("auto", domain, instance, options);
 }
 
 // The built-in planners, then those of topoplan::tools when it is linked, then those registered

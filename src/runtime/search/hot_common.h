@@ -34,6 +34,11 @@ inline bool check_hot_input(const Domain& domain, std::span<const ValueId> s0,
   return true;
 }
 
+// The outcome of a call whose per-call limits are out of range (planner.h, limits_in_range).
+inline PlanOutcome bad_limits() {
+  return PlanOutcome{PlanStatus::kGaveUp, kDetailBadInput, -1, -1, -1};
+}
+
 // True when `set` holds exactly the actions of its class (not an explicit mask that differs).
 inline bool set_is_class(const CompiledActionSet& set) {
   const std::span<const uint8_t> mine = set.action_mask();

@@ -37,14 +37,20 @@ class ExactHotPlanner final : public HotPlanner {
   }
   PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
                    std::span<ActionId> out, int32_t* len) const override {
+    return plan_within(def_.limits, scratch, s0, goal, out, len);
+  }
+  PlanOutcome plan_within(const SearchLimits& limits, PlanScratch& scratch,
+                          std::span<const ValueId> s0, std::span<const ValueId> goal,
+                          std::span<ActionId> out, int32_t* len) const override {
     *len = 0;
     auto& s = static_cast<ExactScratch&>(scratch);
     s.expanded = s.generated = 0;
     PlanOutcome outcome;
     if (!detail::check_hot_input(set_.domain(), s0, goal, outcome)) return outcome;
+    if (!limits_in_range(limits)) return detail::bad_limits();
     packer_.pack(s0, s.root.data());
     const SearchStop stop =
-        s.search.run(detail::ExactPolicy{packer_, ops_, goal}, s.root.data(), def_.limits, s.plan);
+        s.search.run(detail::ExactPolicy{packer_, ops_, goal}, s.root.data(), limits, s.plan);
     s.expanded = s.search.expanded();
     s.generated = s.search.generated();
     if (stop != SearchStop::kGoal) return detail::search_outcome(stop);

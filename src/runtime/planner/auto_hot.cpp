@@ -1,0 +1,131 @@
+// The default planner behind the hot-planner contract (planner.h): a chain of registered hot
+// planners, tried in order on each call until one answers (a plan, a proof of unsolvability, or
+// a buffer too small for its plan). One scratch holds every stage's scratch; the outcome names
+// the stage that answered (PlanOutcome::planner).
+//
+// Why a list of names: a stage is any registered hot planner, so a stronger ℙ variant goes first
+// by adding its name. A stage that refuses the action set at create (ℙ on a set that is not
+// unary or not post-unique) is left out of this planner; the planner exists as long as one stage
+// accepts the set, and explain() still gives the refused stage's reason.
+//
+// Why it stays optimal: ℙ's plans are minimal (every action it picks is in every plan), and A*'s
+// heuristic is admissible, so whichever stage answers, the cost is the optimum; A* runs within
+// the call's limits (kAutoSearchLimits unless the def or the call says otherwise).
+#include <algorithm>
+#include <array>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "topoplan/runtime/planner.h"
+
+namespace topoplan {
+
+namespace {
+
+// The stages of "auto", first to last.
+constexpr std::array<std::string_view, 2> kAutoStages = {"topo", "astar"};
+
+struct AutoScratch final : PlanScratch {
+  std::vector<std::unique_ptr<PlanScratch>> stages;  // one per created stage
+  std::vector<PlanOutcome> outcomes;                 // per stage, its outcome in the last call
+  int32_t tried = 0;                                 // stages run by the last call
+};
+
+class AutoHotPlanner final : public HotPlanner {
+ public:
+  AutoHotPlanner(std::vector<std::unique_ptr<HotPlanner>> stages, std::string refused,
+                 const SearchLimits& limits)
+      : stages_(std::move(stages)), refused_(std::move(refused)), limits_(limits) {
+    for (const auto& s : stages_) max_len_ = std::max(max_len_, s->max_plan_length());
+  }
+
+  [[nodiscard]] std::string_view name() const override { return "auto"; }
+  [[nodiscard]] std::unique_ptr<PlanScratch> make_scratch() const override {
+    auto scratch = std::make_unique<AutoScratch>();
+    for (const auto& s : stages_) scratch->stages.push_back(s->make_scratch());
+    scratch->outcomes.resize(stages_.size());
+    return scratch;
+  }
+  PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
+                   std::span<ActionId> out, int32_t* len) const override {
+    return plan_within(limits_, scratch, s0, goal, out, len);
+  }
+  PlanOutcome plan_within(const SearchLimits& limits, PlanScratch& scratch,
+                          std::span<const ValueId> s0, std::span<const ValueId> goal,
+                          std::span<ActionId> out, int32_t* len) const override {
+    auto& s = static_cast<AutoScratch&>(scratch);
+    s.expanded = s.generated = 0;
+    PlanOutcome o;
+    const auto n = static_cast<int32_t>(stages_.size());
+    for (int32_t i = 0; i < n; ++i) {
+      const HotPlanner& stage = *stages_[static_cast<size_t>(i)];
+      PlanScratch& ss = *s.stages[static_cast<size_t>(i)];
+      o = stage.plan(ss, s0, goal, out, len, limits);
+      o.planner = stage.name();
+      s.outcomes[static_cast<size_t>(i)] = o;
+      s.tried = i + 1;
+      s.expanded += ss.expanded;
+      s.generated += ss.generated;
+      // An answer, or a reason every later stage would share (bad input, a short buffer).
+      if (o.status == PlanStatus::kSolved || o.status == PlanStatus::kUnsolvable ||
+          o.status == PlanStatus::kBufferTooSmall || (o.detail & kDetailBadInput) != 0)
+        return o;
+    }
+    return o;
+  }
+  [[nodiscard]] int32_t max_plan_length() const override { return max_len_; }
+  // The last stage's words, then why the stages before it did not answer.
+  [[nodiscard]] std::string explain(const PlanScratch& scratch,
+                                    const PlanOutcome& outcome) const override {
+    const auto& s = static_cast<const AutoScratch&>(scratch);
+    if (s.tried == 0) return HotPlanner::explain(scratch, outcome);
+    const auto last = static_cast<size_t>(s.tried - 1);
+    std::string out = stages_[last]->explain(*s.stages[last], outcome);
+    const std::string earlier = explain_earlier_stages(scratch);
+    if (!earlier.empty()) out += " (after " + earlier + ")";
+    return out;
+  }
+  [[nodiscard]] std::string explain_earlier_stages(const PlanScratch& scratch) const override {
+    const auto& s = static_cast<const AutoScratch&>(scratch);
+    std::string out = refused_;
+    for (int32_t i = 0; i + 1 < s.tried; ++i) {
+      const auto k = static_cast<size_t>(i);
+      if (!out.empty()) out += "; ";
+      out +=
+          std::string(stages_[k]->name()) + " " + stages_[k]->explain(*s.stages[k], s.outcomes[k]);
+    }
+    return out;
+  }
+
+ private:
+  std::vector<std::unique_ptr<HotPlanner>> stages_;
+  std::string refused_;  // the stages that refused the set, with their reasons ("" if none)
+  SearchLimits limits_;
+  int32_t max_len_ = 0;
+};
+
+}  // namespace
+
+// The hot factory registered for "auto" (src/runtime/planner/registry.cpp).
+Result<std::unique_ptr<HotPlanner>> create_auto_hot(const CompiledActionSet& set,
+                                                    const HotPlannerDef& def) {
+  if (!limits_in_range(def.limits)) return Error{"auto: limits must be positive", {}, 0};
+  std::vector<std::unique_ptr<HotPlanner>> stages;
+  std::string refused;
+  for (const std::string_view name : kAutoStages) {
+    Result<std::unique_ptr<HotPlanner>> p = create_hot_planner(name, set, def);
+    if (p.ok()) {
+      stages.push_back(std::move(p).value());
+      continue;
+    }
+    if (!refused.empty()) refused += "; ";
+    refused += std::string(name) + " unsupported: " + p.error().message;
+  }
+  if (stages.empty()) return Error{"auto: every stage refused the action set: " + refused, {}, 0};
+  return std::unique_ptr<HotPlanner>(
+      std::make_unique<AutoHotPlanner>(std::move(stages), std::move(refused), def.limits));
+}
+
+}  // namespace topoplan

@@ -1,0 +1,170 @@
+// The hot "auto" planner (src/runtime/planner/auto_hot.cpp) against the exact search: on seeded
+// random domains ℙ takes and on domains ℙ refuses at create (two producers of a value, an
+// action with two effects), every plan validates and costs the optimum, every "unsolvable" is
+// confirmed by the exact search, and the outcome names the stage that answered. Per-call limits
+// are honoured.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "random_domains.h"
+#include "refused_domains.h"
+#include "topoplan/runtime/compiled.h"
+#include "topoplan/runtime/plan.h"
+#include "topoplan/runtime/planner.h"
+#include "topoplan/runtime/validate.h"
+
+namespace topoplan {
+namespace {
+
+std::unique_ptr<HotPlanner> make(std::string_view name, const CompiledActionSet& set,
+                                 const HotPlannerDef& def = {}) {
+  auto p = create_hot_planner(name, set, def);
+  EXPECT_TRUE(p.ok()) << name << ": " << (p.ok() ? "" : p.error().to_string());
+  return p.ok() ? std::move(p).value() : nullptr;
+}
+
+struct Tally {
+  int solved = 0, unsolvable = 0, by_topo = 0, by_astar = 0;
+};
+
+// Plans instances of `d` with auto and exact; returns what auto answered.
+Tally differential(const Domain& d, uint64_t seed, bool topo_refuses, const std::string& where) {
+  Tally t;
+  auto set = CompiledActionSet::create(d);
+  EXPECT_TRUE(set.ok());
+  EXPECT_EQ(create_hot_planner("topo", set.value()).ok(), !topo_refuses) << where;
+  HotPlannerDef exact_def;
+  exact_def.limits = SearchLimits{};
+  auto autop = make("auto", set.value());
+  auto exact = make("exact", set.value(), exact_def);
+  if (!autop || !exact) return t;
+  auto as = autop->make_scratch();
+  auto es = exact->make_scratch();
+  std::vector<ActionId> plan(4096), ref(4096);
+  testing::Rng rng(seed);
+  for (int i = 0; i < 24; ++i) {
+    testing::RandomInstanceOptions io;
+    io.kind = i % 3 == 2 ? testing::GoalKind::kRandomGoal : testing::GoalKind::kRandomWalk;
+    io.free_goal_probability = i % 2 == 0 ? 0.0 : 0.4;
+    const Instance inst = testing::random_instance(d, rng, io);
+    int32_t len = -1, ref_len = -1;
+    const PlanOutcome o = autop->plan(*as, inst.init, inst.goal, plan, &len);
+    const PlanOutcome e = exact->plan(*es, inst.init, inst.goal, ref, &ref_len);
+    const std::string at = where + " instance " + std::to_string(i);
+    EXPECT_TRUE(e.status == PlanStatus::kSolved || e.status == PlanStatus::kUnsolvable) << at;
+    EXPECT_EQ(o.status, e.status) << at << ": " << autop->explain(*as, o);
+    if (o.status != e.status) continue;
+    EXPECT_TRUE(o.planner == "topo" || o.planner == "astar") << at << ": " << o.planner;
+    if (topo_refuses) {
+      EXPECT_EQ(o.planner, "astar") << at;
+    }
+    (o.planner == "topo" ? t.by_topo : t.by_astar)++;
+    if (o.status == PlanStatus::kUnsolvable) {
+      ++t.unsolvable;
+      continue;
+    }
+    ++t.solved;
+    const std::span<const ActionId> p(plan.data(), static_cast<size_t>(len));
+    const Validation v = validate_plan(d, inst, p);
+    EXPECT_TRUE(v.valid) << at << ": " << v.reason;
+    EXPECT_EQ(plan_cost(d, p),
+              plan_cost(d, std::span<const ActionId>(ref.data(), static_cast<size_t>(ref_len))))
+        << at;
+  }
+  return t;
+}
+
+TEST(AutoHot, AgreesWithExactWhereTopoTakesTheSet) {
+  Tally all;
+  for (uint64_t seed = 1; seed <= 60; ++seed) {
+    const Tally t =
+        differential(testing::random_domain(seed), seed, false, "seed " + std::to_string(seed));
+    all.solved += t.solved;
+    all.unsolvable += t.unsolvable;
+    all.by_topo += t.by_topo;
+    all.by_astar += t.by_astar;
+  }
+  EXPECT_GT(all.solved, 600);
+  EXPECT_GT(all.unsolvable, 20);
+  EXPECT_GT(all.by_topo, 600);  // ℙ answers most; A* the rest (partial goals, repeats)
+}
+
+TEST(AutoHot, AnswersWithAStarWhereTopoRefusesTheSet) {
+  for (const auto refusal : {testing::Refusal::kTwoProducers, testing::Refusal::kTwoEffects}) {
+    Tally all;
+    int domains = 0;
+    for (uint64_t seed = 1; seed <= 60; ++seed) {
+      const Domain d = testing::refused_domain(seed, refusal);
+      auto set = CompiledActionSet::create(d);
+      ASSERT_TRUE(set.ok());
+      if (create_hot_planner("topo", set.value()).ok()) continue;  // the change kept it in class
+      ++domains;
+      const Tally t = differential(d, seed, true, "refused seed " + std::to_string(seed));
+      all.solved += t.solved;
+      all.unsolvable += t.unsolvable;
+    }
+    EXPECT_GT(domains, 30);
+    EXPECT_GT(all.solved, 300);
+  }
+}
+
+TEST(AutoHot, ExplainSaysWhyTopoDidNotAnswer) {
+  const Domain d = testing::refused_domain(3, testing::Refusal::kTwoEffects);
+  auto set = CompiledActionSet::create(d);
+  ASSERT_TRUE(set.ok());
+  ASSERT_FALSE(create_hot_planner("topo", set.value()).ok());
+  auto p = make("auto", set.value());
+  ASSERT_NE(p, nullptr);
+  auto s = p->make_scratch();
+  testing::Rng rng(3);
+  const Instance inst = testing::random_instance(d, rng);
+  std::vector<ActionId> out(static_cast<size_t>(p->max_plan_length()));
+  int32_t len = 0;
+  const PlanOutcome o = p->plan(*s, inst.init, inst.goal, out, &len);
+  ASSERT_TRUE(o.solved());
+  EXPECT_NE(p->explain(*s, o).find("topo unsupported: "), std::string::npos) << p->explain(*s, o);
+}
+
+// The same planner within a budget of one expansion stops at the limit, then solves with the
+// def's limits: one planner serves every retry level.
+TEST(AutoHot, PerCallLimitsAreHonoured) {
+  int limited = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    const Domain d = testing::refused_domain(seed, testing::Refusal::kTwoProducers);
+    auto set = CompiledActionSet::create(d);
+    ASSERT_TRUE(set.ok());
+    for (const char* name : {"auto", "astar", "astar-back", "exact"}) {
+      HotPlannerDef def;
+      def.limits = SearchLimits{};
+      auto p = make(name, set.value(), def);
+      ASSERT_NE(p, nullptr);
+      auto s = p->make_scratch();
+      testing::Rng rng(seed);
+      std::vector<ActionId> out(4096);
+      for (int i = 0; i < 8; ++i) {
+        const Instance inst = testing::random_instance(d, rng);
+        int32_t len = 0;
+        const PlanOutcome full = p->plan(*s, inst.init, inst.goal, out, &len);
+        ASSERT_TRUE(full.solved()) << name << " seed " << seed;
+        if (s->expanded <= 1) continue;
+        const PlanOutcome one =
+            p->plan(*s, inst.init, inst.goal, out, &len, SearchLimits{1, int64_t{1} << 30, 0.0});
+        EXPECT_EQ(one.status, PlanStatus::kLimitReached) << name << " seed " << seed;
+        EXPECT_NE(one.detail & kDetailExpansionLimit, 0u) << name;
+        EXPECT_LE(s->expanded, 2) << name;
+        ++limited;
+        EXPECT_TRUE(p->plan(*s, inst.init, inst.goal, out, &len).solved()) << name;
+        const PlanOutcome bad =
+            p->plan(*s, inst.init, inst.goal, out, &len, SearchLimits{-1, int64_t{1} << 30, 0.0});
+        EXPECT_EQ(bad.status, PlanStatus::kGaveUp) << name;
+        EXPECT_NE(bad.detail & kDetailBadInput, 0u) << name;
+      }
+    }
+  }
+  EXPECT_GT(limited, 100);
+}
+
+}  // namespace
+}  // namespace topoplan
