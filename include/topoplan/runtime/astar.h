@@ -90,6 +90,7 @@ class AStarPlanner final : public GoapSearchPlanner<AStarPlanner> {
   std::vector<int64_t> hgoal_;     // per (variable, value): distance to the goal value
   std::vector<uint8_t> done_;
   std::vector<ActionId> actions_;
+  ClassId actions_class_ = kAllActions - 1;  // the class actions_ lists (none yet)
 
   // Search arrays, reused across calls.
   std::unique_ptr<BestFirstSearch> search_;

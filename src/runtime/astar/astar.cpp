@@ -236,8 +236,11 @@ PlanStatus AStarPlanner::plan(std::span<const ValueId> init, std::span<const Val
   }
   prepare_heuristic(npc_class, options.objective);
 
-  // The class's actions.
-  detail::available_actions(d, npc_class, actions_);
+  // The class's actions (kept while the class stays the same: a planner serves one class).
+  if (npc_class != actions_class_) {
+    detail::available_actions(d, npc_class, actions_);
+    actions_class_ = npc_class;
+  }
 
   packer_.pack(init, scratch_.data());
   const SearchPolicy policy{*this, options.objective == Objective::kLength};

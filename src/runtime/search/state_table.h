@@ -25,6 +25,7 @@ class StateTable {
     const auto id = static_cast<int32_t>(size_);
     pool_.insert(pool_.end(), state, state + words_);
     slots_[i] = id;
+    slot_of_.push_back(static_cast<int32_t>(i));
     ++size_;
     return {id, true};
   }
@@ -44,11 +45,19 @@ class StateTable {
   }
   [[nodiscard]] size_t size() const { return size_; }
   [[nodiscard]] size_t memory_bytes() const {
-    return pool_.capacity() * sizeof(uint64_t) + slots_.capacity() * sizeof(int32_t);
+    return pool_.capacity() * sizeof(uint64_t) +
+           (slots_.capacity() + slot_of_.capacity()) * sizeof(int32_t);
   }
+  // Frees only the slots in use when they are few: a search of a few nodes after a large one
+  // (the table keeps its size) costs its own nodes, not the table's size.
   void clear() {
+    if (size_ * 8 < slots_.size()) {
+      for (const int32_t slot : slot_of_) slots_[static_cast<size_t>(slot)] = -1;
+    } else {
+      std::fill(slots_.begin(), slots_.end(), -1);
+    }
     pool_.clear();
-    std::fill(slots_.begin(), slots_.end(), -1);
+    slot_of_.clear();
     size_ = 0;
   }
 
@@ -76,6 +85,7 @@ class StateTable {
       size_t i = hash(state(id)) & (bigger.size() - 1);
       while (bigger[i] >= 0) i = (i + 1) & (bigger.size() - 1);
       bigger[i] = id;
+      slot_of_[static_cast<size_t>(id)] = static_cast<int32_t>(i);
     }
     slots_.swap(bigger);
   }
@@ -83,6 +93,7 @@ class StateTable {
   size_t words_;
   std::vector<uint64_t> pool_;
   std::vector<int32_t> slots_;
+  std::vector<int32_t> slot_of_;  // per id, its slot
   size_t size_ = 0;
 };
 
