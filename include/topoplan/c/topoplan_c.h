@@ -370,6 +370,47 @@ TOPOPLAN_API topoplan_status topoplan_topo_explain(const topoplan_topo* topo,
                                                    size_t text_size);
 
 /* ------------------------------------------------------------------------------------------ */
+/* A prepared planner by name ("auto": ℙ, then GOAP A*; "topo", "astar", "astar-back", "exact",
+ * ...; see `topoplan plan --help`): the NPC class's actions compiled once, the planner
+ * created once, its working memory inside the handle. Then any number of plans into
+ * caller-owned arrays, with no allocation per plan once warm. */
+typedef struct topoplan_planner topoplan_planner;
+
+/* Creates the planner `name` for `npc_class` (TOPOPLAN_ALL_ACTIONS: every action).
+ * TOPOPLAN_NOT_FOUND for an unknown name, TOPOPLAN_UNSUPPORTED (why in `error`) when the planner
+ * refuses the class's actions ("auto" accepts every class: ℙ is skipped where it refuses).
+ * Any thread. The task must outlive the planner. */
+TOPOPLAN_API topoplan_status topoplan_planner_create(const topoplan_task* task, const char* name,
+                                                     int32_t npc_class, topoplan_planner** out,
+                                                     char* error, size_t error_size);
+TOPOPLAN_API void topoplan_planner_free(topoplan_planner* planner);
+/* Upper bound on plan length (size `actions` to it to never see TOPOPLAN_BUFFER_TOO_SMALL; for
+ * searches it can be large: any capacity works, the status says when it is short). -1 for NULL. */
+TOPOPLAN_API int32_t topoplan_planner_max_plan_length(const topoplan_planner* planner);
+/* Plans from `init` (total) to `goal` (TOPOPLAN_UNDEFINED = free), each of num_variables
+ * entries. TOPOPLAN_OK (*length actions written), TOPOPLAN_UNSOLVABLE (proof),
+ * TOPOPLAN_LIMIT_REACHED / TOPOPLAN_GAVE_UP (no plan, no proof: topoplan_planner_explain says
+ * why), TOPOPLAN_BUFFER_TOO_SMALL (*length = capacity needed), TOPOPLAN_INVALID_ARGUMENT (NULL,
+ * sizes or values out of range). One thread per planner handle. */
+TOPOPLAN_API topoplan_status topoplan_planner_plan(topoplan_planner* planner, const int32_t* init,
+                                                  const int32_t* goal, int32_t num_variables,
+                                                  int32_t* actions, int32_t capacity,
+                                                  int32_t* length);
+/* The same within a search budget for this call: max_expansions >= 0, max_memory_bytes >= 0,
+ * max_seconds >= 0 (0: no time limit); ℙ ignores them. One thread per planner handle. */
+TOPOPLAN_API topoplan_status topoplan_planner_plan_within(
+    topoplan_planner* planner, const int32_t* init, const int32_t* goal, int32_t num_variables,
+    int64_t max_expansions, int64_t max_memory_bytes, double max_seconds, int32_t* actions,
+    int32_t capacity, int32_t* length);
+/* The registry name of the planner that answered the last plan ("topo" or "astar" for "auto";
+ * the planner's own name otherwise; "" before the first plan). Valid until the next plan or
+ * the free. One thread per planner handle. */
+TOPOPLAN_API const char* topoplan_planner_answered_by(const topoplan_planner* planner);
+/* One line, with names, on the last plan's outcome (why it failed). One thread per handle. */
+TOPOPLAN_API topoplan_status topoplan_planner_explain(const topoplan_planner* planner, char* text,
+                                                     size_t text_size);
+
+/* ------------------------------------------------------------------------------------------ */
 /* UDGOAP (docs/udgoap.md): a drive-based agent chooses its goals and plans by utility. */
 typedef struct topoplan_udgoap_world topoplan_udgoap_world;
 typedef struct topoplan_udgoap_agent topoplan_udgoap_agent;
