@@ -3,6 +3,7 @@
 // bind_*() per concept. module.cpp defines the module and calls them in order:
 //   task.cpp    Instance, Task (dicts, files, names), the benchmark families
 //   plan.cpp    the registry's planners, validation, the class analysis, ℙ's hot TopoPlanner
+//   prepared.cpp  a prepared planner by name (Planner)
 //   crowd.cpp   CrowdPlanner, PlanCache, Crowd (NumPy batches, the GIL released)
 //   udgoap.cpp  UDGOAP worlds and agents, scenario files
 //   sim.cpp     one episode of a simulation scenario
@@ -101,6 +102,7 @@ CArray<T> exact(const py::handle& h, const char* name) {
 
 void bind_task(py::module_& m);
 void bind_plan(py::module_& m);
+void bind_prepared(py::module_& m);
 void bind_crowd(py::module_& m);
 void bind_udgoap(py::module_& m);
 void bind_sim(py::module_& m);

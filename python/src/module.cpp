@@ -18,6 +18,7 @@ PYBIND11_MODULE(_topoplan, m) {
   py::register_exception<topoplan_py::InputError>(m, "InputError", PyExc_ValueError);
   topoplan_py::bind_task(m);
   topoplan_py::bind_plan(m);
+  topoplan_py::bind_prepared(m);
   topoplan_py::bind_crowd(m);
   topoplan_py::bind_udgoap(m);
   topoplan_py::bind_sim(m);

@@ -39,6 +39,7 @@ from ._topoplan import (  # noqa: F401  (re-exported)
     InputError,
     Instance,
     PlanCache,
+    Planner,
     Task,
     TopoPlanner,
     UdgoapAgent,
@@ -58,7 +59,7 @@ InstanceRef = Union[None, int, str, Instance]
 __all__ = [
     "CROWD_BAD_INPUT", "CROWD_BUFFER_TOO_SMALL", "CROWD_CACHE_HIT", "CROWD_NO_PLAN",
     "CROWD_SOLVED", "CROWD_UNSOLVABLE", "Crowd", "CrowdPlanner", "InputError", "Instance",
-    "PlanCache", "PlanResult", "Task", "TopoPlanner", "UdgoapAgent", "UdgoapWorld", "Validation",
+    "PlanCache", "PlanResult", "Planner", "Task", "TopoPlanner", "UdgoapAgent", "UdgoapWorld", "Validation",
     "check", "family", "load_scenario", "load_task", "parse_task", "plan", "planners", "save_task", "simulate",
     "validate",
 ]
