@@ -166,5 +166,44 @@ TEST(AutoHot, PerCallLimitsAreHonoured) {
   EXPECT_GT(limited, 100);
 }
 
+// The cold path is the hot planner through one helper: find_planner("auto")->plan and a
+// PreparedPlanner give the same answer, name the engine, and say why ℙ did not answer.
+TEST(AutoHot, ColdPathAndPreparedPlannerGoThroughTheContract) {
+  int compared = 0;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    const Domain d = testing::refused_domain(seed, testing::Refusal::kTwoEffects);
+    Result<PreparedPlanner> prepared = PreparedPlanner::create(d, "auto");
+    ASSERT_TRUE(prepared.ok()) << prepared.error().to_string();
+    testing::Rng rng(seed);
+    for (int i = 0; i < 10; ++i) {
+      const Instance inst = testing::random_instance(d, rng);
+      const PlanResult hot = prepared->plan(inst);
+      const PlanResult cold = find_planner("auto")->plan(d, inst, PlannerOptions{});
+      ASSERT_EQ(hot.status, cold.status) << cold.message;
+      EXPECT_EQ(hot.actions, cold.actions);
+      EXPECT_EQ(hot.stats.engine, cold.stats.engine);
+      if (!hot.stats.reason.empty() || hot.stats.engine == "astar") {
+        EXPECT_EQ(hot.stats.reason.rfind("topo unsupported: ", 0), 0u) << hot.stats.reason;
+      }
+      if (hot.status != PlanStatus::kSolved) continue;
+      EXPECT_TRUE(validate_plan(d, inst, hot.actions).valid);
+      EXPECT_EQ(hot.cost, plan_cost(d, hot.actions));
+      ++compared;
+    }
+    // A tight per-call budget gives the default planner's limit message on the cold path.
+    PlannerOptions tight;
+    tight.auto_limits.max_expansions = 0;
+    const Instance inst = testing::random_instance(d, rng);
+    const PlanResult r = find_planner("auto")->plan(d, inst, tight);
+    if (r.status == PlanStatus::kLimitReached) {
+      EXPECT_NE(r.message.find("default planner's limits"), std::string::npos) << r.message;
+    }
+  }
+  EXPECT_GT(compared, 100);
+  const Domain d = testing::random_domain(1);
+  Result<PreparedPlanner> p = PreparedPlanner::create(d, "no-such-planner");
+  EXPECT_FALSE(p.ok());
+}
+
 }  // namespace
 }  // namespace topoplan
