@@ -393,9 +393,9 @@ TOPOPLAN_API int32_t topoplan_planner_max_plan_length(const topoplan_planner* pl
  * why), TOPOPLAN_BUFFER_TOO_SMALL (*length = capacity needed), TOPOPLAN_INVALID_ARGUMENT (NULL,
  * sizes or values out of range). One thread per planner handle. */
 TOPOPLAN_API topoplan_status topoplan_planner_plan(topoplan_planner* planner, const int32_t* init,
-                                                  const int32_t* goal, int32_t num_variables,
-                                                  int32_t* actions, int32_t capacity,
-                                                  int32_t* length);
+                                                   const int32_t* goal, int32_t num_variables,
+                                                   int32_t* actions, int32_t capacity,
+                                                   int32_t* length);
 /* The same within a search budget for this call: max_expansions >= 0, max_memory_bytes >= 0,
  * max_seconds >= 0 (0: no time limit); ℙ ignores them. One thread per planner handle. */
 TOPOPLAN_API topoplan_status topoplan_planner_plan_within(
@@ -408,7 +408,7 @@ TOPOPLAN_API topoplan_status topoplan_planner_plan_within(
 TOPOPLAN_API const char* topoplan_planner_answered_by(const topoplan_planner* planner);
 /* One line, with names, on the last plan's outcome (why it failed). One thread per handle. */
 TOPOPLAN_API topoplan_status topoplan_planner_explain(const topoplan_planner* planner, char* text,
-                                                     size_t text_size);
+                                                      size_t text_size);
 
 /* ------------------------------------------------------------------------------------------ */
 /* UDGOAP (docs/udgoap.md): a drive-based agent chooses its goals and plans by utility. */
