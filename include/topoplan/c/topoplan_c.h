@@ -370,8 +370,8 @@ TOPOPLAN_API topoplan_status topoplan_topo_explain(const topoplan_topo* topo,
                                                    size_t text_size);
 
 /* ------------------------------------------------------------------------------------------ */
-/* A prepared planner by name ("auto": ℙ, then GOAP A*; "topo", "astar", "astar-back", "exact",
- * ...; see `topoplan plan --help`): the NPC class's actions compiled once, the planner
+/* A prepared planner by name ("auto": ℙ, then GOAP A*; "topo", "astar", "astar-back"; "exact" in
+ * libtopoplan_c_research): the NPC class's actions compiled once, the planner
  * created once, its working memory inside the handle. Then any number of plans into
  * caller-owned arrays, with no allocation per plan once warm. */
 typedef struct topoplan_planner topoplan_planner;
