@@ -3,7 +3,7 @@ include(CMakePackageConfigHelpers)
 
 # Two export sets: topoplanTargets (no third-party dependency) and topoplanIoTargets (toml++),
 # so that find_package(topoplan) asks for toml++ only when the io component is wanted.
-install(TARGETS topoplan_runtime topoplan_tools topoplan topoplan_udgoap topoplan_sim EXPORT topoplanTargets
+install(TARGETS topoplan_runtime topoplan_tools topoplan topoplan_udgoap topoplan_sim topoplan_agents EXPORT topoplanTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}

@@ -32,4 +32,22 @@ struct Validation {
 // True when action `a` is applicable in `state` (pre-conditions and prevail-conditions hold).
 [[nodiscard]] bool applicable(const Domain& domain, ActionId a, std::span<const ValueId> state);
 
+// The first condition of action `a` that does not hold in `state` (effects' pre-conditions in
+// the domain's order, then prevail-conditions); kind kNone when `a` applies. The one check
+// validate_plan, applicable and engines that execute plans themselves share.
+enum class ConditionKind : uint8_t { kNone, kPre, kPrevail };
+struct FailedCondition {
+  ConditionKind kind = ConditionKind::kNone;
+  VarId var = -1;
+  ValueId required = kUndefined;
+  ValueId actual = kUndefined;
+  [[nodiscard]] bool holds() const { return kind == ConditionKind::kNone; }
+};
+[[nodiscard]] FailedCondition failed_condition(const Domain& domain, ActionId a,
+                                               std::span<const ValueId> state);
+// "pre-condition 'door=open' does not hold (it is 'door=closed')"; "" when it holds.
+[[nodiscard]] std::string describe(const Domain& domain, const FailedCondition& failed);
+// Writes the effects of `a` into `state` (conditions are not checked: failed_condition first).
+void apply_action(const Domain& domain, ActionId a, std::span<ValueId> state);
+
 }  // namespace topoplan

@@ -10,12 +10,37 @@ bool satisfies(std::span<const ValueId> state, std::span<const ValueId> goal) {
   return true;
 }
 
+FailedCondition failed_condition(const Domain& domain, ActionId a, std::span<const ValueId> state) {
+  for (const Effect& e : domain.effects(a)) {
+    const ValueId now = state[static_cast<size_t>(e.var)];
+    if (e.pre != kUndefined && now != e.pre) return {ConditionKind::kPre, e.var, e.pre, now};
+  }
+  for (const Fact& f : domain.prevail(a)) {
+    const ValueId now = state[static_cast<size_t>(f.var)];
+    if (now != f.value) return {ConditionKind::kPrevail, f.var, f.value, now};
+  }
+  return {};
+}
+
 bool applicable(const Domain& domain, ActionId a, std::span<const ValueId> state) {
-  for (const Effect& e : domain.effects(a))
-    if (e.pre != kUndefined && state[static_cast<size_t>(e.var)] != e.pre) return false;
-  for (const Fact& f : domain.prevail(a))
-    if (state[static_cast<size_t>(f.var)] != f.value) return false;
-  return true;
+  return failed_condition(domain, a, state).holds();
+}
+
+void apply_action(const Domain& domain, ActionId a, std::span<ValueId> state) {
+  for (const Effect& e : domain.effects(a)) state[static_cast<size_t>(e.var)] = e.post;
+}
+
+namespace {
+std::string quoted_fact(const Domain& domain, VarId v, ValueId x) {
+  return "'" + domain.variable_name(v) + "=" + domain.value_name(v, x) + "'";
+}
+}  // namespace
+
+std::string describe(const Domain& domain, const FailedCondition& failed) {
+  if (failed.holds()) return "";
+  return std::string(failed.kind == ConditionKind::kPre ? "pre-condition " : "prevail-condition ") +
+         quoted_fact(domain, failed.var, failed.required) + " does not hold (it is " +
+         quoted_fact(domain, failed.var, failed.actual) + ")";
 }
 
 Validation validate_plan(const Domain& domain, const Instance& instance,
@@ -28,9 +53,7 @@ Validation validate_plan(const Domain& domain, const Instance& instance,
   std::vector<ValueId>& state = out.final_state;
   state = instance.init;
   const auto mask = domain.action_mask(instance.npc_class);
-  auto value = [&](VarId v, ValueId x) {
-    return "'" + domain.variable_name(v) + "=" + domain.value_name(v, x) + "'";
-  };
+  auto value = [&](VarId v, ValueId x) { return quoted_fact(domain, v, x); };
   for (size_t i = 0; i < plan.size(); ++i) {
     const ActionId a = plan[i];
     const std::string step =
@@ -46,23 +69,11 @@ Validation validate_plan(const Domain& domain, const Instance& instance,
                    domain.class_name(instance.npc_class) + "'";
       return out;
     }
-    for (const Effect& e : domain.effects(a)) {
-      const ValueId now = state[static_cast<size_t>(e.var)];
-      if (e.pre != kUndefined && now != e.pre) {
-        out.reason = step + ": pre-condition " + value(e.var, e.pre) + " does not hold (it is " +
-                     value(e.var, now) + ")";
-        return out;
-      }
+    if (const FailedCondition failed = failed_condition(domain, a, state); !failed.holds()) {
+      out.reason = step + ": " + describe(domain, failed);
+      return out;
     }
-    for (const Fact& f : domain.prevail(a)) {
-      const ValueId now = state[static_cast<size_t>(f.var)];
-      if (now != f.value) {
-        out.reason = step + ": prevail-condition " + value(f.var, f.value) +
-                     " does not hold (it is " + value(f.var, now) + ")";
-        return out;
-      }
-    }
-    for (const Effect& e : domain.effects(a)) state[static_cast<size_t>(e.var)] = e.post;
+    apply_action(domain, a, state);
     out.cost += domain.cost(a);
   }
   out.failed_step = -1;

@@ -1,0 +1,207 @@
+// topoplan::agents — NPCs that live by their plans: sense, choose a goal, act, replan.
+//
+// Design
+// ------
+// A planner answers "which plan"; a game needs the loop around it: keep what each NPC believes,
+// pick its goal, hand its actions to the engine one at a time, notice when the plan broke, and
+// plan again — for a handful of NPCs or a million, inside a frame. AgentWorld is that loop over
+// one CrowdPlanner (crowd.h). Decisions, in the order they matter:
+//   * Struct of arrays. Agent i is an index: its class, its believed state (packed in the crowd
+//     layout, so a batch reads it without conversion), its goal list, its plan (action ids of
+//     16 bits, at most AgentWorldDef::max_plan_length), the step it runs and its flags, each in
+//     an array of its own. Everything is allocated by create() for `capacity` agents; update()
+//     allocates nothing while ℙ (or the cache) answers.
+//   * The engine owns the world; the runtime owns beliefs. The engine writes what an agent senses
+//     (set_fact, set_state) and, when it runs actions over time, reports them finished or failed.
+//     An action whose effects all hold in the believed state counts as finished without a report,
+//     so an engine that only writes sensed facts needs no other call.
+//   * Only changed or due agents cost. An agent is examined in a frame when a fact of it changed,
+//     the engine reported on its action, or its decision period (frames, per agent: a
+//     level-of-detail rate) came round. Others cost one compare of their due frame.
+//   * Replan rules, each with its reason (ReplanReason): no plan yet; plan finished (next goal);
+//     the engine reported the running action failed; a sensed fact broke the rest of the plan —
+//     checked by validating the remaining actions from the believed state (pre- and
+//     prevail-conditions, then the goal), which is exact where watching "the next action's
+//     conditions" is not (a fact a later step needs can break too); a goal of higher priority is
+//     no longer satisfied; the world version moved on (bump_world_version: the level changed);
+//     the plan is older than max_plan_age frames. The last two are checked on due frames only,
+//     so a version bump spreads the replans over one decision period instead of one frame.
+//   * Goals are partial states with names, in priority lists (a list per class, or per agent).
+//     The agent pursues the first goal of its list that does not hold.
+//   * One batch per frame. Every agent that needs a plan is queued (FIFO, once); update() plans
+//     up to max_plans_per_frame of the queue as one crowd batch (ℙ, the class's planner chain,
+//     the plan cache). The rest waits for the next frame. The budget is a count, not a time:
+//     the events of a frame then depend on the inputs only — identical for any thread count and
+//     any machine load (a time budget would make them depend on the load).
+//   * Events out, in a caller-owned array, in agent-examination order then batch order: start an
+//     action, abort the running one, goal changed, plan adopted (with its replan reason), goal
+//     reached, no plan (with the reason). A new plan whose first action is the one already
+//     running keeps it running: no abort/start pair for a replan that changes nothing now.
+// Threads come from the crowd's task hook (CrowdDef::enqueue_task); the agent loop itself runs
+// on the calling thread.
+//
+// For engines that execute plans themselves, validate.h has the three small calls this loop is
+// built on: failed_condition (does action a apply in s, and which condition fails), apply_action,
+// satisfies (does goal g hold in s). docs/agents.md shows how an engine wires the loop.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "topoplan/runtime/crowd.h"
+#include "topoplan/runtime/domain.h"
+#include "topoplan/runtime/result.h"
+
+namespace topoplan::agents {
+
+using AgentId = int32_t;
+using GoalId = int32_t;
+inline constexpr GoalId kNoGoal = -1;
+
+enum class ReplanReason : uint8_t {
+  kNone = 0,
+  kNoPlan,           // the agent had no plan for its goal
+  kPlanFinished,     // the plan ran to its end (the next goal, or the goal did not hold)
+  kActionFailed,     // the engine reported the running action failed
+  kConditionBroken,  // a sensed fact broke a pre- or prevail-condition of the rest, or the goal
+  kBetterGoal,       // a goal of higher priority stopped holding
+  kWorldChanged,     // bump_world_version() since the plan was made
+  kPlanTooOld,       // older than AgentWorldDef::max_plan_age frames
+};
+inline constexpr int32_t kNumReplanReasons = 8;
+[[nodiscard]] std::string_view to_string(ReplanReason reason);
+
+enum class NoPlanReason : uint8_t {
+  kUnsolvable = 0,  // proved: no plan reaches the goal from the believed state
+  kGaveUp,          // the planner chain found no plan and no proof (limits)
+  kTooLong,         // the plan is longer than AgentWorldDef::max_plan_length
+  kBadInput,        // the crowd refused the input (a value out of range)
+};
+[[nodiscard]] std::string_view to_string(NoPlanReason reason);
+
+enum class EventKind : uint8_t {
+  kStartAction = 0,  // action: start it (step: its index in the plan)
+  kAbortAction,      // action: stop it (detail: the ReplanReason that made it obsolete)
+  kGoalChanged,      // goal: the new goal (kNoGoal: every goal of the list holds)
+  kPlanned,          // a plan was adopted for goal; detail: ReplanReason; action: plan length
+  kGoalReached,      // goal holds at the end of the plan
+  kNoPlan,           // goal has no plan; detail: NoPlanReason
+};
+[[nodiscard]] std::string_view to_string(EventKind kind);
+
+struct Event {
+  AgentId agent = 0;
+  EventKind kind = EventKind::kStartAction;
+  uint8_t detail = 0;  // ReplanReason or NoPlanReason, by kind
+  uint16_t step = 0;   // kStartAction: index of the action in the plan
+  ActionId action = -1;
+  GoalId goal = kNoGoal;
+  friend bool operator==(const Event&, const Event&) = default;
+};
+
+struct AgentWorldDef {
+  int32_t capacity = 1024;                // agents add_agent may create
+  int32_t decision_period = 30;           // frames between two due examinations (default per agent)
+  int64_t max_plan_age = 0;               // frames; 0: plans never grow old
+  int32_t max_plans_per_frame = 1 << 16;  // agents planned per update (the rest waits)
+  int32_t max_plan_length = 32;           // actions stored per agent (at most 255)
+  CrowdDef crowd;                         // threads, planner chain, budgets of the batch
+  PlanCacheDef cache;                     // the world's plan cache
+  bool use_cache = true;
+};
+
+struct UpdateStats {
+  int64_t frame = 0;           // the frame this update ran (0 for the first)
+  int64_t events = 0;          // events written
+  int64_t events_dropped = 0;  // events that did not fit in the caller's array
+  int64_t examined = 0;        // agents examined (changed, reported or due)
+  int64_t planned = 0;         // agents planned in this frame's batch
+  int64_t waiting = 0;         // agents queued for a plan after this update
+  int64_t plan_ns = 0;         // wall time of the batch
+  std::array<int64_t, kNumReplanReasons> replans{};  // plans asked for, by ReplanReason
+};
+
+class AgentWorld {
+ public:
+  // `planner` (and its domain) must outlive the world. Fails on def values out of range or a
+  // domain with more than 65535 actions.
+  [[nodiscard]] static Result<AgentWorld> create(const CrowdPlanner& planner,
+                                                 const AgentWorldDef& def = {});
+  AgentWorld();
+  AgentWorld(AgentWorld&&) noexcept;
+  AgentWorld& operator=(AgentWorld&&) noexcept;
+  ~AgentWorld();
+
+  // --- Goals (set up before the game loop; these allocate) ---
+  // A named partial state (one entry per variable, kUndefined: free). Fails on a bad size,
+  // a value out of range or an empty name.
+  Result<GoalId> add_goal(std::string name, std::span<const ValueId> goal);
+  // A goal list in priority order (first = most important); its id. Fails on unknown goals.
+  Result<int32_t> add_goal_list(std::span<const GoalId> goals);
+  // The list agents of class `npc_class` get from add_agent. Fails on ids out of range.
+  std::optional<Error> set_class_goals(int32_t npc_class, int32_t goal_list);
+  [[nodiscard]] const std::string& goal_name(GoalId g) const;
+  [[nodiscard]] int32_t num_goals() const;
+
+  // --- Agents ---
+  // A new agent with a total believed state; it is examined in the next update. Fails past
+  // `capacity`, on a class out of range or a value out of range.
+  Result<AgentId> add_agent(int32_t npc_class, std::span<const ValueId> state);
+  [[nodiscard]] int32_t num_agents() const;
+  // The agent's goal list (add_goal_list id); examined in the next update.
+  void set_goal_list(AgentId agent, int32_t goal_list);
+  // Frames between due examinations of the agent (>= 1); the next one is `period` frames away.
+  void set_decision_period(AgentId agent, int32_t period);
+
+  // --- Senses and reports (between updates) ---
+  // Writes one believed fact; a changed value marks the agent for examination.
+  void set_fact(AgentId agent, VarId var, ValueId value);
+  // Writes the whole believed state (total).
+  void set_state(AgentId agent, std::span<const ValueId> state);
+  // The same in the crowd layout (planner.layout().words() words).
+  void set_packed_state(AgentId agent, const uint64_t* packed);
+  // The engine finished the running action: its effects are applied to the believed state.
+  void action_finished(AgentId agent);
+  // The engine could not run the running action: the agent replans (kActionFailed).
+  void action_failed(AgentId agent);
+  // The level changed: every plan is replanned at its agent's next due frame (kWorldChanged).
+  void bump_world_version();
+
+  // --- The frame ---
+  // Examines the agents that changed or are due, plans the queue's head in one crowd batch and
+  // writes the events into `events` (those past its size are counted in events_dropped). `dt`:
+  // seconds since the last update (progress() of running actions).
+  UpdateStats update(double dt, std::span<Event> events);
+
+  // --- Reading an agent ---
+  [[nodiscard]] ValueId fact(AgentId agent, VarId var) const;
+  void state(AgentId agent, std::span<ValueId> out) const;
+  [[nodiscard]] int32_t npc_class(AgentId agent) const;
+  [[nodiscard]] GoalId goal(AgentId agent) const;
+  // The current plan (empty: none) and the index of the running action in it.
+  int32_t plan(AgentId agent, std::span<ActionId> out) const;  // returns the length
+  [[nodiscard]] int32_t plan_length(AgentId agent) const;
+  [[nodiscard]] int32_t step(AgentId agent) const;
+  // The running action, or -1.
+  [[nodiscard]] ActionId running_action(AgentId agent) const;
+  // Seconds the running action has run (sum of update dt since its start).
+  [[nodiscard]] double progress(AgentId agent) const;
+  // Why the agent last asked for a plan.
+  [[nodiscard]] ReplanReason last_replan(AgentId agent) const;
+  [[nodiscard]] int64_t frame() const;
+  [[nodiscard]] const CrowdPlanner& planner() const;
+  // One line for an event, in the designer's terms ("agent 12 (Thief): start 'PickLock'").
+  [[nodiscard]] std::string describe(const Event& event) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace topoplan::agents

@@ -1,0 +1,740 @@
+// topoplan::agents — the agent loop (agents.h). Hot data is struct-of-arrays; conditions, effects
+// and goals are compiled once into masks over the crowd layout's words, so that the checks of an
+// examined agent are a few AND/XOR per word and a batch reads believed states as they are.
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "topoplan/agents/agents.h"
+#include "topoplan/runtime/validate.h"
+
+namespace topoplan::agents {
+
+std::string_view to_string(ReplanReason reason) {
+  switch (reason) {
+    case ReplanReason::kNone:
+      return "none";
+    case ReplanReason::kNoPlan:
+      return "no-plan";
+    case ReplanReason::kPlanFinished:
+      return "plan-finished";
+    case ReplanReason::kActionFailed:
+      return "action-failed";
+    case ReplanReason::kConditionBroken:
+      return "condition-broken";
+    case ReplanReason::kBetterGoal:
+      return "better-goal";
+    case ReplanReason::kWorldChanged:
+      return "world-changed";
+    case ReplanReason::kPlanTooOld:
+      return "plan-too-old";
+  }
+  return "?";
+}
+
+std::string_view to_string(NoPlanReason reason) {
+  switch (reason) {
+    case NoPlanReason::kUnsolvable:
+      return "unsolvable";
+    case NoPlanReason::kGaveUp:
+      return "gave-up";
+    case NoPlanReason::kTooLong:
+      return "too-long";
+    case NoPlanReason::kBadInput:
+      return "bad-input";
+  }
+  return "?";
+}
+
+std::string_view to_string(EventKind kind) {
+  switch (kind) {
+    case EventKind::kStartAction:
+      return "start";
+    case EventKind::kAbortAction:
+      return "abort";
+    case EventKind::kGoalChanged:
+      return "goal";
+    case EventKind::kPlanned:
+      return "planned";
+    case EventKind::kGoalReached:
+      return "reached";
+    case EventKind::kNoPlan:
+      return "no-plan";
+  }
+  return "?";
+}
+
+namespace {
+
+// Per-agent flags.
+constexpr uint8_t kHasPlan = 1;       // plan[0, len) is the agent's plan
+constexpr uint8_t kRunning = 2;       // plan[step] runs
+constexpr uint8_t kReportDone = 4;    // the engine reported the running action finished
+constexpr uint8_t kReportFailed = 8;  // ... failed
+constexpr uint8_t kQueued = 16;       // waiting for a plan
+constexpr uint8_t kBlocked = 32;      // no plan for its goal; waits for a change
+
+struct Goal {
+  std::string name;
+  std::vector<ValueId> values;
+  std::vector<uint64_t> mask, value;  // per word: the goal's fields and their values
+  std::vector<uint64_t> packed;       // crowd goal layout (free fields all ones)
+};
+
+}  // namespace
+
+struct AgentWorld::Impl {
+  const CrowdPlanner* planner = nullptr;
+  const Domain* domain = nullptr;
+  AgentWorldDef def;
+  int32_t words = 0;  // per believed state
+  int32_t max_len = 0;
+  std::unique_ptr<PlanCache> cache;
+  std::unique_ptr<Crowd> crowd;  // by pointer: Crowd's default constructor needs its internals
+
+  // Per action, per word: condition (pre + prevail) and effect masks and values.
+  std::vector<uint64_t> cond_mask, cond_value, eff_mask, eff_value;
+  std::vector<Goal> goals;
+  std::vector<int32_t> list_offset{0};
+  std::vector<GoalId> list_goals;
+  std::vector<int32_t> class_list;  // per class: its goal list (-1: none)
+
+  // Agents (struct of arrays, `capacity` entries).
+  int32_t n = 0;
+  std::vector<uint16_t> cls, list;
+  std::vector<uint64_t> state;  // n * words
+  std::vector<GoalId> goal;
+  std::vector<uint16_t> plan;  // n * max_len
+  std::vector<uint8_t> len, step, flags, last_reason, queued_reason;
+  std::vector<uint32_t> next_due, period, plan_frame, plan_version;
+  std::vector<double> start_time;
+  std::vector<uint64_t> sensed, due;  // bitmaps
+  std::vector<int32_t> queue;         // ring of agents waiting for a plan
+  int64_t queue_head = 0, queue_size = 0;
+
+  // The batch (max_plans_per_frame entries).
+  int32_t batch_cap = 0;
+  std::vector<int32_t> batch_agent;
+  std::vector<uint16_t> batch_class;
+  std::vector<uint64_t> batch_init, batch_goal;
+  std::vector<ActionId> out_actions;
+  std::vector<uint32_t> out_offset;
+  std::vector<uint16_t> out_length;
+  std::vector<CrowdStatus> out_status;
+  std::vector<uint64_t> scratch;  // one state
+
+  int64_t frame = 0;
+  uint32_t version = 0;
+  double time = 0;
+
+  // The update in progress.
+  std::span<Event> events;
+  UpdateStats* stats = nullptr;
+
+  void emit(AgentId a, EventKind kind, uint8_t detail, ActionId action, GoalId g, uint16_t at = 0) {
+    if (stats->events < static_cast<int64_t>(events.size()))
+      events[static_cast<size_t>(stats->events++)] = Event{a, kind, detail, at, action, g};
+    else
+      ++stats->events_dropped;
+  }
+  uint64_t* state_of(int32_t i) { return state.data() + static_cast<size_t>(i) * words; }
+  const uint64_t* state_of(int32_t i) const {
+    return state.data() + static_cast<size_t>(i) * words;
+  }
+  uint16_t* plan_of(int32_t i) { return plan.data() + static_cast<size_t>(i) * max_len; }
+  const uint16_t* plan_of(int32_t i) const {
+    return plan.data() + static_cast<size_t>(i) * max_len;
+  }
+  void mark(int32_t i) { sensed[static_cast<size_t>(i) >> 6] |= uint64_t{1} << (i & 63); }
+
+  [[nodiscard]] bool holds(const uint64_t* s, const uint64_t* mask, const uint64_t* value) const {
+    uint64_t diff = 0;
+    for (int32_t w = 0; w < words; ++w) diff |= (s[w] ^ value[w]) & mask[w];
+    return diff == 0;
+  }
+  [[nodiscard]] bool applies(const uint64_t* s, ActionId a) const {
+    const size_t o = static_cast<size_t>(a) * words;
+    return holds(s, cond_mask.data() + o, cond_value.data() + o);
+  }
+  [[nodiscard]] bool effects_hold(const uint64_t* s, ActionId a) const {
+    const size_t o = static_cast<size_t>(a) * words;
+    return holds(s, eff_mask.data() + o, eff_value.data() + o);
+  }
+  void apply(uint64_t* s, ActionId a) const {
+    const size_t o = static_cast<size_t>(a) * words;
+    for (int32_t w = 0; w < words; ++w)
+      s[w] = (s[w] & ~eff_mask[o + w]) | eff_value[o + static_cast<size_t>(w)];
+  }
+  [[nodiscard]] bool goal_holds(const uint64_t* s, GoalId g) const {
+    const Goal& goal_rec = goals[static_cast<size_t>(g)];
+    return holds(s, goal_rec.mask.data(), goal_rec.value.data());
+  }
+  // The first goal of the agent's list that does not hold.
+  [[nodiscard]] GoalId choose(int32_t i) const {
+    const uint16_t l = list[static_cast<size_t>(i)];
+    if (l == 0xFFFF) return kNoGoal;
+    const uint64_t* s = state_of(i);
+    for (int32_t k = list_offset[l]; k < list_offset[l + 1u]; ++k)
+      if (!goal_holds(s, list_goals[static_cast<size_t>(k)]))
+        return list_goals[static_cast<size_t>(k)];
+    return kNoGoal;
+  }
+  // Validates plan[from, len) and then the goal from the believed state: the first step that
+  // fails, len when only the goal fails, -1 when the rest is a plan.
+  [[nodiscard]] int32_t first_broken(int32_t i, int32_t from) {
+    uint64_t* s = scratch.data();
+    std::memcpy(s, state_of(i), sizeof(uint64_t) * static_cast<size_t>(words));
+    const uint16_t* p = plan_of(i);
+    const int32_t l = len[static_cast<size_t>(i)];
+    for (int32_t k = from; k < l; ++k) {
+      if (!applies(s, p[k])) return k;
+      apply(s, p[k]);
+    }
+    return goal_holds(s, goal[static_cast<size_t>(i)]) ? -1 : l;
+  }
+  void enqueue(int32_t i, ReplanReason reason) {
+    uint8_t& f = flags[static_cast<size_t>(i)];
+    if ((f & kQueued) != 0) return;
+    f |= kQueued;
+    queued_reason[static_cast<size_t>(i)] = static_cast<uint8_t>(reason);
+    ++stats->replans[static_cast<size_t>(reason)];
+    queue[static_cast<size_t>((queue_head + queue_size) % def.capacity)] = i;
+    ++queue_size;
+  }
+  void start(int32_t i) {
+    const auto u = static_cast<size_t>(i);
+    flags[u] |= kRunning;
+    start_time[u] = time;
+    emit(i, EventKind::kStartAction, 0, plan_of(i)[step[u]], goal[u], step[u]);
+  }
+  void abort_running(int32_t i, ReplanReason why) {
+    const auto u = static_cast<size_t>(i);
+    if ((flags[u] & kRunning) == 0) return;
+    emit(i, EventKind::kAbortAction, static_cast<uint8_t>(why), plan_of(i)[step[u]], goal[u],
+         step[u]);
+    flags[u] &= static_cast<uint8_t>(~kRunning);
+  }
+  void drop_plan(int32_t i) {
+    flags[static_cast<size_t>(i)] &= static_cast<uint8_t>(~(kHasPlan | kRunning));
+    len[static_cast<size_t>(i)] = 0;
+    step[static_cast<size_t>(i)] = 0;
+  }
+
+  void examine(int32_t i, bool was_sensed, bool was_due);
+  void plan_batch();
+};
+
+void AgentWorld::Impl::examine(int32_t i, bool was_sensed, bool was_due) {
+  const auto u = static_cast<size_t>(i);
+  uint8_t f = flags[u];
+  uint64_t* s = state_of(i);
+  ReplanReason reason = ReplanReason::kNone;
+  bool advanced = false;
+  const bool running = (f & kRunning) != 0;
+  if ((f & kReportFailed) != 0 && running) {
+    reason = ReplanReason::kActionFailed;
+    f &= static_cast<uint8_t>(~kRunning);
+  } else if (running && ((f & kReportDone) != 0 || effects_hold(s, plan_of(i)[step[u]]))) {
+    apply(s, plan_of(i)[step[u]]);  // a no-op when the engine wrote the effects itself
+    ++step[u];
+    f &= static_cast<uint8_t>(~kRunning);
+    advanced = true;
+  }
+  f &= static_cast<uint8_t>(~(kReportDone | kReportFailed));
+  if (was_sensed || (was_due && plan_version[u] != version)) f &= static_cast<uint8_t>(~kBlocked);
+  flags[u] = f;
+  if (reason == ReplanReason::kActionFailed) drop_plan(i);
+
+  // The goal: the first of the list that does not hold.
+  const GoalId old_goal = goal[u];
+  const GoalId g = choose(i);
+  if (g != old_goal) {
+    const bool reached = old_goal != kNoGoal && goal_holds(s, old_goal);
+    if (reached) {
+      emit(i, EventKind::kGoalReached, 0, -1, old_goal);
+      if (reason == ReplanReason::kNone) reason = ReplanReason::kPlanFinished;
+    } else if (old_goal != kNoGoal && reason == ReplanReason::kNone) {
+      reason = ReplanReason::kBetterGoal;
+    }
+    abort_running(i, reason == ReplanReason::kNone ? ReplanReason::kNoPlan : reason);
+    drop_plan(i);
+    flags[u] &= static_cast<uint8_t>(~kBlocked);
+    goal[u] = g;
+    emit(i, EventKind::kGoalChanged, 0, -1, g);
+  }
+  if (g == kNoGoal) return;
+  f = flags[u];
+  if (reason == ReplanReason::kNone) {
+    if ((f & kHasPlan) == 0) {
+      if ((f & kBlocked) == 0) reason = ReplanReason::kNoPlan;
+    } else if (step[u] >= len[u]) {
+      reason = ReplanReason::kPlanFinished;  // the goal still does not hold
+    } else if (was_sensed || advanced) {
+      const int32_t broken = first_broken(i, step[u]);
+      if (broken >= 0) {
+        reason = ReplanReason::kConditionBroken;
+        if (broken == step[u]) abort_running(i, reason);
+      }
+    }
+    if (reason == ReplanReason::kNone && was_due && (f & kHasPlan) != 0) {
+      if (plan_version[u] != version)
+        reason = ReplanReason::kWorldChanged;
+      else if (def.max_plan_age > 0 &&
+               frame - static_cast<int64_t>(plan_frame[u]) > def.max_plan_age)
+        reason = ReplanReason::kPlanTooOld;
+    }
+  }
+  if (reason != ReplanReason::kNone) {
+    last_reason[u] = static_cast<uint8_t>(reason);
+    enqueue(i, reason);
+  } else if (advanced && (flags[u] & kQueued) == 0) {
+    start(i);
+  }
+}
+
+void AgentWorld::Impl::plan_batch() {
+  const int64_t take = std::min<int64_t>(queue_size, batch_cap);
+  int32_t m = 0;
+  for (int64_t k = 0; k < take; ++k) {
+    const int32_t i = queue[static_cast<size_t>(queue_head)];
+    queue_head = (queue_head + 1) % def.capacity;
+    --queue_size;
+    const auto u = static_cast<size_t>(i);
+    flags[u] &= static_cast<uint8_t>(~kQueued);
+    if (goal[u] == kNoGoal) continue;
+    batch_agent[static_cast<size_t>(m)] = i;
+    batch_class[static_cast<size_t>(m)] = cls[u];
+    std::memcpy(batch_init.data() + static_cast<size_t>(m) * words, state_of(i),
+                sizeof(uint64_t) * static_cast<size_t>(words));
+    std::memcpy(batch_goal.data() + static_cast<size_t>(m) * words,
+                goals[static_cast<size_t>(goal[u])].packed.data(),
+                sizeof(uint64_t) * static_cast<size_t>(words));
+    ++m;
+  }
+  if (m == 0) return;
+  const auto mm = static_cast<size_t>(m);
+  const auto w = static_cast<size_t>(words);
+  const CrowdBatch batch{std::span<const uint16_t>(batch_class.data(), mm),
+                         std::span<const uint64_t>(batch_init.data(), mm * w),
+                         std::span<const uint64_t>(batch_goal.data(), mm * w)};
+  const CrowdOutput out{std::span<ActionId>(out_actions.data(), mm * static_cast<size_t>(max_len)),
+                        std::span<uint32_t>(out_offset.data(), mm),
+                        std::span<uint16_t>(out_length.data(), mm),
+                        std::span<CrowdStatus>(out_status.data(), mm)};
+  const auto t0 = std::chrono::steady_clock::now();
+  crowd->plan(batch, out);
+  stats->plan_ns +=
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
+          .count();
+  stats->planned += m;
+  for (size_t k = 0; k < mm; ++k) {
+    const int32_t i = batch_agent[k];
+    const auto u = static_cast<size_t>(i);
+    const CrowdStatus st = out_status[k];
+    const auto why = static_cast<ReplanReason>(queued_reason[u]);
+    const int32_t l = out_length[k];
+    if ((st & kCrowdSolved) == 0 || l > max_len) {
+      NoPlanReason np = NoPlanReason::kGaveUp;
+      if ((st & kCrowdUnsolvable) != 0) np = NoPlanReason::kUnsolvable;
+      if ((st & kCrowdBadInput) != 0) np = NoPlanReason::kBadInput;
+      if ((st & kCrowdBufferTooSmall) != 0 || l > max_len) np = NoPlanReason::kTooLong;
+      abort_running(i, why);
+      drop_plan(i);
+      flags[u] |= kBlocked;
+      plan_version[u] = version;
+      emit(i, EventKind::kNoPlan, static_cast<uint8_t>(np), -1, goal[u]);
+      continue;
+    }
+    const ActionId* p = out_actions.data() + out_offset[k];
+    const bool keep = (flags[u] & kRunning) != 0 && l > 0 && plan_of(i)[step[u]] == p[0];
+    if (!keep) abort_running(i, why);
+    uint16_t* dst = plan_of(i);
+    for (int32_t j = 0; j < l; ++j) dst[j] = static_cast<uint16_t>(p[j]);
+    len[u] = static_cast<uint8_t>(l);
+    step[u] = 0;
+    flags[u] |= kHasPlan;
+    plan_frame[u] = static_cast<uint32_t>(frame);
+    plan_version[u] = version;
+    emit(i, EventKind::kPlanned, static_cast<uint8_t>(why), l, goal[u]);
+    if (l == 0) {
+      mark(i);  // the goal already holds: the next update picks the next goal
+    } else if (!keep) {
+      start(i);
+    }
+  }
+}
+
+AgentWorld::AgentWorld() = default;
+AgentWorld::AgentWorld(AgentWorld&&) noexcept = default;
+AgentWorld& AgentWorld::operator=(AgentWorld&&) noexcept = default;
+AgentWorld::~AgentWorld() = default;
+
+Result<AgentWorld> AgentWorld::create(const CrowdPlanner& planner, const AgentWorldDef& def) {
+  auto bad = [](const std::string& what) { return Error{"AgentWorldDef: " + what, "", 0}; };
+  if (def.capacity < 1 || def.capacity > (1 << 28)) return bad("capacity must be in [1, 2^28]");
+  if (def.decision_period < 1 || def.decision_period > 1 << 20)
+    return bad("decision_period must be in [1, 2^20] frames");
+  if (def.max_plan_age < 0) return bad("max_plan_age must be >= 0 (0: never)");
+  if (def.max_plans_per_frame < 1) return bad("max_plans_per_frame must be >= 1");
+  if (def.max_plan_length < 1 || def.max_plan_length > 255)
+    return bad("max_plan_length must be in [1, 255]");
+  const Domain& domain = planner.domain();
+  if (domain.num_actions() > 0xFFFF) return bad("the domain has more than 65535 actions");
+
+  AgentWorld world;
+  world.impl_ = std::make_unique<Impl>();
+  Impl& w = *world.impl_;
+  w.planner = &planner;
+  w.domain = &domain;
+  w.def = def;
+  w.words = std::max(1, planner.layout().words());
+  w.max_len = std::min(def.max_plan_length, std::max(1, planner.max_plan_length()));
+  CrowdDef crowd_def = def.crowd;
+  if (def.use_cache) {
+    auto cache = PlanCache::create(planner, def.cache);
+    if (!cache) return cache.error();
+    w.cache = std::move(cache.value());
+    crowd_def.cache = w.cache.get();
+  }
+  auto crowd = Crowd::create(planner, crowd_def);
+  if (!crowd) return crowd.error();
+  w.crowd = std::make_unique<Crowd>(std::move(crowd.value()));
+
+  const CrowdLayout& layout = planner.layout();
+  const auto words = static_cast<size_t>(w.words);
+  const auto actions = static_cast<size_t>(domain.num_actions());
+  for (auto* v : {&w.cond_mask, &w.cond_value, &w.eff_mask, &w.eff_value})
+    v->assign(actions * words, 0);
+  auto put = [&](std::vector<uint64_t>& mask, std::vector<uint64_t>& value, size_t base, VarId v,
+                 ValueId x) {
+    const CrowdLayout::Field& fl = layout.field(v);
+    mask[base + static_cast<size_t>(fl.word)] |= fl.mask << fl.shift;
+    value[base + static_cast<size_t>(fl.word)] |= static_cast<uint64_t>(x) << fl.shift;
+  };
+  for (ActionId a = 0; a < domain.num_actions(); ++a) {
+    const size_t base = static_cast<size_t>(a) * words;
+    for (const Effect& e : domain.effects(a)) {
+      if (e.pre != kUndefined) put(w.cond_mask, w.cond_value, base, e.var, e.pre);
+      put(w.eff_mask, w.eff_value, base, e.var, e.post);
+    }
+    for (const Fact& p : domain.prevail(a)) put(w.cond_mask, w.cond_value, base, p.var, p.value);
+  }
+  w.class_list.assign(static_cast<size_t>(planner.num_classes()), -1);
+
+  const auto cap = static_cast<size_t>(def.capacity);
+  w.cls.assign(cap, 0);
+  w.list.assign(cap, 0xFFFF);
+  w.state.assign(cap * words, 0);
+  w.goal.assign(cap, kNoGoal);
+  w.plan.assign(cap * static_cast<size_t>(w.max_len), 0);
+  for (auto* v : {&w.len, &w.step, &w.flags, &w.last_reason, &w.queued_reason}) v->assign(cap, 0);
+  for (auto* v : {&w.next_due, &w.period, &w.plan_frame, &w.plan_version}) v->assign(cap, 0);
+  w.start_time.assign(cap, 0.0);
+  w.sensed.assign(cap / 64 + 1, 0);
+  w.due.assign(cap / 64 + 1, 0);
+  w.queue.assign(cap, 0);
+  w.batch_cap = std::min(def.max_plans_per_frame, def.capacity);
+  const auto b = static_cast<size_t>(w.batch_cap);
+  w.batch_agent.assign(b, 0);
+  w.batch_class.assign(b, 0);
+  w.batch_init.assign(b * words, 0);
+  w.batch_goal.assign(b * words, 0);
+  w.out_actions.assign(b * static_cast<size_t>(w.max_len), 0);
+  w.out_offset.assign(b, 0);
+  w.out_length.assign(b, 0);
+  w.out_status.assign(b, 0);
+  w.scratch.assign(words, 0);
+  return world;
+}
+
+Result<GoalId> AgentWorld::add_goal(std::string name, std::span<const ValueId> values) {
+  Impl& w = *impl_;
+  const Domain& d = *w.domain;
+  if (name.empty()) return Error{"add_goal: the goal needs a name", "", 0};
+  if (static_cast<int32_t>(values.size()) != d.num_variables())
+    return Error{"add_goal '" + name + "': " + std::to_string(values.size()) +
+                     " values for a domain of " + std::to_string(d.num_variables()) + " variables",
+                 "", 0};
+  for (VarId v = 0; v < d.num_variables(); ++v) {
+    const ValueId x = values[static_cast<size_t>(v)];
+    if (x != kUndefined && (x < 0 || x >= d.domain_size(v)))
+      return Error{"add_goal '" + name + "': value " + std::to_string(x) + " of '" +
+                       d.variable_name(v) + "' is out of range",
+                   "", 0};
+  }
+  Goal g;
+  g.name = std::move(name);
+  g.values.assign(values.begin(), values.end());
+  const auto words = static_cast<size_t>(w.words);
+  g.mask.assign(words, 0);
+  g.value.assign(words, 0);
+  g.packed.assign(words, 0);
+  const CrowdLayout& layout = w.planner->layout();
+  for (VarId v = 0; v < d.num_variables(); ++v) {
+    const ValueId x = values[static_cast<size_t>(v)];
+    if (x == kUndefined) continue;
+    const CrowdLayout::Field& fl = layout.field(v);
+    g.mask[static_cast<size_t>(fl.word)] |= fl.mask << fl.shift;
+    g.value[static_cast<size_t>(fl.word)] |= static_cast<uint64_t>(x) << fl.shift;
+  }
+  if (layout.words() > 0) layout.pack_goal(values, g.packed.data());
+  w.goals.push_back(std::move(g));
+  return static_cast<GoalId>(w.goals.size() - 1);
+}
+
+Result<int32_t> AgentWorld::add_goal_list(std::span<const GoalId> list) {
+  Impl& w = *impl_;
+  for (GoalId g : list)
+    if (g < 0 || g >= static_cast<GoalId>(w.goals.size()))
+      return Error{"add_goal_list: no goal " + std::to_string(g), "", 0};
+  if (w.list_offset.size() > 0xFFFF) return Error{"add_goal_list: too many lists", "", 0};
+  w.list_goals.insert(w.list_goals.end(), list.begin(), list.end());
+  w.list_offset.push_back(static_cast<int32_t>(w.list_goals.size()));
+  return static_cast<int32_t>(w.list_offset.size() - 2);
+}
+
+std::optional<Error> AgentWorld::set_class_goals(int32_t npc_class, int32_t goal_list) {
+  Impl& w = *impl_;
+  if (npc_class < 0 || npc_class >= static_cast<int32_t>(w.class_list.size()))
+    return Error{"set_class_goals: no class " + std::to_string(npc_class), "", 0};
+  if (goal_list < 0 || goal_list + 1 >= static_cast<int32_t>(w.list_offset.size()))
+    return Error{"set_class_goals: no goal list " + std::to_string(goal_list), "", 0};
+  w.class_list[static_cast<size_t>(npc_class)] = goal_list;
+  return std::nullopt;
+}
+
+const std::string& AgentWorld::goal_name(GoalId g) const {
+  return impl_->goals[static_cast<size_t>(g)].name;
+}
+int32_t AgentWorld::num_goals() const {
+  return static_cast<int32_t>(impl_->goals.size());
+}
+
+Result<AgentId> AgentWorld::add_agent(int32_t npc_class, std::span<const ValueId> values) {
+  Impl& w = *impl_;
+  const Domain& d = *w.domain;
+  if (w.n >= w.def.capacity)
+    return Error{"add_agent: the world is full (capacity " + std::to_string(w.def.capacity) + ")",
+                 "", 0};
+  if (npc_class < 0 || npc_class >= static_cast<int32_t>(w.class_list.size()))
+    return Error{"add_agent: no class " + std::to_string(npc_class), "", 0};
+  if (static_cast<int32_t>(values.size()) != d.num_variables())
+    return Error{"add_agent: the state has " + std::to_string(values.size()) +
+                     " values for a domain of " + std::to_string(d.num_variables()) + " variables",
+                 "", 0};
+  for (VarId v = 0; v < d.num_variables(); ++v) {
+    const ValueId x = values[static_cast<size_t>(v)];
+    if (x < 0 || x >= d.domain_size(v))
+      return Error{"add_agent: value " + std::to_string(x) + " of '" + d.variable_name(v) +
+                       "' is out of range",
+                   "", 0};
+  }
+  const int32_t i = w.n++;
+  const auto u = static_cast<size_t>(i);
+  w.cls[u] = static_cast<uint16_t>(npc_class);
+  const int32_t l = w.class_list[static_cast<size_t>(npc_class)];
+  w.list[u] = l < 0 ? uint16_t{0xFFFF} : static_cast<uint16_t>(l);
+  if (w.planner->layout().words() > 0) w.planner->layout().pack_state(values, w.state_of(i));
+  w.period[u] = static_cast<uint32_t>(w.def.decision_period);
+  w.next_due[u] = static_cast<uint32_t>(w.frame);
+  w.mark(i);
+  return i;
+}
+
+int32_t AgentWorld::num_agents() const {
+  return impl_->n;
+}
+
+void AgentWorld::set_goal_list(AgentId agent, int32_t goal_list) {
+  Impl& w = *impl_;
+  assert(goal_list + 1 < static_cast<int32_t>(w.list_offset.size()));
+  w.list[static_cast<size_t>(agent)] = static_cast<uint16_t>(goal_list);
+  w.mark(agent);
+}
+
+void AgentWorld::set_decision_period(AgentId agent, int32_t period) {
+  Impl& w = *impl_;
+  assert(period >= 1);
+  w.period[static_cast<size_t>(agent)] = static_cast<uint32_t>(period);
+  w.next_due[static_cast<size_t>(agent)] = static_cast<uint32_t>(w.frame + period);
+}
+
+void AgentWorld::set_fact(AgentId agent, VarId var, ValueId value) {
+  Impl& w = *impl_;
+  assert(agent >= 0 && agent < w.n);
+  assert(value >= 0 && value < w.domain->domain_size(var));
+  const CrowdLayout::Field& fl = w.planner->layout().field(var);
+  uint64_t& word = w.state_of(agent)[fl.word];
+  const uint64_t next =
+      (word & ~(fl.mask << fl.shift)) | (static_cast<uint64_t>(value) << fl.shift);
+  if (next == word) return;
+  word = next;
+  w.mark(agent);
+}
+
+void AgentWorld::set_state(AgentId agent, std::span<const ValueId> values) {
+  Impl& w = *impl_;
+  std::vector<uint64_t>& tmp = w.scratch;
+  w.planner->layout().pack_state(values, tmp.data());
+  set_packed_state(agent, tmp.data());
+}
+
+void AgentWorld::set_packed_state(AgentId agent, const uint64_t* packed) {
+  Impl& w = *impl_;
+  uint64_t* s = w.state_of(agent);
+  if (std::memcmp(s, packed, sizeof(uint64_t) * static_cast<size_t>(w.words)) == 0) return;
+  std::memmove(s, packed, sizeof(uint64_t) * static_cast<size_t>(w.words));
+  w.mark(agent);
+}
+
+void AgentWorld::action_finished(AgentId agent) {
+  Impl& w = *impl_;
+  if ((w.flags[static_cast<size_t>(agent)] & kRunning) == 0) return;
+  w.flags[static_cast<size_t>(agent)] |= kReportDone;
+  w.mark(agent);
+}
+
+void AgentWorld::action_failed(AgentId agent) {
+  Impl& w = *impl_;
+  if ((w.flags[static_cast<size_t>(agent)] & kRunning) == 0) return;
+  w.flags[static_cast<size_t>(agent)] |= kReportFailed;
+  w.mark(agent);
+}
+
+void AgentWorld::bump_world_version() {
+  ++impl_->version;
+}
+
+UpdateStats AgentWorld::update(double dt, std::span<Event> events) {
+  Impl& w = *impl_;
+  UpdateStats stats;
+  stats.frame = w.frame;
+  w.events = events;
+  w.stats = &stats;
+  w.time += dt;
+  const auto frame = static_cast<uint32_t>(w.frame);
+  const int32_t n = w.n;
+  // Due agents into the `due` bitmap, 64 at a time.
+  for (int32_t base = 0; base < n; base += 64) {
+    const int32_t end = std::min(n, base + 64);
+    uint64_t bits = 0;
+    for (int32_t i = base; i < end; ++i)
+      bits |= static_cast<uint64_t>(w.next_due[static_cast<size_t>(i)] <= frame) << (i - base);
+    w.due[static_cast<size_t>(base >> 6)] = bits;
+  }
+  for (size_t word = 0; word * 64 < static_cast<size_t>(n); ++word) {
+    const uint64_t sensed = w.sensed[word];
+    const uint64_t due = w.due[word];
+    uint64_t bits = sensed | due;
+    if (bits == 0) continue;
+    w.sensed[word] = 0;
+    while (bits != 0) {
+      const int bit = std::countr_zero(bits);
+      bits &= bits - 1;
+      const auto i = static_cast<int32_t>(word * 64 + static_cast<size_t>(bit));
+      const bool is_due = ((due >> bit) & 1) != 0;
+      if (is_due) w.next_due[static_cast<size_t>(i)] = frame + w.period[static_cast<size_t>(i)];
+      ++stats.examined;
+      w.examine(i, ((sensed >> bit) & 1) != 0, is_due);
+    }
+  }
+  w.plan_batch();
+  stats.waiting = w.queue_size;
+  ++w.frame;
+  w.stats = nullptr;
+  w.events = {};
+  return stats;
+}
+
+ValueId AgentWorld::fact(AgentId agent, VarId var) const {
+  const Impl& w = *impl_;
+  const CrowdLayout::Field& fl = w.planner->layout().field(var);
+  return static_cast<ValueId>((w.state_of(agent)[fl.word] >> fl.shift) & fl.mask);
+}
+
+void AgentWorld::state(AgentId agent, std::span<ValueId> out) const {
+  const Impl& w = *impl_;
+  if (w.planner->layout().words() > 0) w.planner->layout().unpack_state(w.state_of(agent), out);
+}
+
+int32_t AgentWorld::npc_class(AgentId agent) const {
+  return impl_->cls[static_cast<size_t>(agent)];
+}
+GoalId AgentWorld::goal(AgentId agent) const {
+  return impl_->goal[static_cast<size_t>(agent)];
+}
+
+int32_t AgentWorld::plan(AgentId agent, std::span<ActionId> out) const {
+  const Impl& w = *impl_;
+  const int32_t l = plan_length(agent);
+  const uint16_t* p = w.plan_of(agent);
+  for (int32_t k = 0; k < l && k < static_cast<int32_t>(out.size()); ++k)
+    out[static_cast<size_t>(k)] = p[k];
+  return l;
+}
+
+int32_t AgentWorld::plan_length(AgentId agent) const {
+  const Impl& w = *impl_;
+  return (w.flags[static_cast<size_t>(agent)] & kHasPlan) != 0 ? w.len[static_cast<size_t>(agent)]
+                                                               : 0;
+}
+int32_t AgentWorld::step(AgentId agent) const {
+  return impl_->step[static_cast<size_t>(agent)];
+}
+
+ActionId AgentWorld::running_action(AgentId agent) const {
+  const Impl& w = *impl_;
+  const auto u = static_cast<size_t>(agent);
+  return (w.flags[u] & kRunning) != 0 ? ActionId{w.plan_of(agent)[w.step[u]]} : ActionId{-1};
+}
+
+double AgentWorld::progress(AgentId agent) const {
+  const Impl& w = *impl_;
+  const auto u = static_cast<size_t>(agent);
+  return (w.flags[u] & kRunning) != 0 ? w.time - w.start_time[u] : 0.0;
+}
+
+ReplanReason AgentWorld::last_replan(AgentId agent) const {
+  return static_cast<ReplanReason>(impl_->last_reason[static_cast<size_t>(agent)]);
+}
+int64_t AgentWorld::frame() const {
+  return impl_->frame;
+}
+const CrowdPlanner& AgentWorld::planner() const {
+  return *impl_->planner;
+}
+
+std::string AgentWorld::describe(const Event& e) const {
+  const Impl& w = *impl_;
+  const Domain& d = *w.domain;
+  std::string who = "agent " + std::to_string(e.agent);
+  if (d.num_classes() > 0) who += " (" + d.class_name(npc_class(e.agent)) + ")";
+  auto goal_text = [&](GoalId g) {
+    return g == kNoGoal ? std::string("none") : "'" + goal_name(g) + "'";
+  };
+  switch (e.kind) {
+    case EventKind::kStartAction:
+      return who + ": start '" + d.action_name(e.action) + "'";
+    case EventKind::kAbortAction:
+      return who + ": abort '" + d.action_name(e.action) + "' (" +
+             std::string(to_string(static_cast<ReplanReason>(e.detail))) + ")";
+    case EventKind::kGoalChanged:
+      return who + ": goal " + goal_text(e.goal);
+    case EventKind::kPlanned:
+      return who + ": plan of " + std::to_string(e.action) + " actions for " + goal_text(e.goal) +
+             " (" + std::string(to_string(static_cast<ReplanReason>(e.detail))) + ")";
+    case EventKind::kGoalReached:
+      return who + ": reached " + goal_text(e.goal);
+    case EventKind::kNoPlan:
+      return who + ": no plan for " + goal_text(e.goal) + " (" +
+             std::string(to_string(static_cast<NoPlanReason>(e.detail))) + ")";
+  }
+  return who;
+}
+
+}  // namespace topoplan::agents

@@ -1,0 +1,453 @@
+// The agent loop (agents.h): each replan rule, the events around it, determinism across thread
+// counts, and every plan the runtime adopts checked by the validator from the believed state.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "topoplan/agents/agents.h"
+#include "topoplan/runtime/random.h"
+#include "topoplan/runtime/validate.h"
+#include "topoplan/tools/families.h"
+
+namespace topoplan::agents {
+namespace {
+
+// A villager: walk to the door, open it, walk into the shop, take bread, eat, sleep; an alarm
+// to silence first whenever it rings.
+Domain village() {
+  DomainDef d;
+  d.name = "village";
+  d.variables = {{"pos", {"home", "door", "shop"}},    {"door", {"closed", "open"}},
+                 {"bread", {"shelf", "held", "gone"}}, {"hunger", {"hungry", "fed"}},
+                 {"sleep", {"awake", "asleep"}},       {"alarm", {"off", "on"}}};
+  auto act = [&](const char* name, Effect e, std::vector<Fact> prevail) {
+    d.actions.push_back(ActionDef{name, 1, {e}, std::move(prevail)});
+  };
+  act("WalkToDoor", {0, 0, 1}, {});
+  act("OpenDoor", {1, 0, 1}, {{0, 1}});
+  act("WalkToShop", {0, 1, 2}, {{1, 1}});
+  act("TakeBread", {2, 0, 1}, {{0, 2}});
+  act("Eat", {3, 0, 1}, {{2, 1}});
+  act("Sleep", {4, 0, 1}, {{3, 1}});
+  act("SilenceAlarm", {5, 1, 0}, {});
+  d.classes = {{"Villager", {0, 1, 2, 3, 4, 5, 6}}};
+  return Domain::compile(d).value();
+}
+
+constexpr ActionId kWalkToDoor = 0, kOpenDoor = 1, kWalkToShop = 2, kTakeBread = 3, kEat = 4,
+                   kSleep = 5;
+constexpr VarId kPos = 0, kDoor = 1, kBread = 2, kHunger = 3, kAlarm = 5;
+
+struct Village {
+  Domain domain = village();
+  CrowdPlanner planner = CrowdPlanner::create(domain).value();
+  AgentWorld world;
+  GoalId quiet = 0, fed = 0, rested = 0;
+  std::vector<Event> events = std::vector<Event>(256);
+  std::vector<Event> last;
+
+  explicit Village(AgentWorldDef def = {}, int32_t agents = 1) {
+    def.capacity = std::max(def.capacity, agents);
+    world = AgentWorld::create(planner, def).value();
+    const ValueId u = kUndefined;
+    quiet = world.add_goal("quiet", std::vector<ValueId>{u, u, u, u, u, 0}).value();
+    fed = world.add_goal("fed", std::vector<ValueId>{u, u, u, 1, u, u}).value();
+    rested = world.add_goal("rested", std::vector<ValueId>{u, u, u, u, 1, u}).value();
+    const int32_t list = world.add_goal_list(std::vector<GoalId>{quiet, fed, rested}).value();
+    EXPECT_FALSE(world.set_class_goals(0, list).has_value());
+    for (int32_t i = 0; i < agents; ++i)
+      EXPECT_TRUE(world.add_agent(0, std::vector<ValueId>{0, 0, 0, 0, 0, 0}).ok());
+  }
+  UpdateStats update() {
+    const UpdateStats s = world.update(1.0 / 60, events);
+    last.assign(events.begin(), events.begin() + s.events);
+    for (const Event& e : last)
+      if (e.kind == EventKind::kPlanned) check_plan(e.agent);
+    return s;
+  }
+  // The adopted plan is a plan from the believed state (the validator's judgement).
+  void check_plan(AgentId a) {
+    Instance inst;
+    inst.init.resize(static_cast<size_t>(domain.num_variables()));
+    world.state(a, inst.init);
+    inst.goal.assign(inst.init.size(), kUndefined);
+    inst.npc_class = world.npc_class(a);
+    const GoalId g = world.goal(a);
+    ASSERT_NE(g, kNoGoal);
+    const std::vector<ValueId> values = goal_values(g);
+    inst.goal = values;
+    std::vector<ActionId> p(static_cast<size_t>(world.plan_length(a)));
+    world.plan(a, p);
+    const Validation v = validate_plan(domain, inst, p);
+    EXPECT_TRUE(v.valid) << v.reason;
+  }
+  std::vector<ValueId> goal_values(GoalId g) const {
+    const ValueId u = kUndefined;
+    if (g == quiet) return {u, u, u, u, u, 0};
+    if (g == fed) return {u, u, u, 1, u, u};
+    return {u, u, u, u, 1, u};
+  }
+  bool has(EventKind kind, ActionId action = -2, int detail = -1) const {
+    return std::any_of(last.begin(), last.end(), [&](const Event& e) {
+      return e.kind == kind && (action == -2 || e.action == action) &&
+             (detail < 0 || e.detail == detail);
+    });
+  }
+  int planned_reason() const {
+    for (const Event& e : last)
+      if (e.kind == EventKind::kPlanned) return e.detail;
+    return -1;
+  }
+};
+
+TEST(Agents, FirstPlanStartsTheFirstAction) {
+  Village v;
+  const UpdateStats s = v.update();
+  EXPECT_EQ(s.examined, 1);
+  EXPECT_EQ(s.planned, 1);
+  EXPECT_EQ(s.replans[static_cast<size_t>(ReplanReason::kNoPlan)], 1);
+  ASSERT_EQ(v.last.size(), 3u);
+  EXPECT_EQ(v.last[0].kind, EventKind::kGoalChanged);
+  EXPECT_EQ(v.last[0].goal, v.fed);
+  EXPECT_EQ(v.last[1].kind, EventKind::kPlanned);
+  EXPECT_EQ(v.last[1].detail, static_cast<uint8_t>(ReplanReason::kNoPlan));
+  EXPECT_EQ(v.last[1].action, 5);  // plan length
+  EXPECT_EQ(v.last[2].kind, EventKind::kStartAction);
+  EXPECT_EQ(v.last[2].action, kWalkToDoor);
+  EXPECT_EQ(v.world.running_action(0), kWalkToDoor);
+  // Nothing changed, nothing due: nothing happens.
+  EXPECT_EQ(v.update().examined, 0);
+  EXPECT_TRUE(v.last.empty());
+  EXPECT_GT(v.world.progress(0), 0.0);
+}
+
+TEST(Agents, ObservedEffectsFinishTheAction) {
+  Village v;
+  v.update();
+  v.world.set_fact(0, kPos, 1);  // the engine moved the villager to the door
+  const UpdateStats s = v.update();
+  EXPECT_EQ(s.planned, 0);
+  ASSERT_EQ(v.last.size(), 1u);
+  EXPECT_EQ(v.last[0].kind, EventKind::kStartAction);
+  EXPECT_EQ(v.last[0].action, kOpenDoor);
+  EXPECT_EQ(v.last[0].step, 1);
+  // Writing a value the agent already believes changes nothing.
+  v.world.set_fact(0, kPos, 1);
+  EXPECT_EQ(v.update().examined, 0);
+}
+
+TEST(Agents, ReportedFinishAppliesTheEffects) {
+  Village v;
+  v.update();
+  v.world.action_finished(0);
+  v.update();
+  EXPECT_EQ(v.world.fact(0, kPos), 1);
+  EXPECT_TRUE(v.has(EventKind::kStartAction, kOpenDoor));
+  EXPECT_FALSE(v.has(EventKind::kPlanned));
+}
+
+TEST(Agents, ActionFailedReplans) {
+  Village v;
+  v.update();
+  v.world.action_failed(0);
+  const UpdateStats s = v.update();
+  EXPECT_EQ(s.replans[static_cast<size_t>(ReplanReason::kActionFailed)], 1);
+  EXPECT_EQ(v.planned_reason(), static_cast<int>(ReplanReason::kActionFailed));
+  EXPECT_FALSE(v.has(EventKind::kAbortAction));  // the engine knows: it reported the failure
+  EXPECT_TRUE(v.has(EventKind::kStartAction, kWalkToDoor));
+  EXPECT_EQ(v.world.last_replan(0), ReplanReason::kActionFailed);
+}
+
+TEST(Agents, BrokenRunningActionIsAbortedAndReplanned) {
+  Village v;
+  v.update();
+  v.world.action_finished(0);  // at the door
+  v.update();
+  v.world.action_finished(0);  // door open
+  v.update();
+  ASSERT_EQ(v.world.running_action(0), kWalkToShop);
+  v.world.set_fact(0, kDoor, 0);  // someone closed the door
+  const UpdateStats s = v.update();
+  EXPECT_EQ(s.replans[static_cast<size_t>(ReplanReason::kConditionBroken)], 1);
+  ASSERT_GE(v.last.size(), 3u);
+  EXPECT_EQ(v.last[0].kind, EventKind::kAbortAction);
+  EXPECT_EQ(v.last[0].action, kWalkToShop);
+  EXPECT_EQ(v.last[0].detail, static_cast<uint8_t>(ReplanReason::kConditionBroken));
+  EXPECT_EQ(v.planned_reason(), static_cast<int>(ReplanReason::kConditionBroken));
+  EXPECT_TRUE(v.has(EventKind::kStartAction, kOpenDoor));
+}
+
+TEST(Agents, LaterStepBrokenKeepsTheRunningAction) {
+  Village v;
+  v.update();
+  ASSERT_EQ(v.world.running_action(0), kWalkToDoor);
+  v.world.set_fact(0, kDoor, 1);  // the door opens: OpenDoor's pre-condition no longer holds
+  v.update();
+  EXPECT_EQ(v.planned_reason(), static_cast<int>(ReplanReason::kConditionBroken));
+  EXPECT_FALSE(v.has(EventKind::kAbortAction));
+  EXPECT_FALSE(v.has(EventKind::kStartAction));  // WalkToDoor keeps running
+  EXPECT_EQ(v.world.running_action(0), kWalkToDoor);
+  EXPECT_EQ(v.world.plan_length(0), 4);
+}
+
+TEST(Agents, FactThatKeepsThePlanValidDoesNotReplan) {
+  Village v;
+  v.update();
+  v.world.set_fact(0, 4, 1);  // asleep: no step of the plan reads it
+  const UpdateStats s = v.update();
+  EXPECT_EQ(s.examined, 1);
+  EXPECT_EQ(s.planned, 0);
+  EXPECT_TRUE(v.last.empty());
+}
+
+TEST(Agents, UnsolvableGoalSaysWhyAndWaitsForAChange) {
+  AgentWorldDef def;
+  def.decision_period = 1;
+  Village v(def);
+  v.update();
+  v.world.set_fact(0, kBread, 2);  // the bread was stolen
+  v.update();
+  ASSERT_TRUE(v.has(EventKind::kNoPlan, -2, static_cast<int>(NoPlanReason::kUnsolvable)));
+  EXPECT_TRUE(v.has(EventKind::kAbortAction, kWalkToDoor));
+  EXPECT_EQ(v.world.plan_length(0), 0);
+  // Due every frame, but nothing changed: no new attempt.
+  EXPECT_EQ(v.update().planned, 0);
+  v.world.set_fact(0, kBread, 0);  // restocked
+  v.update();
+  EXPECT_EQ(v.planned_reason(), static_cast<int>(ReplanReason::kNoPlan));
+}
+
+TEST(Agents, HigherPriorityGoalPreempts) {
+  Village v;
+  v.update();
+  v.world.set_fact(0, kAlarm, 1);
+  const UpdateStats s = v.update();
+  EXPECT_EQ(s.replans[static_cast<size_t>(ReplanReason::kBetterGoal)], 1);
+  EXPECT_TRUE(v.has(EventKind::kAbortAction, kWalkToDoor));
+  EXPECT_EQ(v.world.goal(0), v.quiet);
+  EXPECT_EQ(v.planned_reason(), static_cast<int>(ReplanReason::kBetterGoal));
+  EXPECT_TRUE(v.has(EventKind::kStartAction, 6));
+  v.world.action_finished(0);
+  v.update();  // quiet holds: back to 'fed'
+  EXPECT_TRUE(v.has(EventKind::kGoalReached));
+  EXPECT_EQ(v.world.goal(0), v.fed);
+  EXPECT_EQ(v.planned_reason(), static_cast<int>(ReplanReason::kPlanFinished));
+}
+
+TEST(Agents, FinishedPlanReachesTheGoalAndTakesTheNext) {
+  Village v;
+  v.update();
+  for (ActionId a : {kWalkToDoor, kOpenDoor, kWalkToShop, kTakeBread}) {
+    ASSERT_EQ(v.world.running_action(0), a);
+    v.world.action_finished(0);
+    v.update();
+  }
+  ASSERT_EQ(v.world.running_action(0), kEat);
+  v.world.set_fact(0, kHunger, 1);  // eaten, as the engine sees it
+  v.update();
+  EXPECT_TRUE(v.has(EventKind::kGoalReached));
+  EXPECT_EQ(v.world.goal(0), v.rested);
+  EXPECT_EQ(v.planned_reason(), static_cast<int>(ReplanReason::kPlanFinished));
+  EXPECT_TRUE(v.has(EventKind::kStartAction, kSleep));
+  v.world.action_finished(0);
+  v.update();  // every goal holds: idle
+  EXPECT_TRUE(v.has(EventKind::kGoalChanged));
+  EXPECT_EQ(v.world.goal(0), kNoGoal);
+  EXPECT_EQ(v.world.running_action(0), -1);
+}
+
+TEST(Agents, WorldVersionReplansOnTheDueFrame) {
+  AgentWorldDef def;
+  def.decision_period = 4;
+  Village v(def);
+  v.update();  // frame 0: due, planned
+  v.world.bump_world_version();
+  int frames = 0;
+  int reason = -1;
+  while (reason < 0 && frames < 10) {
+    v.update();
+    reason = v.planned_reason();
+    ++frames;
+  }
+  EXPECT_EQ(reason, static_cast<int>(ReplanReason::kWorldChanged));
+  EXPECT_EQ(frames, 4);  // frames 1..3 not due; frame 4 due
+}
+
+TEST(Agents, OldPlanIsReplanned) {
+  AgentWorldDef def;
+  def.decision_period = 1;
+  def.max_plan_age = 3;
+  Village v(def);
+  v.update();
+  for (int k = 0; k < 3; ++k) {
+    v.update();
+    EXPECT_EQ(v.planned_reason(), -1);
+  }
+  v.update();
+  EXPECT_EQ(v.planned_reason(), static_cast<int>(ReplanReason::kPlanTooOld));
+  EXPECT_FALSE(v.has(EventKind::kAbortAction));  // the new plan starts with the running action
+}
+
+TEST(Agents, FrameBudgetCarriesAgentsOver) {
+  AgentWorldDef def;
+  def.max_plans_per_frame = 3;
+  Village v(def, 7);
+  UpdateStats s = v.update();
+  EXPECT_EQ(s.planned, 3);
+  EXPECT_EQ(s.waiting, 4);
+  s = v.update();
+  EXPECT_EQ(s.planned, 3);
+  s = v.update();
+  EXPECT_EQ(s.planned, 1);
+  EXPECT_EQ(s.waiting, 0);
+  for (AgentId a = 0; a < 7; ++a) EXPECT_EQ(v.world.running_action(a), kWalkToDoor);
+}
+
+TEST(Agents, EventOverflowIsCounted) {
+  Village v({}, 10);
+  std::vector<Event> few(4);
+  const UpdateStats s = v.world.update(0.0, few);
+  EXPECT_EQ(s.events, 4);
+  EXPECT_EQ(s.events_dropped, 26);
+}
+
+TEST(Agents, BadInputIsRefused) {
+  Village v({}, 1);
+  EXPECT_FALSE(v.world.add_agent(3, std::vector<ValueId>(6, 0)).ok());
+  EXPECT_FALSE(v.world.add_agent(0, std::vector<ValueId>(5, 0)).ok());
+  EXPECT_FALSE(v.world.add_agent(0, std::vector<ValueId>{0, 0, 7, 0, 0, 0}).ok());
+  EXPECT_FALSE(v.world.add_goal("", std::vector<ValueId>(6, kUndefined)).ok());
+  EXPECT_FALSE(v.world.add_goal_list(std::vector<GoalId>{99}).ok());
+  AgentWorldDef def;
+  def.max_plan_length = 0;
+  EXPECT_FALSE(AgentWorld::create(v.planner, def).ok());
+  def = {};
+  def.decision_period = 0;
+  EXPECT_FALSE(AgentWorld::create(v.planner, def).ok());
+}
+
+TEST(Agents, SmallCallsNameTheFailedCondition) {
+  const Domain d = village();
+  std::vector<ValueId> s{0, 0, 0, 0, 0, 0};
+  FailedCondition f = failed_condition(d, kOpenDoor, s);
+  EXPECT_EQ(f.kind, ConditionKind::kPrevail);
+  EXPECT_EQ(describe(d, f), "prevail-condition 'pos=door' does not hold (it is 'pos=home')");
+  f = failed_condition(d, kWalkToDoor, s);
+  EXPECT_TRUE(f.holds());
+  apply_action(d, kWalkToDoor, s);
+  EXPECT_EQ(s[kPos], 1);
+  f = failed_condition(d, kWalkToDoor, s);
+  EXPECT_EQ(f.kind, ConditionKind::kPre);
+  EXPECT_EQ(f.required, 0);
+  EXPECT_EQ(f.actual, 1);
+  EXPECT_TRUE(satisfies(
+      s, std::vector<ValueId>{1, kUndefined, kUndefined, kUndefined, kUndefined, kUndefined}));
+}
+
+// Western agents whose goals are their class's routines restricted to what the class changes;
+// every frame a share of them senses a random value of one of its class's variables, and the
+// "engine" finishes every running action after two frames. Returns a hash of the events.
+uint64_t western_run(int32_t threads, int32_t agents, int32_t frames, bool check_plans) {
+  const Task task = western();
+  const Domain& d = task.domain;
+  const CrowdPlanner planner = CrowdPlanner::create(d).value();
+  AgentWorldDef def;
+  def.capacity = agents;
+  def.decision_period = 8;
+  def.max_plan_age = 10;
+  std::unique_ptr<CrowdThreadPool> pool;
+  if (threads > 1) {
+    pool = std::make_unique<CrowdThreadPool>(threads);
+    pool->install(def.crowd);
+  }
+  AgentWorld world = AgentWorld::create(planner, def).value();
+  std::vector<std::vector<VarId>> changes(static_cast<size_t>(d.num_classes()));
+  for (ClassId c = 0; c < d.num_classes(); ++c) {
+    std::vector<GoalId> list;
+    for (const Instance& inst : task.instances) {
+      if (inst.npc_class != c) continue;
+      std::vector<ValueId> g(inst.goal.size(), kUndefined);
+      for (ActionId a : d.class_actions(c))
+        for (const Effect& e : d.effects(a))
+          g[static_cast<size_t>(e.var)] = inst.goal[static_cast<size_t>(e.var)];
+      list.push_back(world.add_goal(inst.name, g).value());
+    }
+    EXPECT_FALSE(world.set_class_goals(c, world.add_goal_list(list).value()).has_value());
+    for (ActionId a : d.class_actions(c))
+      for (const Effect& e : d.effects(a)) changes[static_cast<size_t>(c)].push_back(e.var);
+  }
+  for (int32_t i = 0; i < agents; ++i)
+    EXPECT_TRUE(world.add_agent(i % d.num_classes(), task.instances[0].init).ok());
+  std::vector<Event> events(static_cast<size_t>(agents) * 8);
+  std::vector<int32_t> started(static_cast<size_t>(agents), -1);
+  SplitMix64 rng(7);
+  uint64_t hash = 1469598103934665603ull;
+  std::array<int64_t, kNumReplanReasons> replans{};
+  std::vector<ValueId> state(static_cast<size_t>(d.num_variables()));
+  for (int32_t f = 0; f < frames; ++f) {
+    for (int32_t i = 0; i < agents; ++i)
+      if (started[static_cast<size_t>(i)] >= 0 && f - started[static_cast<size_t>(i)] >= 2) {
+        world.action_finished(i);
+        started[static_cast<size_t>(i)] = -1;
+      }
+    for (int32_t k = 0; k < agents / 20; ++k) {
+      const int32_t i = rng.below(agents);
+      const auto& vars = changes[static_cast<size_t>(world.npc_class(i))];
+      const VarId v = vars[static_cast<size_t>(rng.below(static_cast<int32_t>(vars.size())))];
+      world.set_fact(i, v, rng.below(d.domain_size(v)));
+    }
+    const UpdateStats s = world.update(1.0 / 60, events);
+    EXPECT_EQ(s.events_dropped, 0);
+    for (size_t r = 0; r < replans.size(); ++r) replans[r] += s.replans[r];
+    for (int64_t k = 0; k < s.events; ++k) {
+      const Event& e = events[static_cast<size_t>(k)];
+      for (uint64_t x : {uint64_t(e.agent), uint64_t(e.kind), uint64_t(e.detail), uint64_t(e.step),
+                         uint64_t(uint32_t(e.action)), uint64_t(uint32_t(e.goal))})
+        hash = (hash ^ x) * 1099511628211ull;
+      if (e.kind == EventKind::kStartAction) started[static_cast<size_t>(e.agent)] = f;
+      if (e.kind == EventKind::kAbortAction) started[static_cast<size_t>(e.agent)] = -1;
+      if (check_plans && e.kind == EventKind::kPlanned) {
+        Instance inst;
+        world.state(e.agent, state);
+        inst.init = state;
+        inst.goal = std::vector<ValueId>(state.size(), kUndefined);
+        inst.npc_class = world.npc_class(e.agent);
+        // The goal's values: rebuilt from the goal list, as added above.
+        for (const Instance& routine : task.instances)
+          if (routine.name == world.goal_name(e.goal))
+            for (ActionId a : d.class_actions(inst.npc_class))
+              for (const Effect& eff : d.effects(a))
+                inst.goal[static_cast<size_t>(eff.var)] =
+                    routine.goal[static_cast<size_t>(eff.var)];
+        std::vector<ActionId> p(static_cast<size_t>(world.plan_length(e.agent)));
+        world.plan(e.agent, p);
+        const Validation val = validate_plan(d, inst, p);
+        EXPECT_TRUE(val.valid) << val.reason;
+      }
+    }
+  }
+  // The run exercises the rules it claims to: first plans, finished plans, broken plans.
+  EXPECT_GT(replans[static_cast<size_t>(ReplanReason::kNoPlan)], 0);
+  EXPECT_GT(replans[static_cast<size_t>(ReplanReason::kPlanFinished)], 0);
+  EXPECT_GT(replans[static_cast<size_t>(ReplanReason::kConditionBroken)], 0);
+  EXPECT_GT(replans[static_cast<size_t>(ReplanReason::kPlanTooOld)], 0);
+  return hash;
+}
+
+TEST(Agents, WesternPlansAreValidFromTheBelievedState) {
+  western_run(1, 2000, 40, true);
+}
+
+TEST(Agents, EventsAreIdenticalForAnyThreadCount) {
+  const uint64_t one = western_run(1, 5000, 30, false);
+  EXPECT_EQ(one, western_run(2, 5000, 30, false));
+  EXPECT_EQ(one, western_run(3, 5000, 30, false));
+  EXPECT_EQ(one, western_run(1, 5000, 30, false));
+}
+
+}  // namespace
+}  // namespace topoplan::agents

@@ -1,0 +1,69 @@
+// update() allocates nothing at steady state: a Western world with sensed changes every frame,
+// counted around update() and the senses, on the calling thread and on the built-in pool.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "alloc_counter.h"
+#include "topoplan/agents/agents.h"
+#include "topoplan/runtime/random.h"
+#include "topoplan/tools/families.h"
+
+namespace topoplan::agents {
+namespace {
+
+void run(int32_t threads) {
+  const Task task = western();
+  const Domain& d = task.domain;
+  const CrowdPlanner planner = CrowdPlanner::create(d).value();
+  AgentWorldDef def;
+  def.capacity = 3000;
+  def.decision_period = 4;
+  def.max_plan_age = 20;
+  CrowdThreadPool pool(threads);
+  if (threads > 1) pool.install(def.crowd);
+  AgentWorld world = AgentWorld::create(planner, def).value();
+  for (ClassId c = 0; c < d.num_classes(); ++c) {
+    std::vector<GoalId> list;
+    for (const Instance& inst : task.instances)
+      if (inst.npc_class == c) {
+        std::vector<ValueId> g(inst.goal.size(), kUndefined);
+        for (ActionId a : d.class_actions(c))
+          for (const Effect& e : d.effects(a))
+            g[static_cast<size_t>(e.var)] = inst.goal[static_cast<size_t>(e.var)];
+        list.push_back(world.add_goal(inst.name, g).value());
+      }
+    ASSERT_FALSE(world.set_class_goals(c, world.add_goal_list(list).value()).has_value());
+  }
+  for (int32_t i = 0; i < def.capacity; ++i)
+    ASSERT_TRUE(world.add_agent(i % d.num_classes(), task.instances[0].init).ok());
+  std::vector<Event> events(static_cast<size_t>(def.capacity) * 8);
+  SplitMix64 rng(3);
+  int64_t planned = 0;
+  auto frame = [&] {
+    for (int32_t k = 0; k < def.capacity / 20; ++k) {
+      const int32_t i = rng.below(def.capacity);
+      const ActionId a = d.class_actions(world.npc_class(i))[0];
+      const VarId v = d.effects(a)[0].var;
+      world.set_fact(i, v, rng.below(d.domain_size(v)));
+      if (world.running_action(i) >= 0 && (k & 1) != 0) world.action_finished(i);
+    }
+    planned += world.update(1.0 / 60, events).planned;
+  };
+  for (int k = 0; k < 60; ++k) frame();  // warm: the cache and the worker memos fill
+  planned = 0;
+  const int64_t before = testing::allocation_count();
+  for (int k = 0; k < 60; ++k) frame();
+  EXPECT_EQ(testing::allocation_count() - before, 0);
+  EXPECT_GT(planned, 0);  // the measured frames did plan
+}
+
+TEST(AgentsAlloc, UpdateAllocatesNothingAtSteadyState) {
+  run(1);
+}
+TEST(AgentsAlloc, UpdateAllocatesNothingOnThePool) {
+  run(2);
+}
+
+}  // namespace
+}  // namespace topoplan::agents
