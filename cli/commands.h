@@ -56,5 +56,6 @@ void add_crowd_command(CLI::App& app, int& exit_code);
 void add_ambiance_command(CLI::App& app, int& exit_code);
 void add_goals_command(CLI::App& app, int& exit_code);
 void add_sim_command(CLI::App& app, int& exit_code);
+void add_agents_command(CLI::App& app, int& exit_code);
 
 }  // namespace topoplan::cli

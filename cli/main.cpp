@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   add_ambiance_command(app, exit_code);
   add_goals_command(app, exit_code);
   add_sim_command(app, exit_code);
+  add_agents_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -511,6 +511,9 @@ std::optional<Error> AgentWorld::set_class_goals(int32_t npc_class, int32_t goal
 const std::string& AgentWorld::goal_name(GoalId g) const {
   return impl_->goals[static_cast<size_t>(g)].name;
 }
+bool AgentWorld::has_goal_list(int32_t goal_list) const {
+  return goal_list >= 0 && goal_list + 1 < static_cast<int32_t>(impl_->list_offset.size());
+}
 int32_t AgentWorld::num_goals() const {
   return static_cast<int32_t>(impl_->goals.size());
 }

@@ -148,6 +148,7 @@ class AgentWorld {
   std::optional<Error> set_class_goals(int32_t npc_class, int32_t goal_list);
   [[nodiscard]] const std::string& goal_name(GoalId g) const;
   [[nodiscard]] int32_t num_goals() const;
+  [[nodiscard]] bool has_goal_list(int32_t goal_list) const;
 
   // --- Agents ---
   // A new agent with a total believed state; it is examined in the next update. Fails past

@@ -539,5 +539,7 @@ TOPOPLAN_API topoplan_status topoplan_sim_replay(const topoplan_sim* sim, char* 
 
 /* Crowds, plan handles and towns: a part of this API in its own file (included here). */
 #include "topoplan/c/topoplan_c_crowd.h"
+/* Agents that live by their plans, and the small calls for engines: in its own file. */
+#include "topoplan/c/topoplan_c_agents.h"
 
 #endif /* TOPOPLAN_TOPOPLAN_H_ */

@@ -1,0 +1,369 @@
+// The C API: agent worlds (agents.h) and the validator's small calls for engines.
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "internal.h"
+#include "topoplan/agents/agents.h"
+#include "topoplan/runtime/validate.h"
+
+using namespace topoplan;          // NOLINT(google-build-using-namespace)
+using namespace topoplan::capi;    // NOLINT(google-build-using-namespace)
+using namespace topoplan::agents;  // NOLINT(google-build-using-namespace)
+
+struct topoplan_agents {
+  const topoplan_crowd_planner* owner;
+  std::unique_ptr<CrowdThreadPool> pool;  // before the world: the world's crowd uses it
+  AgentWorld world;
+};
+
+static_assert(sizeof(Event) == sizeof(topoplan_agent_event) &&
+              offsetof(Event, agent) == offsetof(topoplan_agent_event, agent) &&
+              offsetof(Event, kind) == offsetof(topoplan_agent_event, kind) &&
+              offsetof(Event, detail) == offsetof(topoplan_agent_event, detail) &&
+              offsetof(Event, step) == offsetof(topoplan_agent_event, step) &&
+              offsetof(Event, action) == offsetof(topoplan_agent_event, action) &&
+              offsetof(Event, goal) == offsetof(topoplan_agent_event, goal) &&
+              std::is_trivially_copyable_v<Event>);
+static_assert(TOPOPLAN_REPLAN_PLAN_TOO_OLD == static_cast<int>(ReplanReason::kPlanTooOld) &&
+              TOPOPLAN_REPLAN_CONDITION_BROKEN ==
+                  static_cast<int>(ReplanReason::kConditionBroken) &&
+              kNumReplanReasons == 8);
+static_assert(TOPOPLAN_AGENT_NO_PLAN == static_cast<int>(EventKind::kNoPlan) &&
+              TOPOPLAN_NO_PLAN_BAD_INPUT == static_cast<int>(NoPlanReason::kBadInput));
+
+namespace {
+
+bool state_fits(const Domain& d, const int32_t* s, int32_t n, bool partial) {
+  if (s == nullptr || n != d.num_variables()) return false;
+  for (VarId v = 0; v < n; ++v)
+    if (!((s[v] >= 0 && s[v] < d.domain_size(v)) || (partial && s[v] == kUndefined))) return false;
+  return true;
+}
+
+bool agent_ok(const topoplan_agents* a, int32_t agent) {
+  return a != nullptr && agent >= 0 && agent < a->world.num_agents();
+}
+
+const Domain& domain_of(const topoplan_agents* a) {
+  return a->world.planner().domain();
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------------------------------------
+// Small calls
+
+topoplan_status topoplan_action_applies(const topoplan_task* task, int32_t action,
+                                        const int32_t* state, int32_t num_variables,
+                                        topoplan_condition* failed) {
+  return guarded(nullptr, 0, [&]() -> topoplan_status {
+    if (task == nullptr) return TOPOPLAN_INVALID_ARGUMENT;
+    const Domain& d = task->task.domain;
+    if (action < 0 || action >= d.num_actions() || !state_fits(d, state, num_variables, false))
+      return TOPOPLAN_INVALID_ARGUMENT;
+    const FailedCondition f =
+        failed_condition(d, action, std::span(state, static_cast<size_t>(num_variables)));
+    if (failed != nullptr)
+      *failed = topoplan_condition{static_cast<int32_t>(f.kind), f.var, f.required, f.actual};
+    return f.holds() ? TOPOPLAN_OK : TOPOPLAN_INVALID_PLAN;
+  });
+}
+
+topoplan_status topoplan_action_apply(const topoplan_task* task, int32_t action, int32_t* state,
+                                      int32_t num_variables) {
+  return guarded(nullptr, 0, [&]() -> topoplan_status {
+    if (task == nullptr) return TOPOPLAN_INVALID_ARGUMENT;
+    const Domain& d = task->task.domain;
+    if (action < 0 || action >= d.num_actions() || !state_fits(d, state, num_variables, false))
+      return TOPOPLAN_INVALID_ARGUMENT;
+    apply_action(d, action, std::span(state, static_cast<size_t>(num_variables)));
+    return TOPOPLAN_OK;
+  });
+}
+
+int32_t topoplan_goal_holds(const topoplan_task* task, const int32_t* state, const int32_t* goal,
+                            int32_t num_variables) {
+  if (task == nullptr) return -1;
+  const Domain& d = task->task.domain;
+  if (!state_fits(d, state, num_variables, false) || !state_fits(d, goal, num_variables, true))
+    return -1;
+  const auto n = static_cast<size_t>(num_variables);
+  return satisfies(std::span(state, n), std::span(goal, n)) ? 1 : 0;
+}
+
+topoplan_status topoplan_condition_describe(const topoplan_task* task,
+                                            const topoplan_condition* failed, char* buffer,
+                                            size_t capacity, size_t* size) {
+  return guarded(nullptr, 0, [&]() -> topoplan_status {
+    if (task == nullptr || failed == nullptr || size == nullptr) return TOPOPLAN_INVALID_ARGUMENT;
+    const Domain& d = task->task.domain;
+    if (failed->kind == TOPOPLAN_CONDITION_NONE) return write_text("", buffer, capacity, size);
+    if ((failed->kind != TOPOPLAN_CONDITION_PRE && failed->kind != TOPOPLAN_CONDITION_PREVAIL) ||
+        failed->var < 0 || failed->var >= d.num_variables())
+      return TOPOPLAN_INVALID_ARGUMENT;
+    const int32_t size_v = d.domain_size(failed->var);
+    if (failed->required < 0 || failed->required >= size_v || failed->actual < 0 ||
+        failed->actual >= size_v)
+      return TOPOPLAN_INVALID_ARGUMENT;
+    const FailedCondition f{static_cast<ConditionKind>(failed->kind), failed->var, failed->required,
+                            failed->actual};
+    return write_text(describe(d, f), buffer, capacity, size);
+  });
+}
+
+// ------------------------------------------------------------------------------------------------
+// Agent worlds
+
+void topoplan_agents_def_default(topoplan_agents_def* def) {
+  if (def == nullptr) return;
+  const AgentWorldDef d;
+  *def = topoplan_agents_def{
+      d.capacity, d.decision_period, d.max_plan_age, d.max_plans_per_frame, d.max_plan_length,
+      1,          d.cache.capacity};
+}
+
+topoplan_status topoplan_agents_create(const topoplan_crowd_planner* planner,
+                                       const topoplan_agents_def* def, topoplan_agents** out,
+                                       char* error, size_t error_size) {
+  return guarded(error, error_size, [&]() -> topoplan_status {
+    if (out == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "out is NULL", error, error_size);
+    *out = nullptr;
+    if (planner == nullptr || def == nullptr)
+      return fail(TOPOPLAN_INVALID_ARGUMENT, "planner or def is NULL", error, error_size);
+    if (def->threads < 1 || def->threads > 256)
+      return fail(TOPOPLAN_INVALID_ARGUMENT, "threads must be in [1, 256]", error, error_size);
+    if (def->cache_entries < 0)
+      return fail(TOPOPLAN_INVALID_ARGUMENT, "cache_entries must be >= 0", error, error_size);
+    AgentWorldDef d;
+    d.capacity = def->capacity;
+    d.decision_period = def->decision_period;
+    d.max_plan_age = def->max_plan_age;
+    d.max_plans_per_frame = def->max_plans_per_frame;
+    d.max_plan_length = def->max_plan_length;
+    d.use_cache = def->cache_entries > 0;
+    if (d.use_cache) d.cache.capacity = def->cache_entries;
+    auto handle = std::make_unique<topoplan_agents>();
+    handle->owner = planner;
+    if (def->threads > 1) {
+      handle->pool = std::make_unique<CrowdThreadPool>(def->threads);
+      handle->pool->install(d.crowd);
+    }
+    Result<AgentWorld> w = AgentWorld::create(planner->planner, d);
+    if (!w) return fail(TOPOPLAN_INVALID_ARGUMENT, w.error().to_string(), error, error_size);
+    handle->world = std::move(w).value();
+    *out = handle.release();
+    return ok(error, error_size);
+  });
+}
+
+void topoplan_agents_free(topoplan_agents* agents) {
+  delete agents;
+}
+
+topoplan_status topoplan_agents_add_goal(topoplan_agents* agents, const char* name,
+                                         const int32_t* goal, int32_t num_variables, int32_t* id,
+                                         char* error, size_t error_size) {
+  return guarded(error, error_size, [&]() -> topoplan_status {
+    if (agents == nullptr || name == nullptr || goal == nullptr || id == nullptr ||
+        num_variables < 0)
+      return fail(TOPOPLAN_INVALID_ARGUMENT, "NULL argument", error, error_size);
+    Result<GoalId> g =
+        agents->world.add_goal(name, std::span(goal, static_cast<size_t>(num_variables)));
+    if (!g) return fail(TOPOPLAN_INVALID_ARGUMENT, g.error().to_string(), error, error_size);
+    *id = g.value();
+    return ok(error, error_size);
+  });
+}
+
+topoplan_status topoplan_agents_add_goal_list(topoplan_agents* agents, const int32_t* goals,
+                                              int32_t count, int32_t* id, char* error,
+                                              size_t error_size) {
+  return guarded(error, error_size, [&]() -> topoplan_status {
+    if (agents == nullptr || (goals == nullptr && count > 0) || id == nullptr || count < 0)
+      return fail(TOPOPLAN_INVALID_ARGUMENT, "NULL argument or negative count", error, error_size);
+    Result<int32_t> l = agents->world.add_goal_list(std::span(goals, static_cast<size_t>(count)));
+    if (!l) return fail(TOPOPLAN_INVALID_ARGUMENT, l.error().to_string(), error, error_size);
+    *id = l.value();
+    return ok(error, error_size);
+  });
+}
+
+topoplan_status topoplan_agents_set_class_goals(topoplan_agents* agents, int32_t npc_class,
+                                                int32_t goal_list) {
+  return guarded(nullptr, 0, [&]() -> topoplan_status {
+    if (agents == nullptr) return TOPOPLAN_INVALID_ARGUMENT;
+    return agents->world.set_class_goals(npc_class, goal_list) ? TOPOPLAN_INVALID_ARGUMENT
+                                                               : TOPOPLAN_OK;
+  });
+}
+
+topoplan_status topoplan_agents_add(topoplan_agents* agents, int32_t npc_class,
+                                    const int32_t* state, int32_t num_variables, int32_t* id,
+                                    char* error, size_t error_size) {
+  return guarded(error, error_size, [&]() -> topoplan_status {
+    if (agents == nullptr || state == nullptr || id == nullptr || num_variables < 0)
+      return fail(TOPOPLAN_INVALID_ARGUMENT, "NULL argument", error, error_size);
+    Result<AgentId> a =
+        agents->world.add_agent(npc_class, std::span(state, static_cast<size_t>(num_variables)));
+    if (!a) return fail(TOPOPLAN_INVALID_ARGUMENT, a.error().to_string(), error, error_size);
+    *id = a.value();
+    return ok(error, error_size);
+  });
+}
+
+int32_t topoplan_agents_count(const topoplan_agents* agents) {
+  return agents == nullptr ? -1 : agents->world.num_agents();
+}
+
+topoplan_status topoplan_agents_set_goal_list(topoplan_agents* agents, int32_t agent,
+                                              int32_t goal_list) {
+  if (!agent_ok(agents, agent) || !agents->world.has_goal_list(goal_list))
+    return TOPOPLAN_INVALID_ARGUMENT;
+  agents->world.set_goal_list(agent, goal_list);
+  return TOPOPLAN_OK;
+}
+
+topoplan_status topoplan_agents_set_decision_period(topoplan_agents* agents, int32_t agent,
+                                                    int32_t period) {
+  if (!agent_ok(agents, agent) || period < 1 || period > (1 << 20))
+    return TOPOPLAN_INVALID_ARGUMENT;
+  agents->world.set_decision_period(agent, period);
+  return TOPOPLAN_OK;
+}
+
+topoplan_status topoplan_agents_set_fact(topoplan_agents* agents, int32_t agent, int32_t var,
+                                         int32_t value) {
+  if (!agent_ok(agents, agent)) return TOPOPLAN_INVALID_ARGUMENT;
+  const Domain& d = domain_of(agents);
+  if (var < 0 || var >= d.num_variables() || value < 0 || value >= d.domain_size(var))
+    return TOPOPLAN_INVALID_ARGUMENT;
+  agents->world.set_fact(agent, var, value);
+  return TOPOPLAN_OK;
+}
+
+topoplan_status topoplan_agents_set_state(topoplan_agents* agents, int32_t agent,
+                                          const int32_t* state, int32_t num_variables) {
+  if (!agent_ok(agents, agent) || !state_fits(domain_of(agents), state, num_variables, false))
+    return TOPOPLAN_INVALID_ARGUMENT;
+  agents->world.set_state(agent, std::span(state, static_cast<size_t>(num_variables)));
+  return TOPOPLAN_OK;
+}
+
+topoplan_status topoplan_agents_action_finished(topoplan_agents* agents, int32_t agent) {
+  if (!agent_ok(agents, agent)) return TOPOPLAN_INVALID_ARGUMENT;
+  agents->world.action_finished(agent);
+  return TOPOPLAN_OK;
+}
+
+topoplan_status topoplan_agents_action_failed(topoplan_agents* agents, int32_t agent) {
+  if (!agent_ok(agents, agent)) return TOPOPLAN_INVALID_ARGUMENT;
+  agents->world.action_failed(agent);
+  return TOPOPLAN_OK;
+}
+
+void topoplan_agents_bump_world_version(topoplan_agents* agents) {
+  if (agents != nullptr) agents->world.bump_world_version();
+}
+
+topoplan_status topoplan_agents_update(topoplan_agents* agents, double dt,
+                                       topoplan_agent_event* events, int32_t capacity,
+                                       topoplan_agents_stats* stats) {
+  return guarded(nullptr, 0, [&]() -> topoplan_status {
+    if (agents == nullptr || capacity < 0 || (events == nullptr && capacity > 0) || !(dt >= 0))
+      return TOPOPLAN_INVALID_ARGUMENT;
+    const UpdateStats s = agents->world.update(
+        dt, std::span(reinterpret_cast<Event*>(events), static_cast<size_t>(capacity)));
+    if (stats != nullptr) {
+      *stats = topoplan_agents_stats{s.frame,   s.events,  s.events_dropped, s.examined,
+                                     s.planned, s.waiting, s.plan_ns,        {}};
+      for (size_t r = 0; r < s.replans.size(); ++r) stats->replans[r] = s.replans[r];
+    }
+    return TOPOPLAN_OK;
+  });
+}
+
+int32_t topoplan_agents_fact(const topoplan_agents* agents, int32_t agent, int32_t var) {
+  if (!agent_ok(agents, agent) || var < 0 || var >= domain_of(agents).num_variables()) return -1;
+  return agents->world.fact(agent, var);
+}
+
+topoplan_status topoplan_agents_state(const topoplan_agents* agents, int32_t agent, int32_t* state,
+                                      int32_t num_variables) {
+  if (!agent_ok(agents, agent) || state == nullptr ||
+      num_variables != domain_of(agents).num_variables())
+    return TOPOPLAN_INVALID_ARGUMENT;
+  agents->world.state(agent, std::span(state, static_cast<size_t>(num_variables)));
+  return TOPOPLAN_OK;
+}
+
+int32_t topoplan_agents_goal(const topoplan_agents* agents, int32_t agent) {
+  return agent_ok(agents, agent) ? agents->world.goal(agent) : -1;
+}
+
+topoplan_status topoplan_agents_plan(const topoplan_agents* agents, int32_t agent, int32_t* actions,
+                                     int32_t capacity, int32_t* length) {
+  if (!agent_ok(agents, agent) || length == nullptr || capacity < 0 ||
+      (actions == nullptr && capacity > 0))
+    return TOPOPLAN_INVALID_ARGUMENT;
+  *length = agents->world.plan_length(agent);
+  if (*length > capacity) return TOPOPLAN_BUFFER_TOO_SMALL;
+  (void)agents->world.plan(agent, std::span(actions, static_cast<size_t>(capacity)));
+  return TOPOPLAN_OK;
+}
+
+int32_t topoplan_agents_step(const topoplan_agents* agents, int32_t agent) {
+  return agent_ok(agents, agent) ? agents->world.step(agent) : -1;
+}
+int32_t topoplan_agents_running_action(const topoplan_agents* agents, int32_t agent) {
+  return agent_ok(agents, agent) ? agents->world.running_action(agent) : -1;
+}
+double topoplan_agents_progress(const topoplan_agents* agents, int32_t agent) {
+  return agent_ok(agents, agent) ? agents->world.progress(agent) : -1.0;
+}
+int32_t topoplan_agents_last_replan(const topoplan_agents* agents, int32_t agent) {
+  return agent_ok(agents, agent) ? static_cast<int32_t>(agents->world.last_replan(agent)) : -1;
+}
+
+const char* topoplan_agents_goal_name(const topoplan_agents* agents, int32_t goal) {
+  if (agents == nullptr || goal < 0 || goal >= agents->world.num_goals()) return nullptr;
+  return agents->world.goal_name(goal).c_str();
+}
+
+const char* topoplan_agents_replan_string(int32_t reason) {
+  if (reason < 0 || reason >= kNumReplanReasons) return "?";
+  return to_string(static_cast<ReplanReason>(reason)).data();
+}
+const char* topoplan_agents_event_string(int32_t kind) {
+  if (kind < 0 || kind > TOPOPLAN_AGENT_NO_PLAN) return "?";
+  return to_string(static_cast<EventKind>(kind)).data();
+}
+const char* topoplan_agents_no_plan_string(int32_t reason) {
+  if (reason < 0 || reason > TOPOPLAN_NO_PLAN_BAD_INPUT) return "?";
+  return to_string(static_cast<NoPlanReason>(reason)).data();
+}
+
+topoplan_status topoplan_agents_describe(const topoplan_agents* agents,
+                                         const topoplan_agent_event* event, char* buffer,
+                                         size_t capacity, size_t* size) {
+  return guarded(nullptr, 0, [&]() -> topoplan_status {
+    if (event == nullptr || size == nullptr || !agent_ok(agents, event->agent) ||
+        event->kind > TOPOPLAN_AGENT_NO_PLAN)
+      return TOPOPLAN_INVALID_ARGUMENT;
+    const Domain& d = domain_of(agents);
+    const bool has_action =
+        event->kind == TOPOPLAN_AGENT_START || event->kind == TOPOPLAN_AGENT_ABORT;
+    if (has_action && (event->action < 0 || event->action >= d.num_actions()))
+      return TOPOPLAN_INVALID_ARGUMENT;
+    if (event->goal < -1 || event->goal >= agents->world.num_goals())
+      return TOPOPLAN_INVALID_ARGUMENT;
+    const Event e{event->agent,  static_cast<EventKind>(event->kind),
+                  event->detail, event->step,
+                  event->action, event->goal};
+    return write_text(agents->world.describe(e), buffer, capacity, size);
+  });
+}

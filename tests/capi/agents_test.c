@@ -1,0 +1,121 @@
+/* The agent part of the C API from C99: a villager plans, the door closes on its way, it replans;
+ * the engine's small calls name the failed condition. */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "topoplan/c/topoplan_c.h"
+
+static const char kVillage[] =
+    "[domain]\nname = \"village\"\n"
+    "[[variable]]\nname = \"pos\"\nvalues = [\"home\", \"door\", \"shop\"]\n"
+    "[[variable]]\nname = \"door\"\nvalues = [\"closed\", \"open\"]\n"
+    "[[variable]]\nname = \"bread\"\nvalues = [\"shelf\", \"held\"]\n"
+    "[[action]]\nname = \"WalkToDoor\"\npre = { pos = \"home\" }\npost = { pos = \"door\" }\n"
+    "[[action]]\nname = \"OpenDoor\"\npre = { door = \"closed\" }\npost = { door = \"open\" }\n"
+    "prevail = { pos = \"door\" }\n"
+    "[[action]]\nname = \"WalkToShop\"\npre = { pos = \"door\" }\npost = { pos = \"shop\" }\n"
+    "prevail = { door = \"open\" }\n"
+    "[[action]]\nname = \"TakeBread\"\npre = { bread = \"shelf\" }\npost = { bread = \"held\" }\n"
+    "prevail = { pos = \"shop\" }\n";
+
+static int count_kind(const topoplan_agent_event* e, int64_t n, int kind) {
+  int c = 0;
+  int64_t k;
+  for (k = 0; k < n; ++k)
+    if (e[k].kind == kind) ++c;
+  return c;
+}
+
+int main(void) {
+  char error[256];
+  char text[256];
+  size_t size = 0;
+  topoplan_task* task = NULL;
+  topoplan_crowd_planner* planner = NULL;
+  topoplan_agents* agents = NULL;
+  topoplan_agents_def def;
+  topoplan_agent_event events[16];
+  topoplan_agents_stats stats;
+  topoplan_condition failed;
+  int32_t state[3] = {0, 0, 0};
+  int32_t goal[3] = {TOPOPLAN_UNDEFINED, TOPOPLAN_UNDEFINED, 1};
+  int32_t fed = -1, list = -1, villager = -1, length = 0;
+  int32_t plan[8];
+
+  CHECK_STATUS(topoplan_task_parse(kVillage, sizeof kVillage - 1, TOPOPLAN_FORMAT_NATIVE,
+                                   "village.toml", &task, error, sizeof error),
+               TOPOPLAN_OK);
+  if (task == NULL) {
+    fprintf(stderr, "%s\n", error);
+    return 1;
+  }
+  /* The small calls. */
+  CHECK_STATUS(topoplan_action_applies(task, 1, state, 3, &failed), TOPOPLAN_INVALID_PLAN);
+  CHECK(failed.kind == TOPOPLAN_CONDITION_PREVAIL && failed.var == 0 && failed.required == 1);
+  CHECK_STATUS(topoplan_condition_describe(task, &failed, text, sizeof text, &size), TOPOPLAN_OK);
+  CHECK(strcmp(text, "prevail-condition 'pos=door' does not hold (it is 'pos=home')") == 0);
+  CHECK_STATUS(topoplan_action_applies(task, 0, state, 3, &failed), TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_action_apply(task, 0, state, 3), TOPOPLAN_OK);
+  CHECK(state[0] == 1);
+  CHECK(topoplan_goal_holds(task, state, goal, 3) == 0);
+  CHECK_STATUS(topoplan_action_applies(task, 9, state, 3, &failed), TOPOPLAN_INVALID_ARGUMENT);
+  state[0] = 0;
+
+  /* A world of one villager. */
+  CHECK_STATUS(topoplan_crowd_planner_create(task, &planner, error, sizeof error), TOPOPLAN_OK);
+  topoplan_agents_def_default(&def);
+  def.capacity = 4;
+  def.threads = 2;
+  CHECK_STATUS(topoplan_agents_create(planner, &def, &agents, error, sizeof error), TOPOPLAN_OK);
+  if (agents == NULL) {
+    fprintf(stderr, "%s\n", error);
+    return 1;
+  }
+  CHECK_STATUS(topoplan_agents_add_goal(agents, "bread", goal, 3, &fed, error, sizeof error),
+               TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_agents_add_goal_list(agents, &fed, 1, &list, error, sizeof error),
+               TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_agents_set_class_goals(agents, 0, list), TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_agents_add(agents, 0, state, 3, &villager, error, sizeof error),
+               TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_agents_add(agents, 5, state, 3, &villager, error, sizeof error),
+               TOPOPLAN_INVALID_ARGUMENT);
+  CHECK(strstr(error, "class") != NULL);
+
+  CHECK_STATUS(topoplan_agents_update(agents, 0.016, events, 16, &stats), TOPOPLAN_OK);
+  CHECK(stats.planned == 1 && stats.replans[TOPOPLAN_REPLAN_NO_PLAN] == 1);
+  CHECK(count_kind(events, stats.events, TOPOPLAN_AGENT_START) == 1);
+  CHECK(topoplan_agents_running_action(agents, villager) == 0);
+  CHECK_STATUS(topoplan_agents_plan(agents, villager, plan, 8, &length), TOPOPLAN_OK);
+  CHECK(length == 4 && plan[0] == 0 && plan[3] == 3);
+  CHECK_STATUS(
+      topoplan_agents_describe(agents, &events[stats.events - 1], text, sizeof text, &size),
+      TOPOPLAN_OK);
+  CHECK(strcmp(text, "agent 0: start 'WalkToDoor'") == 0);
+
+  /* The engine walks it to the door and opens it; it starts to walk in; the door closes. */
+  CHECK_STATUS(topoplan_agents_set_fact(agents, villager, 0, 1), TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_agents_update(agents, 0.016, events, 16, &stats), TOPOPLAN_OK);
+  CHECK(topoplan_agents_running_action(agents, villager) == 1);
+  CHECK_STATUS(topoplan_agents_action_finished(agents, villager), TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_agents_update(agents, 0.016, events, 16, &stats), TOPOPLAN_OK);
+  CHECK(topoplan_agents_running_action(agents, villager) == 2);
+  CHECK_STATUS(topoplan_agents_set_fact(agents, villager, 1, 0), TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_agents_update(agents, 0.016, events, 16, &stats), TOPOPLAN_OK);
+  CHECK(stats.replans[TOPOPLAN_REPLAN_CONDITION_BROKEN] == 1);
+  CHECK(count_kind(events, stats.events, TOPOPLAN_AGENT_ABORT) == 1);
+  CHECK(topoplan_agents_running_action(agents, villager) == 1);
+  CHECK(topoplan_agents_last_replan(agents, villager) == TOPOPLAN_REPLAN_CONDITION_BROKEN);
+  CHECK(strcmp(topoplan_agents_replan_string(TOPOPLAN_REPLAN_CONDITION_BROKEN),
+               "condition-broken") == 0);
+  CHECK(strcmp(topoplan_agents_goal_name(agents, fed), "bread") == 0);
+  CHECK_STATUS(topoplan_agents_set_fact(agents, villager, 1, 7), TOPOPLAN_INVALID_ARGUMENT);
+  CHECK_STATUS(topoplan_agents_set_fact(agents, 9, 1, 0), TOPOPLAN_INVALID_ARGUMENT);
+
+  topoplan_agents_free(agents);
+  topoplan_crowd_planner_free(planner);
+  topoplan_task_free(task);
+  printf("%d checks, %d failures\n", checks, failures);
+  return failures == 0 ? 0 : 1;
+}
