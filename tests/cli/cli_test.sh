@@ -136,4 +136,13 @@ expect "crowd missing file exits 33" 33 'cannot open' -- "$bin" crowd --domain "
 # show
 expect "show lists actions" 0 'PickUpBucket' -- "$bin" show "$hb"
 
+# agents: the village's scripted senses, records, file:line errors
+village=$src/examples/agents/village.toml
+expect "agents on the village" 0 'replans by reason' -- "$bin" agents "$village" --agents 200 --frames 150
+expect "agents: same events on 2 threads" 0 'hash ' -- "$bin" agents "$village" --agents 200 --frames 60 --threads 2
+bad_village=$(mktemp)
+sed 's/set = { bakeryDoor = "closed" }/set = { bakeryDoorz = "closed" }/' "$village" > "$bad_village"
+expect "agents: unknown variable in an event" 33 ":[0-9]+: \\[\\[event\\]\\] set: no variable 'bakeryDoorz'" -- "$bin" agents "$bad_village" --agents 10 --frames 5
+rm -f "$bad_village"
+
 summary
