@@ -41,7 +41,8 @@ struct CrowdOptions {
   int32_t memo_entries = CrowdDef{}.worker_memo_entries;
   bool json = false;
   bool no_baseline = false;
-  bool handles = false;  // warm batches and frames answer by plan handle (crowd.h)
+  bool handles = false;        // warm batches and frames answer by plan handle (crowd.h)
+  bool partial_goals = false;  // goals name only the class's variables (TownDef::partial_goals)
   uint64_t seed = 1;
   std::string fallback = "astar";  // planner chain after ℙ, comma-separated; "none": ℙ only
   std::vector<std::string> class_fallback;  // CLASS=PLANNER[,PLANNER...]: a class's own chain
@@ -362,6 +363,7 @@ int run_crowd(const CrowdOptions& o) {
   town_def.npcs = o.npcs;
   town_def.situations_per_class = o.situations_per_class;
   town_def.seed = o.seed;
+  town_def.partial_goals = o.partial_goals;
   Result<CrowdTown> created = CrowdTown::create(task, *planner, town_def);
   if (!created.ok()) {
     std::fprintf(stderr, "topoplan crowd: %s\n", created.error().message.c_str());
@@ -416,6 +418,13 @@ int run_crowd(const CrowdOptions& o) {
   j["fallback"] = o.fallback;
   if (!o.class_fallback.empty()) j["class_fallback"] = o.class_fallback;
   j["fallback_budget"] = o.fallback_budget;
+  j["partial_goals"] = o.partial_goals;
+  // Classes ℙ takes only part of (CrowdPlanner::topo_part): the chain answers the rest.
+  std::vector<std::string> part_classes;
+  for (int32_t c = 0; c < planner->num_classes(); ++c)
+    if (planner->topo_part(c))
+      part_classes.push_back(task.domain.num_classes() ? task.domain.class_name(c) : "(all)");
+  j["topo_part_classes"] = part_classes;
   j["solved_by_topo"] = static_cast<double>(m.solved_topo) / n;
   j["solved_by_fallback"] = static_cast<double>(m.solved_fallback) / n;
   j["unsolvable_by_topo"] = static_cast<double>(m.unsolvable_topo) / n;
@@ -481,6 +490,11 @@ int run_crowd(const CrowdOptions& o) {
         100.0 * static_cast<double>(m.unsolvable_topo) / n,
         100.0 * static_cast<double>(m.unsolvable_fallback) / n,
         100.0 * static_cast<double>(m.no_plan) / n);
+    if (!part_classes.empty()) {
+      std::printf("; ℙ on part of class");
+      for (size_t k = 0; k < part_classes.size(); ++k)
+        std::printf("%s%s", k == 0 ? " " : ", ", part_classes[k].c_str());
+    }
     if (m.bad_input + m.too_small > 0)
       std::printf("; bad input %lld, buffer too small %lld", static_cast<long long>(m.bad_input),
                   static_cast<long long>(m.too_small));
@@ -559,6 +573,8 @@ void add_crowd_command(CLI::App& app, int& exit_code) {
   cmd->add_flag(
       "--handles", options->handles,
       "warm batches and frames answer cache hits by plan handle, not by copying the plan");
+  cmd->add_flag("--partial-goals", options->partial_goals,
+                "goals name only the NPC's class's variables, the rest free (GOAP style)");
   cmd->add_flag("--json", options->json, "print one JSON object");
   cmd->callback([options, &exit_code] { exit_code = run_crowd(*options); });
 }

@@ -758,6 +758,62 @@ static void test_sim(const char* dir, const char* cli) {
   run_scenario(dir, cli, "domains/sim/sims-house.toml", "goap", 50);
 }
 
+/* A domain ℙ takes only part of (multi-effect actions, several producers of one value: a real
+ * GOAP domain) makes a crowd whose chain answers every NPC ℙ does not: each NPC solved or proved
+ * unsolvable, each plan valid, some answered by the fallback. */
+static void test_real_domain(const char* dir) {
+  enum { kNpcs = 2000 };
+  topoplan_task* task = NULL;
+  topoplan_crowd_planner* planner = NULL;
+  topoplan_crowd* crowd = NULL;
+  topoplan_town* town = NULL;
+  topoplan_town_def def;
+  topoplan_crowd_def cdef;
+  topoplan_crowd_batch b;
+  topoplan_crowd_stats stats;
+  topoplan_crowd_output out;
+  static int32_t actions[kNpcs * 64];
+  static uint32_t offset[kNpcs];
+  static uint16_t length[kNpcs], status[kNpcs];
+  char path[1024], error[512];
+  int64_t i, solved = 0, by_fallback = 0;
+  int32_t words;
+  snprintf(path, sizeof path, "%s/domains/real/gpgoap-soldier.toml", dir);
+  CHECK_STATUS(topoplan_task_load(path, TOPOPLAN_FORMAT_NATIVE, &task, error, sizeof error),
+               TOPOPLAN_OK);
+  if (task == NULL) return;
+  CHECK_STATUS(topoplan_crowd_planner_create(task, &planner, error, sizeof error), TOPOPLAN_OK);
+  if (planner == NULL) return;
+  words = topoplan_crowd_planner_words(planner);
+  topoplan_town_def_init(&def);
+  def.npcs = kNpcs;
+  CHECK_STATUS(topoplan_town_create(planner, &def, &town, error, sizeof error), TOPOPLAN_OK);
+  if (town == NULL) return;
+  CHECK_STATUS(topoplan_town_batch(town, &b), TOPOPLAN_OK);
+  topoplan_crowd_def_init(&cdef);
+  CHECK_STATUS(topoplan_crowd_create(planner, &cdef, &crowd, error, sizeof error), TOPOPLAN_OK);
+  out.actions = actions;
+  out.capacity = kNpcs * 64;
+  out.offset = offset;
+  out.length = length;
+  out.status = status;
+  CHECK_STATUS(topoplan_crowd_plan(crowd, &b, &out, &stats), TOPOPLAN_OK);
+  CHECK(stats.served == kNpcs && stats.complete == 1 && stats.no_plan == 0);
+  for (i = 0; i < kNpcs; ++i) {
+    CHECK((status[i] & (TOPOPLAN_CROWD_SOLVED | TOPOPLAN_CROWD_UNSOLVABLE)) != 0);
+    if (status[i] & TOPOPLAN_CROWD_SOLVED) {
+      ++solved;
+      check_npc(task, planner, &b, actions, offset, length, i, words);
+    }
+    if (status[i] & TOPOPLAN_CROWD_FALLBACK) ++by_fallback;
+  }
+  CHECK(solved > 0 && by_fallback > 0);
+  topoplan_crowd_free(crowd);
+  topoplan_town_free(town);
+  topoplan_crowd_planner_free(planner);
+  topoplan_task_free(task);
+}
+
 int main(int argc, char** argv) {
   const char* dir = argc > 1 ? argv[1] : ".";
   const char* cli = argc > 2 ? argv[2] : NULL;
@@ -765,6 +821,7 @@ int main(int argc, char** argv) {
   test_town();
   test_handles(dir);
   test_chain(dir);
+  test_real_domain(dir);
   test_sim(dir, cli);
   printf("%d checks, %d failed%s\n", checks, failures,
          cli == NULL ? " (no CLI: replays not compared)" : "");

@@ -147,3 +147,32 @@ def test_plan_cache_table_actions():
         tp.PlanCache(planner, table_actions=-1)
     with pytest.raises(ValueError, match="table_actions"):
         tp.PlanCache(planner, table_actions=(1 << 30) + 1)
+
+
+@pytest.mark.parametrize("domain", ["gpgoap-soldier", "cppgoap-wargame", "dogoap-miner"])
+def test_crowd_takes_a_domain_p_cannot_take_whole(domain):
+    """A real GOAP domain (multi-effect actions, several producers of one value): the crowd is
+    created, ℙ answers its part and the chain every other NPC — each solved or proved unsolvable,
+    each plan valid — on 1 and 2 threads alike."""
+    task = tp.load_task(str(ROOT / "domains" / "real" / (domain + ".toml")))
+    planner = tp.CrowdPlanner(task)
+    rng = np.random.default_rng(5)
+    inst = task.instances
+    n = 400
+    pick = rng.integers(0, len(inst), size=n)
+    init = np.array([inst[i].init for i in pick], dtype=np.int32)
+    goal = np.array([inst[i].goal for i in pick], dtype=np.int32)
+    goal[rng.random(goal.shape) < 0.2] = -1
+    cls = np.array([max(inst[i].npc_class, 0) for i in pick], dtype=np.uint16)
+    batch = (cls, planner.pack_states(init), planner.pack_goals(goal))
+    out = tp.Crowd(planner).plan(*batch)
+    actions, offset, length, status, stats = out
+    assert stats["complete"] and stats["no_plan"] == 0
+    for i in range(n):
+        st = int(status[i]) & ~tp.CROWD_CACHE_HIT
+        assert st & (tp.CROWD_SOLVED | tp.CROWD_UNSOLVABLE), st
+        if st & tp.CROWD_SOLVED:
+            got = actions[offset[i]:offset[i] + length[i]].tolist()
+            made = tp.Instance("", init[i].tolist(), goal[i].tolist(), int(cls[i]))
+            assert tp.validate(task, made, got).valid
+    assert plans(tp.Crowd(planner, threads=2).plan(*batch)) == plans(out)

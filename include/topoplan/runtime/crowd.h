@@ -132,8 +132,9 @@ class CrowdLayout {
 class CrowdPlanner {
  public:
   // NPC class ids of a batch: the domain's classes 0 .. num_classes()-1, or, for a domain
-  // without classes, the single class 0 = every action. Fails (naming the class) when a class's
-  // action set is not unary and post-unique (ℙ's requirement).
+  // without classes, the single class 0 = every action. Any domain: a class whose actions are
+  // not all unary and post-unique (ℙ's requirement) gets ℙ on a part of them (topo_part), and
+  // the Crowd's planner chain answers what ℙ does not.
   [[nodiscard]] static Result<CrowdPlanner> create(const Domain& domain);
 
   CrowdPlanner() = default;
@@ -148,6 +149,13 @@ class CrowdPlanner {
   // Variables class `c` can change or read (the projection).
   [[nodiscard]] std::span<const VarId> class_variables(int32_t c) const {
     return classes_[static_cast<size_t>(c)]->vars;
+  }
+  // ℙ takes only part of class `c`: its unary actions, and of several that set one variable to
+  // one value only the cheapest (lowest id among equals). ℙ's plans there use those actions
+  // only (valid plans, not always the cheapest of the class), and its failures are no proofs: the
+  // NPCs it does not solve go to the class's chain (CrowdDef::fallback).
+  [[nodiscard]] bool topo_part(int32_t c) const {
+    return classes_[static_cast<size_t>(c)]->topo_part;
   }
   // Unique per created planner: a cache filled for another stamp is invalidated.
   [[nodiscard]] uint64_t stamp() const { return stamp_; }
@@ -164,6 +172,7 @@ class CrowdPlanner {
     std::vector<uint64_t> key_mask;          // per word: bits of the class's variables
     std::vector<uint64_t> other_high;  // per word: top bit of each field of the other variables
     CompiledActionSet set;             // every action of `projected` (the fallback chain's)
+    bool topo_part = false;            // ℙ has part of the class's actions (topo_part())
   };
   const Domain* domain_ = nullptr;
   CrowdLayout layout_;
@@ -452,6 +461,7 @@ class Crowd {
   std::vector<ClassHot> hot_;         // per class: what an NPC planned by ℙ needs, flat
   std::vector<uint64_t> key_mask_;    // per class, per word: bits of the class's variables
   std::vector<uint64_t> other_high_;  // per class, per word: top bits of the other variables
+  std::vector<uint8_t> topo_part_;    // per class: CrowdPlanner::topo_part
   // With the worker memos (one-word layouts): key_mask_ for every 16-bit class id, 0 beyond the
   // classes, so that the memo loop needs no class range check (memo.cpp, serve_block_memo).
   std::vector<uint64_t> memo_mask_;

@@ -35,6 +35,9 @@ struct TownDef {
   // 30, HorseBreeder 15, ...) and 1 for any other class.
   std::vector<double> class_weights;
   uint64_t seed = 1;
+  // Goals name only the NPC's class's variables (the rest free), as GOAP goals are written;
+  // false: the goal also leaves every other variable as it is (a total goal, as in the papers).
+  bool partial_goals = false;
 };
 
 class CrowdTown {
@@ -57,7 +60,9 @@ class CrowdTown {
   std::vector<double> class_cdf_;
   std::vector<std::vector<uint64_t>> situation_init_, situation_goal_;  // per class: pool * words
   std::vector<std::vector<uint64_t>> class_mask_;  // per class, per word: the class's fields
-  std::vector<uint64_t> backgrounds_;              // pool * words
+  std::vector<std::vector<uint64_t>> free_rest_;   // per class, per word: partial goals' rest
+  bool partial_goals_ = false;
+  std::vector<uint64_t> backgrounds_;  // pool * words
   std::vector<uint16_t> npc_class_;
   std::vector<uint64_t> init_, goal_;
   int64_t distinct_ = 0;

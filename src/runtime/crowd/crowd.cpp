@@ -77,6 +77,7 @@ Result<Crowd> Crowd::create(const CrowdPlanner& planner, const CrowdDef& def) {
                                   cp->planner.max_plan_length()});
     crowd.key_mask_.insert(crowd.key_mask_.end(), cp->key_mask.begin(), cp->key_mask.end());
     crowd.other_high_.insert(crowd.other_high_.end(), cp->other_high.begin(), cp->other_high.end());
+    crowd.topo_part_.push_back(cp->topo_part ? 1 : 0);
   }
   if (!crowd.workers_.empty() && !crowd.workers_[0].memo.empty()) {
     crowd.memo_mask_.assign(size_t{1} << 16, 0);
@@ -197,6 +198,13 @@ void Crowd::make_cold_classes() {
       cold.groups = avx2 ? w.cold_groups.data() + first_group[c] : nullptr;
       cold.other = ~cp.key_mask[0];
       cold.other_high = cp.other_high[0];
+      if (cp.topo_part) {
+        // ℙ's proofs on part of the class are none: pass 1 leaves every NPC whose goal asks for
+        // a change to serve_npc (which goes on to the chain), as if every variable were another
+        // class's; an NPC already at its goal gets ℙ's empty plan there.
+        cold.other = ~uint64_t{0};
+        cold.other_high = planner_->field_high_[0];
+      }
       cold.num_vars = static_cast<int32_t>(cp.vars.size());
       cold.max_len = cp.planner.max_plan_length();
       w.cold.push_back(cold);

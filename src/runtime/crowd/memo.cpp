@@ -56,6 +56,27 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
   int64_t too_small[kKinds] = {};  // memo hits of a kind answered "too small" (copying)
   // Hits per MemoKind: on the stack, one add per NPC (no register, no chain of tests).
   int64_t kinds[kKinds] = {};
+  // A partial goal (its other variables free, not equal to s0's): the first probe, with t = g ^
+  // (s & ~key_mask), misses, since t then holds the complement of s0's other variables; this
+  // probe (after both ways missed, off the hits' path) checks that every other field of the goal
+  // is free or equal to s0's, as serve_npc does, and looks up the projected goal itself, the key
+  // the memo was filled with. nullptr: a miss (serve_npc decides).
+  auto probe_partial = [&]<class Entry>(const Entry* table, uint32_t c, uint64_t s, uint64_t g,
+                                        uint64_t ks, uint64_t t) __attribute__((always_inline))
+                           ->const Entry* {
+    const uint64_t km = key_masks[c];
+    const uint64_t kg = g & km;
+    if (kg == t) return nullptr;  // the goal leaves the other variables as they are: a miss
+    const uint64_t low = b.low[0];
+    const uint64_t high = b.high[0];
+    if ((crowd_detail::nonzero_fields(s ^ g, low, high) &
+         crowd_detail::nonzero_fields(~g, low, high) & ~km) != 0)
+      return nullptr;  // a change outside the class: serve_npc answers
+    const Entry* way = table + 2 * memo_set(memo_hash(c, ks, kg), shift);
+    if (way->s0 == ks && way->goal == kg && way->tag == c) return way;
+    ++way;
+    return way->s0 == ks && way->goal == kg && way->tag == c ? way : nullptr;
+  };
   // Serves NPCs from i on while they are memo hits; returns the first that is not (or end).
   // Indexed from the end (k < 0 up to 0): one induction variable and no end compare. No class
   // range check: memo_mask_ has a mask for every 16-bit id (0 beyond the classes), and no entry
@@ -78,7 +99,9 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
         if (way->s0 == ks && way->goal == t && way->tag == c) [[likely]]
           return way;
         ++way;
-        return way->s0 == ks && way->goal == t && way->tag == c ? way : nullptr;
+        if (way->s0 == ks && way->goal == t && way->tag == c) [[likely]]
+          return way;
+        return probe_partial(handle_memo, c, s, goal_e[j], ks, t);
       };
       for (; k <= -2; k += 2) {
         const HandleMemoEntry* const e0 = find(k);
@@ -113,7 +136,10 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
         const HandleMemoEntry* way = handle_memo + 2 * set;
         if (way->s0 != ks || way->goal != t || way->tag != c) [[unlikely]] {
           ++way;
-          if (way->s0 != ks || way->goal != t || way->tag != c) break;
+          if (way->s0 != ks || way->goal != t || way->tag != c) {
+            way = probe_partial(handle_memo, c, s, goal_e[k], ks, t);
+            if (way == nullptr) break;
+          }
         }
         handles[end + k] = way->handle;
         statuses[end + k] = way->status;
@@ -123,7 +149,10 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
         const MemoEntry* way = memo + 2 * set;
         if (way->s0 != ks || way->goal != t || way->tag != c) [[unlikely]] {
           ++way;
-          if (way->s0 != ks || way->goal != t || way->tag != c) break;
+          if (way->s0 != ks || way->goal != t || way->tag != c) {
+            way = probe_partial(memo, c, s, goal_e[k], ks, t);
+            if (way == nullptr) break;
+          }
         }
         const MemoEntry& e = *way;
         const int32_t len = e.length;

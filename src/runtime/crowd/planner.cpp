@@ -90,6 +90,34 @@ DomainDef wide_def(const Domain& domain, std::span<const uint8_t> mask, DomainDe
   }
   return def;
 }
+// ℙ's part of a class it cannot take whole (`mask`: the class's actions): its unary actions,
+// and of several that set one variable to one value, only the cheapest (the lowest id among
+// equals). ℙ plans with these alone; what it cannot answer with them goes to the chain
+// (CrowdPlanner::topo_part).
+std::vector<uint8_t> topo_part_mask(const Domain& domain, std::span<const uint8_t> mask) {
+  std::vector<uint8_t> part(mask.begin(), mask.end());
+  std::vector<ActionId> producer;  // per value slot: the kept producer (-1: none yet)
+  std::vector<int32_t> first(static_cast<size_t>(domain.num_variables()) + 1, 0);
+  for (VarId v = 0; v < domain.num_variables(); ++v)
+    first[static_cast<size_t>(v) + 1] = first[static_cast<size_t>(v)] + domain.domain_size(v);
+  producer.assign(static_cast<size_t>(first.back()), -1);
+  for (ActionId a = 0; a < domain.num_actions(); ++a) {
+    if (!part[static_cast<size_t>(a)]) continue;
+    if (!domain.is_unary(a)) {
+      part[static_cast<size_t>(a)] = 0;
+      continue;
+    }
+    const Effect e = domain.effects(a)[0];
+    ActionId& kept = producer[static_cast<size_t>(first[static_cast<size_t>(e.var)] + e.post)];
+    if (kept >= 0 && domain.cost(kept) <= domain.cost(a)) {
+      part[static_cast<size_t>(a)] = 0;
+    } else {
+      if (kept >= 0) part[static_cast<size_t>(kept)] = 0;
+      kept = a;
+    }
+  }
+  return part;
+}
 }  // namespace
 
 Result<CrowdPlanner> CrowdPlanner::create(const Domain& domain) {
@@ -112,9 +140,20 @@ Result<CrowdPlanner> CrowdPlanner::create(const Domain& domain) {
   for (ClassId c = 0; c < num_classes; ++c) {
     const ClassId dc = domain.num_classes() == 0 ? kAllActions : c;
     const std::string class_name = dc == kAllActions ? "(all actions)" : domain.class_name(dc);
-    Result<TopoPlanner> full = TopoPlanner::create(domain, dc);
-    if (!full.ok()) return error_of("crowd: class '" + class_name + "': " + full.error().message);
     const std::span<const uint8_t> mask = domain.action_mask(dc);
+    // ℙ's part of the class: all of it when ℙ takes it whole, else topo_part_mask.
+    Result<TopoPlanner> full = TopoPlanner::create(domain, dc);
+    std::vector<uint8_t> part;
+    if (!full.ok()) {
+      part = topo_part_mask(domain, mask);
+      full = TopoPlanner::create(domain, part);
+      if (!full.ok()) {  // not expected (topo_part keeps unary, post-unique actions): no part
+        std::fill(part.begin(), part.end(), uint8_t{0});
+        full = TopoPlanner::create(domain, part);
+      }
+      if (!full.ok()) return error_of("crowd: class '" + class_name + "': " + full.error().message);
+    }
+    const std::span<const uint8_t> topo_mask = part.empty() ? mask : std::span<const uint8_t>(part);
 
     auto cp = std::make_unique<ClassPlan>();
     DomainDef def =
@@ -129,10 +168,11 @@ Result<CrowdPlanner> CrowdPlanner::create(const Domain& domain) {
       return error_of("crowd: class '" + class_name + "': projection: " + wide.error().message);
     cp->wide = std::move(wide).value();
     Result<TopoPlanner> planner =
-        TopoPlanner::create(cp->wide, mask, full.value().structural_class());
+        TopoPlanner::create(cp->wide, topo_mask, full.value().structural_class());
     if (!planner.ok())
       return error_of("crowd: class '" + class_name + "': " + planner.error().message);
     cp->planner = std::move(planner).value();
+    cp->topo_part = !part.empty();
     Result<CompiledActionSet> set = CompiledActionSet::create(cp->projected);
     if (!set.ok()) return error_of("crowd: class '" + class_name + "': " + set.error().message);
     cp->set = std::move(set).value();

@@ -338,9 +338,12 @@ template <bool kCache, bool kHandles>
     }
     return st;
   }
-  if (ps == PlanStatus::kUnsolvable) return kCrowdUnsolvable;
+  // On part of the class's actions (CrowdPlanner::topo_part) ℙ's proof is no proof: the chain.
+  const bool part = ps == PlanStatus::kUnsolvable && topo_part_[c] != 0;
+  if (ps == PlanStatus::kUnsolvable && !part) return kCrowdUnsolvable;
   if (b.scratches[c].failure() == TopoFailure::kBadInput) return kCrowdBadInput;
-  if (ps != PlanStatus::kGaveUp || chain_begin_[c] == chain_begin_[c + 1]) return kCrowdNoPlan;
+  if ((ps != PlanStatus::kGaveUp && !part) || chain_begin_[c] == chain_begin_[c + 1])
+    return kCrowdNoPlan;
   const CrowdStatus st =
       serve_fallback<kCache, kHandles>(w, i, c, s0_vals, goal_vals, actions + pos, room, len, id);
   *plan_out = w.fallback_plan.data();  // after: the chain may have grown the buffer

@@ -138,8 +138,17 @@ Result<CrowdTown> CrowdTown::create(const Task& task, const CrowdPlanner& planne
     }
     town.situation_init_.push_back(std::move(inits));
     town.situation_goal_.push_back(std::move(goals));
+    // A partial goal's rest: every field outside the class's all ones (free).
+    std::vector<uint64_t> free_rest(words, 0);
+    for (VarId v = 0; v < domain.num_variables(); ++v) {
+      const CrowdLayout::Field& f = layout.field(v);
+      free_rest[static_cast<size_t>(f.word)] |= f.mask << f.shift;
+    }
+    for (size_t w = 0; w < words; ++w) free_rest[w] &= ~mask[w];
+    town.free_rest_.push_back(std::move(free_rest));
     town.class_mask_.push_back(std::move(mask));
   }
+  town.partial_goals_ = def.partial_goals;
   town.distinct_ = static_cast<int64_t>(distinct.size());
   for (int32_t k = 0; k < def.backgrounds; ++k) {  // the rest of the town, somewhere in its day
     std::vector<ValueId> state = dawn;
@@ -170,7 +179,8 @@ void CrowdTown::reassign(int64_t npc, SplitMix64& rng) {
   for (size_t k = 0; k < words; ++k) {
     const uint64_t rest = backgrounds_[background * words + k] & ~class_mask_[c][k];
     init_[i * words + k] = rest | situation_init_[c][situation * words + k];
-    goal_[i * words + k] = rest | situation_goal_[c][situation * words + k];
+    goal_[i * words + k] =
+        (partial_goals_ ? free_rest_[c][k] : rest) | situation_goal_[c][situation * words + k];
   }
 }
 
