@@ -152,7 +152,8 @@ static void check_npc(const topoplan_task* task, const topoplan_crowd_planner* p
   p.init = init;
   p.goal = goal;
   p.num_variables = nv;
-  p.npc_class = b->npc_class[i];
+  /* A domain without classes: crowd class 0 is every action. */
+  p.npc_class = topoplan_task_num_classes(task) == 0 ? TOPOPLAN_ALL_ACTIONS : b->npc_class[i];
   CHECK_STATUS(topoplan_validate(task, &p, actions + offset[i], length[i], NULL, NULL, NULL, 0),
                TOPOPLAN_OK);
 }
