@@ -38,6 +38,7 @@ struct CrowdOptions {
   double churn = 0.05;
   int32_t situations_per_class = 64;
   int32_t cache_entries = 1 << 14;
+  int32_t actions_per_npc = 12;  // action buffer: NPCs × this; cached plans: at most max(16, this)
   int32_t memo_entries = CrowdDef{}.worker_memo_entries;
   bool json = false;
   bool no_baseline = false;
@@ -233,7 +234,7 @@ void count_chain(const std::vector<CrowdStatus>& status, Measured& m) {
 Measured measure(const CrowdPlanner& planner, CrowdTown& town, const CrowdOptions& o,
                  int32_t threads, Progress& progress, bool frames) {
   const auto n = static_cast<size_t>(o.npcs);
-  std::vector<ActionId> actions(n * 12);
+  std::vector<ActionId> actions(n * static_cast<size_t>(o.actions_per_npc));
   std::vector<uint32_t> offset(n);
   std::vector<uint16_t> length(n);
   std::vector<CrowdStatus> status(n);
@@ -293,6 +294,7 @@ Measured measure(const CrowdPlanner& planner, CrowdTown& town, const CrowdOption
 
   PlanCacheDef cache_def;
   cache_def.capacity = o.cache_entries;
+  cache_def.max_plan_length = std::max(cache_def.max_plan_length, o.actions_per_npc);
   PlanCache cache(planner, cache_def);
   CrowdDef warm_def = cold_def;
   warm_def.cache = &cache;
@@ -430,6 +432,8 @@ int run_crowd(const CrowdOptions& o) {
   j["unsolvable_by_topo"] = static_cast<double>(m.unsolvable_topo) / n;
   j["unsolvable_by_fallback"] = static_cast<double>(m.unsolvable_fallback) / n;
   j["no_plan"] = static_cast<double>(m.no_plan) / n;
+  j["buffer_too_small"] = static_cast<double>(m.too_small) / n;
+  j["bad_input"] = static_cast<double>(m.bad_input) / n;
   j["cold_frames_to_complete"] = m.chain_frames;
   j["pending_max_per_frame"] = m.pending_max;
   j["pending_mean_per_frame"] = m.pending_mean;
@@ -550,6 +554,10 @@ void add_crowd_command(CLI::App& app, int& exit_code) {
              "distinct (s0, goal) situations per class")
       ->capture_default_str();
   add_number(*cmd, "--cache-entries", options->cache_entries, 1, 1 << 22, "plan cache capacity")
+      ->capture_default_str();
+  add_number(*cmd, "--actions-per-npc", options->actions_per_npc, 1, 255,
+             "action buffer per NPC (plans longer than the room left are 'buffer too small'); "
+             "the cache keeps plans of up to max(16, this) actions")
       ->capture_default_str();
   add_number(*cmd, "--memo-entries", options->memo_entries, 0, 1 << 20,
              "per-worker memo in front of the plan cache (0: none)")
