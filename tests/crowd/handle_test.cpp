@@ -99,6 +99,46 @@ TEST(PlanHandles, InvalidationMakesHandlesStaleAndNewOnesResolve) {
   EXPECT_FALSE(cache.resolve(PlanHandle{1u << 29, cache.epoch()}).has_value());  // beyond use
 }
 
+// A handle is accepted only where the table itself records the start of a plan stored in this
+// epoch: every other id of the current epoch (inside a plan, at its last action, at or past the
+// end of the used part) is not found, before and after an invalidation.
+TEST(PlanHandles, ForgedHandlesOfTheCurrentEpochAreNotFound) {
+  const WesternCase c(1500, 57);
+  const auto& [w, planner, t, capacity, copied] = c;
+  PlanCache cache(planner, {4096, 16});
+  CrowdDef def;
+  def.cache = &cache;
+  Crowd crowd = Crowd::create(planner, def).value();
+  for (int pass = 0; pass < 2; ++pass) {
+    SCOPED_TRACE(pass);
+    const Results r = run_handles(crowd, t, capacity, cache);
+    std::vector<bool> start(static_cast<size_t>(cache.stats().table_used) + 64, false);
+    for (const PlanHandle& h : r.handles) {
+      if (h.empty()) continue;
+      start.at(h.id) = true;
+    }
+    int64_t real = 0, forged = 0;
+    for (uint32_t id = 0; id < start.size(); ++id) {
+      const auto plan = cache.resolve(PlanHandle{id, cache.epoch()});
+      if (start[id]) {
+        ++real;
+        EXPECT_TRUE(plan.has_value()) << id;
+      } else if (id != 0) {
+        ++forged;
+        EXPECT_FALSE(plan.has_value()) << "forged id " << id << " resolved";
+        EXPECT_FALSE(crowd.resolve(PlanHandle{id, cache.epoch()}).has_value()) << id;
+      }
+    }
+    EXPECT_GT(real, 10);
+    EXPECT_GT(forged, real);
+    cache.invalidate();
+    // Old starts are forgotten: nothing but the empty plan resolves in the new epoch.
+    for (uint32_t id = 1; id < start.size(); ++id) {
+      EXPECT_FALSE(cache.resolve(PlanHandle{id, cache.epoch()}).has_value()) << id;
+    }
+  }
+}
+
 TEST(PlanHandles, FullTableFallsBackToCopies) {
   const WesternCase c(2000, 53);
   const auto& [w, planner, t, capacity, copied] = c;

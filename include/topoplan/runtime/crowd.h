@@ -232,7 +232,8 @@ class PlanCache {
   [[nodiscard]] PlanCacheStats stats() const;
   // The current epoch (handles of another epoch are stale).
   [[nodiscard]] uint32_t epoch() const { return epoch_; }
-  // The plan of a handle of this epoch; nullopt for an empty or stale handle.
+  // The plan of a handle of this epoch; nullopt for an empty or stale handle, and for any id
+  // that is not the start of a plan stored in this epoch (a forged handle).
   [[nodiscard]] std::optional<std::span<const ActionId>> resolve(PlanHandle handle) const;
 
   static constexpr uint32_t kNoHandle = 0xFFFFFFFFu;  // internal: "no table id"
@@ -268,6 +269,9 @@ class PlanCache {
   // is the empty plan). Plain memory: a plan is written once before its id is published (by a
   // release store into an entry, or through the batch's output), and never again in the epoch.
   std::unique_ptr<ActionId[]> table_;
+  // One bit per table slot, set (release) once the plan starting there is written: resolve()
+  // accepts only these ids, so a handle cannot point into the middle of a plan or past the end.
+  std::unique_ptr<std::atomic<uint64_t>[]> starts_;
   uint32_t table_capacity_ = 0;
   std::atomic<uint32_t> table_next_{1};
   size_t num_words_ = 0;

@@ -54,6 +54,8 @@ PlanCache::PlanCache(const CrowdPlanner& planner, const PlanCacheDef& def) {
   if (table_capacity_ > 0) {
     table_ = std::make_unique<ActionId[]>(table_capacity_);
     table_[0] = 0;  // the empty plan
+    starts_ = std::make_unique<std::atomic<uint64_t>[]>((table_capacity_ + 63) / 64);
+    starts_[0].store(1, std::memory_order_relaxed);
   }
   victim_ = std::make_unique<std::atomic<uint8_t>[]>(entries / 2);
   // Sized for the layout on first bind(); keep the request to allocate then.
@@ -85,6 +87,12 @@ void PlanCache::invalidate() {
     for (size_t i = 0; i < num_words_; ++i) words_[i].store(0, std::memory_order_relaxed);
     epoch_ = 1;
   }
+  if (table_capacity_ > 0) {
+    // Only the words the last epoch used: invalidation stays proportional to what was stored.
+    const uint32_t used = std::min(table_next_.load(std::memory_order_relaxed), table_capacity_);
+    for (uint32_t w = 0; w < (used + 63) / 64; ++w) starts_[w].store(0, std::memory_order_relaxed);
+    starts_[0].store(1, std::memory_order_relaxed);  // the empty plan
+  }
   table_next_.store(1, std::memory_order_relaxed);
   ++invalidations_;
 }
@@ -99,14 +107,22 @@ uint32_t PlanCache::store(const ActionId* plan, int32_t len) {
   ActionId* t = table_.get() + at;
   t[0] = static_cast<ActionId>(len);
   std::copy(plan, plan + len, t + 1);
+  starts_[at / 64].fetch_or(uint64_t{1} << (at % 64), std::memory_order_release);
   return at;
 }
 
 std::optional<std::span<const ActionId>> PlanCache::resolve(PlanHandle handle) const {
   if (handle.epoch != epoch_ || handle.epoch == 0 || table_capacity_ == 0) return std::nullopt;
-  if (handle.id >= table_next_.load(std::memory_order_relaxed)) return std::nullopt;
+  const uint32_t next = std::min(table_next_.load(std::memory_order_relaxed), table_capacity_);
+  if (handle.id >= next) return std::nullopt;
+  // The table's own record: the id must be where a stored plan starts, and that plan must end
+  // inside the used part of the table.
+  if ((starts_[handle.id / 64].load(std::memory_order_acquire) >> (handle.id % 64) & 1u) == 0)
+    return std::nullopt;
   const ActionId* t = table_.get() + handle.id;
-  return std::span<const ActionId>(t + 1, static_cast<size_t>(t[0]));
+  const auto len = static_cast<uint32_t>(t[0]);
+  if (len >= next - handle.id) return std::nullopt;
+  return std::span<const ActionId>(t + 1, static_cast<size_t>(len));
 }
 
 PlanCacheStats PlanCache::stats() const {
