@@ -308,6 +308,73 @@ TEST(Crowd, HostTaskSystemHook) {
   EXPECT_FALSE(Crowd::create(planner, def).ok());
 }
 
+// A value out of range is bad input wherever it is, also on a variable the NPC's class cannot
+// touch: the proof "the goal changes a variable outside the class" holds only for values of the
+// variable. Every loop (cold, memo, shared cache, handles), with and without the fallback chain.
+TEST(Crowd, OutOfRangeValuesOutsideTheClassAreBadInputNotAProof) {
+  DomainDef def;
+  def.name = "two-flags";
+  def.variables = {{"x", {"0", "1"}}, {"y", {"0", "1"}}};  // 2-bit fields: codes 2 and 3 spare
+  def.actions = {{"SetX", 1, {{0, 0, 1}}, {}}, {"SetY", 1, {{1, 0, 1}}, {}}};
+  def.classes = {{"cx", {0}}, {"cy", {1}}};
+  const Domain d = Domain::compile(def).value();
+  const CrowdPlanner planner = CrowdPlanner::create(d).value();
+  const CrowdLayout& layout = planner.layout();
+  ASSERT_EQ(layout.words(), 1);
+  const int32_t sx = layout.field(0).shift, sy = layout.field(1).shift;
+  const uint64_t free_y = layout.field(1).mask;
+  // (init y, goal y) for an NPC of class cx (SetX only) with x: 0 -> 1; the expected status.
+  struct Case {
+    uint64_t init_y, goal_y;
+    CrowdStatus want;
+  };
+  const std::vector<Case> cases = {
+      {0, 1, kCrowdUnsolvable},  // in range: the proof holds
+      {2, 1, kCrowdBadInput},    // init out of range on y, which cx never touches
+      {3, 1, kCrowdBadInput},    // init holds the "free" code
+      {0, 2, kCrowdBadInput},    // goal out of range on y
+      {1, 1, kCrowdSolved},      // y already as wanted
+      {0, free_y, kCrowdSolved},
+  };
+  std::vector<uint16_t> cls;
+  std::vector<uint64_t> init, goal;
+  for (int rep = 0; rep < 200; ++rep) {  // enough NPCs for several blocks and cache hits
+    for (const Case& k : cases) {
+      cls.push_back(0);
+      init.push_back(k.init_y << sy);  // x = 0
+      goal.push_back((uint64_t{1} << sx) | (k.goal_y << sy));
+    }
+  }
+  const size_t n = cls.size();
+  for (const bool with_cache : {false, true}) {
+    for (const int32_t memo : {0, 2048}) {
+      for (const bool chain : {false, true}) {
+        SCOPED_TRACE(::testing::Message() << "cache " << with_cache << " memo " << memo
+                                          << " chain " << chain);
+        PlanCache cache(planner);
+        CrowdDef cdef;
+        cdef.cache = with_cache ? &cache : nullptr;
+        cdef.worker_memo_entries = memo;
+        if (!chain) cdef.fallback.clear();
+        Crowd crowd = Crowd::create(planner, cdef).value();
+        for (int pass = 0; pass < 2; ++pass) {
+          std::vector<ActionId> actions(4 * n);
+          std::vector<uint32_t> offset(n);
+          std::vector<uint16_t> length(n);
+          std::vector<CrowdStatus> status(n);
+          const CrowdStats st = crowd.plan({cls, init, goal}, {actions, offset, length, status});
+          ASSERT_TRUE(st.complete);
+          for (size_t i = 0; i < n; ++i) {
+            const Case& k = cases[i % cases.size()];
+            EXPECT_EQ(status[i] & ~kCrowdCacheHit, k.want)
+                << "npc " << i << " init y " << k.init_y << " goal y " << k.goal_y;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(Crowd, CreateRefusesOutOfRangeDefs) {
   const Task w = western();
   const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();

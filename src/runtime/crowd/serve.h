@@ -57,6 +57,22 @@ namespace crowd_detail {
 // memo_shift of the default memo (CrowdDef::worker_memo_entries = 2048: 1024 sets).
 inline constexpr int32_t kDefaultMemoShift = 64 - 10;
 
+// Every value of the packed state `s` below its variable's domain size, and every value of the
+// packed goal `g` too or free (the all-ones field). Out of line: only answers that would be a
+// proof about a variable outside the class read it.
+[[gnu::noinline, gnu::cold]] inline bool packed_in_range(const CrowdPlanner& planner,
+                                                         const uint64_t* s, const uint64_t* g) {
+  const Domain& d = planner.domain();
+  for (VarId v = 0; v < d.num_variables(); ++v) {
+    const CrowdLayout::Field& f = planner.layout().field(v);
+    const auto size = static_cast<uint64_t>(d.domain_size(v));
+    const uint64_t x = (s[f.word] >> f.shift) & f.mask;
+    const uint64_t y = (g[f.word] >> f.shift) & f.mask;
+    if (x >= size || (y >= size && y != f.mask)) return false;
+  }
+  return true;
+}
+
 }  // namespace crowd_detail
 
 // Internal linkage (a copy per file, out of line, as when one file held it).
@@ -192,8 +208,9 @@ template <bool kOneWord, bool kCache, bool kHandles>
     MemoEntry* me = nullptr;
     HandleMemoEntry* he = nullptr;
     if (other_change != 0) {
-      // The goal changes a variable the class cannot touch: ℙ fails there in phase 1 (proof).
-      st = kCrowdUnsolvable;
+      // The goal changes a variable the class cannot touch: ℙ fails there in phase 1 (proof),
+      // provided both values are values of the variable; otherwise the input is bad.
+      st = crowd_detail::packed_in_range(*planner_, s, g) ? kCrowdUnsolvable : kCrowdBadInput;
     } else if constexpr (kCache) {
       hash = crowd_detail::project_key<kOneWord>(
           c, s, g, b.key_masks + static_cast<size_t>(c) * static_cast<size_t>(words), words, key);
