@@ -124,10 +124,10 @@ void add_agent_command(CLI::App& app, int& exit_code) {
       ->required();
   cmd->add_flag("--trace", options->trace,
                 "print facts, goals, drives, every plan state with its utility, and the decision");
-  add_number(*cmd, "--max-expansions", options->max_expansions, int64_t{1}, INT64_MAX,
-             "plan states expanded before giving up (then exit 12)");
-  add_number(*cmd, "--max-plan-length", options->max_plan_length, 1, 1000,
-             "actions per plan at most");
+  add_limit(*cmd, limits::kUdgoapMaxExpansions, options->max_expansions,
+            "plan states expanded before giving up (then exit 12)");
+  add_limit(*cmd, limits::kUdgoapMaxPlanLength, options->max_plan_length,
+            "actions per plan at most");
   cmd->footer(
       "Exit codes: 0 plan found, 12 no plan or limit reached, 33 input error, 2 usage error.");
   cmd->callback([options, &exit_code] { exit_code = run_agent(*options); });

@@ -540,8 +540,7 @@ void add_crowd_command(CLI::App& app, int& exit_code) {
                   "a built-in town (western, western-pus, goap-level) or a domain file (.toml, "
                   ".sas) whose instances serve as routines")
       ->capture_default_str();
-  add_number(*cmd, "--npcs", options->npcs, int64_t{1}, int64_t{10'000'000}, "NPCs in the town")
-      ->capture_default_str();
+  add_limit(*cmd, limits::kTownNpcs, options->npcs, "NPCs in the town")->capture_default_str();
   add_number(*cmd, "--threads", options->threads, 1, 256, "worker threads (built-in pool)")
       ->capture_default_str();
   add_number(*cmd, "--frames", options->frames, 1, 1'000'000, "warm frames measured")
@@ -550,8 +549,8 @@ void add_crowd_command(CLI::App& app, int& exit_code) {
   add_number(*cmd, "--churn", options->churn, 0.0, 1.0,
              "fraction of NPCs whose situation changes per frame")
       ->capture_default_str();
-  add_number(*cmd, "--situations", options->situations_per_class, 1, 10'000,
-             "distinct (s0, goal) situations per class")
+  add_limit(*cmd, limits::kTownSituations, options->situations_per_class,
+            "distinct (s0, goal) situations per class")
       ->capture_default_str();
   add_number(*cmd, "--cache-entries", options->cache_entries, 1, 1 << 22, "plan cache capacity")
       ->capture_default_str();

@@ -85,23 +85,25 @@ void add_plan_command(CLI::App& app, int& exit_code) {
   add_task_options(*cmd, options->task);
   cmd->add_option("--planner", options->planner, "planner name (see `topoplan plan --help`)")
       ->capture_default_str();
-  cmd->add_option("-o,--output", options->output, "write the plan to FILE instead of stdout");
+  cmd->add_option("-o,--output", options->output, "write the plan to FILE instead of stdout")
+      ->check(non_empty_file());
   cmd->add_option("--objective", options->objective,
                   "what optimal means for search planners: cost or length")
       ->check(CLI::IsMember({"cost", "length"}))
       ->capture_default_str();
-  add_number(*cmd, "--max-expansions", options->max_expansions, int64_t{1}, INT64_MAX,
-             "node limit of search planners (then exit 12); auto's default: " +
-                 std::to_string(kAutoSearchLimits.max_expansions))
+  add_limit(*cmd, limits::kMaxExpansions, options->max_expansions,
+            "node limit of search planners (then exit 12); auto's default: " +
+                std::to_string(kAutoSearchLimits.max_expansions))
       ->capture_default_str();
   add_number(*cmd, "--max-memory", options->max_memory_mib, int64_t{1}, int64_t{1} << 30,
              "memory limit of search planners in MiB (then exit 12); auto's default: " +
                  std::to_string(kAutoSearchLimits.max_memory_bytes >> 20))
       ->capture_default_str();
-  add_number(*cmd, "--time-limit,--max-seconds", options->max_seconds, 0.0, 1e9,
-             "time limit of search planners in seconds, 0 = none (then exit 12); auto's "
-             "default: " +
-                 std::to_string(kAutoSearchLimits.max_seconds).substr(0, 3));
+  add_limit(*cmd, limits::kMaxSeconds, options->max_seconds,
+            "time limit of search planners in seconds, 0 = none (then exit 12); auto's "
+            "default: " +
+                std::to_string(kAutoSearchLimits.max_seconds).substr(0, 3),
+            "--time-limit,--max-seconds");
   cmd->add_flag("--stats", options->stats, "print which engine answered and the time to stderr");
   std::string footer = "Planners:";
   for (const PlannerInfo& p : planners())

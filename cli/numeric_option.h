@@ -9,7 +9,11 @@
 #include <CLI/CLI.hpp>
 #include <concepts>
 #include <cstdint>
+#include <limits>
 #include <string>
+#include <type_traits>
+
+#include "topoplan/runtime/limits.h"
 
 namespace topoplan::cli {
 
@@ -18,6 +22,13 @@ std::string check_integer(const std::string& text, int64_t min, int64_t max);
 std::string check_unsigned(const std::string& text, uint64_t min, uint64_t max);
 // Returns "" when `text` is a finite real number in [min, max], else the reason.
 std::string check_real(const std::string& text, double min, double max);
+
+// For options naming an output file: an empty name is an error (exit 2), never standard output.
+inline CLI::Validator non_empty_file() {
+  return CLI::Validator(
+      [](std::string& s) { return s.empty() ? std::string("empty file name") : std::string(); },
+      "FILE");
+}
 
 // Adds option `name` bound to `value`, accepted only in [min, max].
 template <class T>
@@ -39,6 +50,20 @@ CLI::Option* add_number(CLI::App& cmd, const std::string& name, T& value, T min,
     };
   }
   return cmd.add_option(name, value, help)->check(CLI::Validator(std::move(check), "", ""));
+}
+
+// Adds the option of a limit of the table (limits.h): its range comes from the table, so the CLI
+// accepts what the C++, C and Python doors accept and words the range the same way ("must be an
+// integer in [1, 10000]"). `names`: the option's names (default: the table's flag).
+template <class T>
+CLI::Option* add_limit(CLI::App& cmd, const LimitSpec& spec, T& value, const std::string& help,
+                       std::string names = "") {
+  if (names.empty()) names = std::string(spec.flag);
+  const T lo = static_cast<T>(spec.lo);
+  const T hi = spec.hi >= static_cast<double>(std::numeric_limits<T>::max())
+                   ? std::numeric_limits<T>::max()
+                   : static_cast<T>(spec.hi);
+  return add_number(cmd, names, value, lo, hi, help);
 }
 
 }  // namespace topoplan::cli

@@ -55,7 +55,10 @@ build/subproject/hello
 /usr/bin/python3 -m venv --system-site-packages build/venv
 build/venv/bin/pip install --no-build-isolation --no-index --quiet .
 pytest_rc=0
-(cd build && venv/bin/python -m pytest -q ../tests/python) || pytest_rc=$?
+# test_limits_table.py compares the package's words with the C API's and the CLI's.
+(cd build && TOPOPLAN_CLI="$PWD/ci/cli/topoplan" \
+  TOPOPLAN_C_LIBRARY="$PWD/ci/src/capi/libtopoplan_c.so" \
+  venv/bin/python -m pytest -q ../tests/python) || pytest_rc=$?
 if [ "$pytest_rc" -ne 0 ]; then
   [ "$pytest_rc" -ne 5 ] || echo "pytest: no tests collected" >&2
   exit 1

@@ -243,9 +243,6 @@ void bind_crowd(py::module_& m) {
   py::class_<PyPlanCache, std::shared_ptr<PyPlanCache>>(m, "PlanCache")
       .def(py::init([](std::shared_ptr<PyCrowdPlanner> p, int32_t capacity, int32_t max_plan_length,
                        int32_t table_actions) {
-             if (capacity < 1 || capacity > (1 << 28) || max_plan_length < 0 ||
-                 max_plan_length > 255)
-               throw py::value_error("capacity in [1, 2^28], max_plan_length in [0, 255]");
              auto c = std::make_shared<PyPlanCache>();
              c->owner = p;
              // table_actions: PlanCache::create's range ([0, 2^30]; 0: no plan table, no handles).

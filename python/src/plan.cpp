@@ -2,6 +2,10 @@
 // hot path (bindings.h).
 #include "bindings.h"
 
+#include <optional>
+
+#include "topoplan/runtime/limits.h"
+
 #include "topoplan/runtime/analysis.h"
 #include "topoplan/runtime/plan.h"
 #include "topoplan/runtime/topo.h"
@@ -86,22 +90,34 @@ void bind_plan(py::module_& m) {
 
   m.def(
       "_plan",
-      [](const Task& t, const py::object& which, const std::string& planner, int64_t max_expansions,
-         int64_t max_memory_bytes, double max_seconds, const std::string& objective) {
+      [](const Task& t, const py::object& which, const std::string& planner,
+         std::optional<int64_t> max_expansions, std::optional<int64_t> max_memory_bytes,
+         std::optional<double> max_seconds, const std::string& objective) {
         const PlannerInfo* p = find_planner(planner);
         if (p == nullptr) throw py::value_error("no planner called '" + planner + "'");
         if (objective != "cost" && objective != "length")
           throw py::value_error("objective: cost or length");
-        if (max_expansions < -1 || max_memory_bytes < -1 || !(max_seconds >= -1.0))
-          throw py::value_error("limits must be non-negative (or None for the default)");
         const Instance inst = resolve_instance(t, which);
         PlannerOptions o;
         // A limit left at -1 keeps the planner's default; for "auto" the limits bound its A*
         // stage (auto_limits), whose defaults are tighter than the plain search planners'.
         SearchLimits& l = planner == "auto" ? o.auto_limits : o.limits;
-        set_limit(l.max_expansions, max_expansions);
-        set_limit(l.max_memory_bytes, max_memory_bytes);
-        set_limit(l.max_seconds, max_seconds);
+        // Each given limit against the table of limits (limits.h); None keeps the default.
+        if (max_expansions) {
+          if (auto e = check_limit(limits::kMaxExpansions, *max_expansions, "plan"))
+            throw py::value_error(e->message);
+          l.max_expansions = *max_expansions;
+        }
+        if (max_memory_bytes) {
+          if (auto e = check_limit(limits::kMaxMemoryBytes, *max_memory_bytes, "plan"))
+            throw py::value_error(e->message);
+          l.max_memory_bytes = *max_memory_bytes;
+        }
+        if (max_seconds) {
+          if (auto e = check_limit(limits::kMaxSeconds, *max_seconds, "plan"))
+            throw py::value_error(e->message);
+          l.max_seconds = *max_seconds;
+        }
         o.objective = objective == "length" ? Objective::kLength : Objective::kCost;
         if (auto e = check(o)) throw py::value_error(e->message);  // e.g. max_seconds above 1e9
         PlanResult r;

@@ -106,6 +106,9 @@ void bind_udgoap(py::module_& m) {
             set_limit(o.limits.max_expansions, max_expansions);
             set_limit(o.limits.max_generated, max_generated);
             set_limit(o.limits.max_plan_length, max_plan_length);
+            if (max_expansions < -1 || max_generated < -1 || max_plan_length < -1)
+              throw py::value_error("limits: -1 keeps the world's, else non-negative");
+            if (auto e = udgoap::check(o.limits)) throw py::value_error(e->message);
             // The GIL stays held: set_fact() from another thread must not change the world
             // under the search.
             const udgoap::UdgoapResult r = udgoap::plan_udgoap(a.world->world, a.state, o);

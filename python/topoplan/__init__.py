@@ -108,15 +108,10 @@ def plan(task: Task, instance: InstanceRef = None, planner: str = "auto", *,
     """Plans one instance (None: the task's first; an index; a name; an Instance) with the
     planner called `planner` (see planners() and docs/planners.md). A limit left None keeps the
     planner's default; for "auto" the limits bound its A* stage (default 500,000 expansions,
-    256 MiB, 1 s). A negative limit is an error. The GIL is released while the planner runs."""
-    for label, value in (("max_expansions", max_expansions),
-                         ("max_memory_bytes", max_memory_bytes), ("max_seconds", max_seconds)):
-        if value is not None and not value >= 0:
-            raise ValueError(f"{label} must be non-negative, got {value!r}")
-    r = _topoplan._plan(task, instance, planner,
-                        -1 if max_expansions is None else max_expansions,
-                        -1 if max_memory_bytes is None else max_memory_bytes,
-                        -1.0 if max_seconds is None else float(max_seconds), objective)
+    256 MiB, 1 s). A limit outside its range (topoplan::limits: max_expansions >= 1,
+    max_memory_bytes >= 1, max_seconds in [0, 1e9]) raises ValueError. The GIL is released while the planner runs."""
+    r = _topoplan._plan(task, instance, planner, max_expansions, max_memory_bytes,
+                        None if max_seconds is None else float(max_seconds), objective)
     names = task.actions
     return PlanResult(status=r["status"], actions=list(r["actions"]),
                       names=[names[a] for a in r["actions"]], cost=r["cost"],

@@ -133,19 +133,14 @@ topoplan_status plan_cache_create(const topoplan_crowd_planner* planner, int32_t
     *out = nullptr;
     if (planner == nullptr)
       return fail(TOPOPLAN_INVALID_ARGUMENT, "planner is NULL", error, error_size);
-    if (capacity < 1 || capacity > (1 << 28) || max_plan_length < 0 || max_plan_length > 255)
-      return fail(TOPOPLAN_INVALID_ARGUMENT,
-                  "capacity must be in [1, 2^28] and max_plan_length in [0, 255]", error,
-                  error_size);
-    if (table_actions < 0 || table_actions > (1 << 30))
-      return fail(TOPOPLAN_INVALID_ARGUMENT,
-                  "table_actions must be in [0, 2^30], got " + std::to_string(table_actions), error,
-                  error_size);
     PlanCacheDef def;
     def.capacity = capacity;
     def.max_plan_length = max_plan_length;
     def.table_actions = table_actions;
-    *out = new topoplan_plan_cache{planner, std::make_unique<PlanCache>(planner->planner, def)};
+    // PlanCache::create checks the def against the table of limits (limits.h).
+    Result<std::unique_ptr<PlanCache>> cache = PlanCache::create(planner->planner, def);
+    if (!cache) return fail(TOPOPLAN_INVALID_ARGUMENT, cache.error().message, error, error_size);
+    *out = new topoplan_plan_cache{planner, std::move(cache).value()};
     return ok(error, error_size);
   });
 }

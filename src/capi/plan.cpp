@@ -2,6 +2,7 @@
 #include "internal.h"
 
 #include <vector>
+#include "topoplan/runtime/limits.h"
 #include "topoplan/runtime/validate.h"
 
 using namespace topoplan;        // NOLINT(google-build-using-namespace)
@@ -59,11 +60,20 @@ topoplan_status topoplan_plan(const topoplan_task* task, const char* planner,
       return fail(TOPOPLAN_INVALID_ARGUMENT, *why, error, error_size);
     PlannerOptions po;
     if (options != nullptr) {
-      if (options->max_expansions < 0 || options->max_memory_bytes < 0 ||
-          !(options->max_seconds >= 0.0) ||
-          (options->objective != TOPOPLAN_OBJECTIVE_COST &&
-           options->objective != TOPOPLAN_OBJECTIVE_LENGTH))
-        return fail(TOPOPLAN_INVALID_ARGUMENT, "options out of range", error, error_size);
+      if (options->objective != TOPOPLAN_OBJECTIVE_COST &&
+          options->objective != TOPOPLAN_OBJECTIVE_LENGTH)
+        return fail(TOPOPLAN_INVALID_ARGUMENT,
+                    "options: 'objective' must be TOPOPLAN_OBJECTIVE_COST or "
+                    "TOPOPLAN_OBJECTIVE_LENGTH, found " +
+                        std::to_string(static_cast<int64_t>(options->objective)),
+                    error, error_size);
+      // The table of limits (limits.h): bad input, not a planner that cannot run.
+      for (const auto& [spec, value] :
+           {std::pair{&limits::kMaxExpansions, static_cast<double>(options->max_expansions)},
+            std::pair{&limits::kMaxMemoryBytes, static_cast<double>(options->max_memory_bytes)},
+            std::pair{&limits::kMaxSeconds, options->max_seconds}})
+        if (auto e = check_limit(*spec, value, "options"))
+          return fail(TOPOPLAN_INVALID_ARGUMENT, e->message, error, error_size);
       po.limits.max_expansions = options->max_expansions;
       po.limits.max_memory_bytes = options->max_memory_bytes;
       po.limits.max_seconds = options->max_seconds;

@@ -170,11 +170,12 @@ topoplan_status topoplan_udgoap_plan(const topoplan_udgoap_world* world,
     udgoap::UdgoapOptions options;
     options.limits = world->limits;
     if (limits != nullptr) {
-      if (limits->max_expansions < 0 || limits->max_generated < 0 || limits->max_plan_length < 0)
-        return fail(TOPOPLAN_INVALID_ARGUMENT, "negative limit", error, error_size);
       options.limits.max_expansions = limits->max_expansions;
       options.limits.max_generated = limits->max_generated;
       options.limits.max_plan_length = limits->max_plan_length;
+      // The table of limits: bad input (INVALID_ARGUMENT), not a planner that cannot run.
+      if (auto e = udgoap::check(options.limits))
+        return fail(TOPOPLAN_INVALID_ARGUMENT, e->message, error, error_size);
     }
     const udgoap::UdgoapResult r = udgoap::plan_udgoap(world->world, agent->state, options);
     *length = static_cast<int32_t>(r.plan.size());

@@ -8,6 +8,7 @@
 #include "topoplan/udgoap/planner.h"
 
 #include "runtime/limits/def_check.h"
+#include "topoplan/runtime/limits.h"
 
 namespace topoplan::udgoap {
 namespace {
@@ -195,13 +196,12 @@ Simulation simulate(const World& world, std::span<const PlanStep> plan) {
 
 std::optional<Error> check(const UdgoapLimits& limits) {
   constexpr std::string_view kWhere = "UdgoapLimits";
-  if (auto e =
-          def_check::range(kWhere, "max_expansions", limits.max_expansions, 0, 1'000'000'000'000))
+  if (auto e = check_limit(topoplan::limits::kUdgoapMaxExpansions, limits.max_expansions, kWhere))
     return e;
-  if (auto e =
-          def_check::range(kWhere, "max_generated", limits.max_generated, 0, 1'000'000'000'000))
+  if (auto e = check_limit(topoplan::limits::kUdgoapMaxGenerated, limits.max_generated, kWhere))
     return e;
-  return def_check::range(kWhere, "max_plan_length", int64_t{limits.max_plan_length}, 0, 10'000);
+  return check_limit(topoplan::limits::kUdgoapMaxPlanLength, int64_t{limits.max_plan_length},
+                     kWhere);
 }
 
 UdgoapResult plan_udgoap(const World& world, const AgentState& agent,

@@ -53,7 +53,7 @@ expect "plan --max-memory 0: no 300-digit range" 2 '^topoplan plan: --max-memory
 one_line "plan usage error is one line" -- "$bin" plan "$hb" --max-memory 0
 expect "bench --reps 0" 2 '--reps: must be an integer in \[1, 1000\]' -- "$bin" bench oneprv-5 --reps 0
 expect "bench --max-point-seconds -1" 2 '--max-point-seconds: ' -- "$bin" bench oneprv-5 --max-point-seconds -1
-expect "agent --max-plan-length 0" 2 '--max-plan-length: must be an integer in \[1, 1000\]' -- "$bin" agent "$src/domains/udgoap/wizard.toml" --max-plan-length 0
+expect "agent --max-plan-length 0" 2 '--max-plan-length: must be an integer in \[1, 10000\]' -- "$bin" agent "$src/domains/udgoap/wizard.toml" --max-plan-length 0
 expect "goals --seed -3" 2 '--seed: ' -- "$bin" goals --seed -3
 expect "goals --threads 1e3" 2 '--threads: must be an integer in \[1, 256\]' -- "$bin" goals --threads 1e3
 expect "sim --episodes 0" 2 '^topoplan sim: --episodes: must be an integer in \[1, 1000000\]' -- "$bin" sim "$src/domains/sim/arena.toml" --episodes 0

@@ -349,8 +349,8 @@ TEST(Crowd, OutOfRangeValuesOutsideTheClassAreBadInputNotAProof) {
   for (const bool with_cache : {false, true}) {
     for (const int32_t memo : {0, 2048}) {
       for (const bool chain : {false, true}) {
-        SCOPED_TRACE(::testing::Message() << "cache " << with_cache << " memo " << memo
-                                          << " chain " << chain);
+        SCOPED_TRACE(::testing::Message()
+                     << "cache " << with_cache << " memo " << memo << " chain " << chain);
         PlanCache cache(planner);
         CrowdDef cdef;
         cdef.cache = with_cache ? &cache : nullptr;
@@ -417,9 +417,12 @@ TEST(PlanCache, CreateRefusesOutOfRangeDefsNamingTheField) {
     return r.ok() ? std::string() : r.error().message;
   };
   EXPECT_EQ(error({}), "");
-  EXPECT_NE(error({-1, 16}).find("capacity must be in [2, "), std::string::npos);
+  EXPECT_NE(error({-1, 16}).find("'capacity' (cache entries, rounded up to a power of two) must "
+                                 "be an integer in [1, 268435456], found -1"),
+            std::string::npos);
   EXPECT_NE(error({0, 16}).find("capacity"), std::string::npos);
-  EXPECT_NE(error({64, 256}).find("max_plan_length must be in [0, 255], got 256"),
+  EXPECT_NE(error({64, 256}).find("'max_plan_length' (actions of a cached plan) must be an integer "
+                                  "in [0, 255], found 256"),
             std::string::npos);
   EXPECT_NE(error({64, -1}).find("max_plan_length"), std::string::npos);
   EXPECT_NE(error({64, 16, -1}).find("table_actions"), std::string::npos);

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "topoplan/runtime/crowd.h"
+#include "topoplan/runtime/limits.h"
 
 namespace topoplan {
 
@@ -28,14 +29,12 @@ constexpr int32_t kKey = 3;  // first key word of an entry
 
 Result<std::unique_ptr<PlanCache>> PlanCache::create(const CrowdPlanner& planner,
                                                      const PlanCacheDef& def) {
-  auto bad = [](const std::string& what) { return Error{"plan cache: " + what, {}, 0}; };
-  if (def.capacity < 2 || def.capacity > (1 << 30))
-    return bad("capacity must be in [2, 1073741824], got " + std::to_string(def.capacity));
-  if (def.max_plan_length < 0 || def.max_plan_length > 255)
-    return bad("max_plan_length must be in [0, 255], got " + std::to_string(def.max_plan_length));
-  if (def.table_actions < 0 || def.table_actions > (1 << 30))
-    return bad("table_actions must be in [0, 1073741824], got " +
-               std::to_string(def.table_actions));
+  // The table of limits (limits.h): the C API and Python report these words.
+  if (auto e = check_limit(limits::kCacheCapacity, int64_t{def.capacity}, "plan cache")) return *e;
+  if (auto e = check_limit(limits::kCacheMaxPlanLength, int64_t{def.max_plan_length}, "plan cache"))
+    return *e;
+  if (auto e = check_limit(limits::kCacheTableActions, int64_t{def.table_actions}, "plan cache"))
+    return *e;
   return std::make_unique<PlanCache>(planner, def);
 }
 

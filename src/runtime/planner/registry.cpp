@@ -11,6 +11,7 @@
 #include "runtime/limits/def_check.h"
 #include "topoplan/runtime/astar.h"
 #include "topoplan/runtime/astar_back.h"
+#include "topoplan/runtime/limits.h"
 #include "topoplan/runtime/plan.h"
 #include "topoplan/runtime/planner.h"
 #include "topoplan/runtime/reform.h"
@@ -61,16 +62,12 @@ int64_t plan_cost(const Domain& domain, std::span<const ActionId> actions) {
 
 std::optional<Error> check(const PlannerOptions& options) {
   constexpr std::string_view kWhere = "PlannerOptions";
-  constexpr int64_t kMax = INT64_MAX;
-  for (const auto& [prefix, l] :
-       {std::pair<const char*, const SearchLimits*>{"limits.", &options.limits},
-        {"auto_limits.", &options.auto_limits}}) {
-    const std::string p = prefix;
-    if (auto e = def_check::range(kWhere, p + "max_expansions", l->max_expansions, 0, kMax))
-      return e;
-    if (auto e = def_check::range(kWhere, p + "max_memory_bytes", l->max_memory_bytes, 0, kMax))
-      return e;
-    if (auto e = def_check::range(kWhere, p + "max_seconds", l->max_seconds, 0.0, 1e9)) return e;
+  for (const auto& [where, l] :
+       {std::pair<const char*, const SearchLimits*>{"PlannerOptions.limits", &options.limits},
+        {"PlannerOptions.auto_limits", &options.auto_limits}}) {
+    if (auto e = check_limit(limits::kMaxExpansions, l->max_expansions, where)) return e;
+    if (auto e = check_limit(limits::kMaxMemoryBytes, l->max_memory_bytes, where)) return e;
+    if (auto e = check_limit(limits::kMaxSeconds, l->max_seconds, where)) return e;
   }
   if (options.objective != Objective::kCost && options.objective != Objective::kLength) {
     return Error{std::string(kWhere) + ": 'objective' must be kCost or kLength, found " +

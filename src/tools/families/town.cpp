@@ -6,6 +6,7 @@
 #include <cassert>
 #include <set>
 
+#include "topoplan/runtime/limits.h"
 #include "topoplan/runtime/validate.h"
 #include "topoplan/tools/families.h"
 
@@ -72,9 +73,11 @@ constexpr std::array<std::string_view, 3> kTownNames = {"western", "western-pus"
 
 Result<CrowdTown> CrowdTown::create(const Task& task, const CrowdPlanner& planner,
                                     const TownDef& def) {
-  if (def.npcs < 1) return error_of("town: npcs must be at least 1");
-  if (def.situations_per_class < 1) return error_of("town: situations_per_class must be >= 1");
-  if (def.backgrounds < 1) return error_of("town: backgrounds must be at least 1");
+  // The table of limits (limits.h): the C API, Python and the CLI report the same words.
+  if (auto e = check_limit(limits::kTownNpcs, def.npcs, "town")) return *e;
+  if (auto e = check_limit(limits::kTownSituations, int64_t{def.situations_per_class}, "town"))
+    return *e;
+  if (auto e = check_limit(limits::kTownBackgrounds, int64_t{def.backgrounds}, "town")) return *e;
   if (!(def.errand_fraction >= 0 && def.errand_fraction <= 1))
     return error_of("town: errand_fraction must be in [0, 1]");
   const Domain& domain = task.domain;

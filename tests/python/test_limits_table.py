@@ -1,0 +1,192 @@
+"""One table of limits (include/topoplan/runtime/limits.h), every door: the same out-of-range
+value is refused by the C API (libtopoplan_c through ctypes), by Python and by the command line
+with the same range clause ("must be an integer in [1, 10000]"), and the library's doors (C and
+Python) with the same whole message. TOPOPLAN_CLI and TOPOPLAN_C_LIBRARY name the built CLI and
+libtopoplan_c.so (scripts/test.sh sets them; default: build/ci)."""
+import ctypes
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import topoplan as tp
+
+ROOT = Path(os.environ.get("TOPOPLAN_SOURCE_DIR", Path(__file__).resolve().parents[2]))
+HORSE = str(ROOT / "domains" / "horse-breeder.toml")
+WESTERN = str(ROOT / "domains" / "western.toml")
+WIZARD = str(ROOT / "domains" / "udgoap" / "wizard.toml")
+CLI = os.environ.get("TOPOPLAN_CLI", str(ROOT / "build" / "ci" / "cli" / "topoplan"))
+LIBC = os.environ.get("TOPOPLAN_C_LIBRARY", str(ROOT / "build" / "ci" / "src" / "capi" /
+                                                "libtopoplan_c.so"))
+RANGE = re.compile(r"must be (?:an integer|a number) in \[[^\]]*\]")
+
+
+class Problem(ctypes.Structure):
+    _fields_ = [("init", ctypes.POINTER(ctypes.c_int32)), ("goal", ctypes.POINTER(ctypes.c_int32)),
+                ("num_variables", ctypes.c_int32), ("npc_class", ctypes.c_int32)]
+
+
+class PlanOptions(ctypes.Structure):
+    _fields_ = [("max_expansions", ctypes.c_int64), ("max_memory_bytes", ctypes.c_int64),
+                ("max_seconds", ctypes.c_double), ("objective", ctypes.c_int32),
+                ("reserved", ctypes.c_int32)]
+
+
+class PlanStats(ctypes.Structure):
+    _fields_ = [("cost", ctypes.c_int64), ("length", ctypes.c_int32), ("reserved", ctypes.c_int32),
+                ("expanded", ctypes.c_int64), ("generated", ctypes.c_int64),
+                ("seconds", ctypes.c_double), ("engine", ctypes.c_char * 64)]
+
+
+class TownDef(ctypes.Structure):
+    _fields_ = [("npcs", ctypes.c_int64), ("situations_per_class", ctypes.c_int32),
+                ("backgrounds", ctypes.c_int32), ("errand_fraction", ctypes.c_double),
+                ("seed", ctypes.c_uint64)]
+
+
+class UdgoapLimits(ctypes.Structure):
+    _fields_ = [("max_expansions", ctypes.c_int64), ("max_generated", ctypes.c_int64),
+                ("max_plan_length", ctypes.c_int32), ("reserved", ctypes.c_int32)]
+
+
+@pytest.fixture(scope="module")
+def c():
+    if "TOPOPLAN_C_LIBRARY" not in os.environ and not Path(LIBC).exists():
+        pytest.skip("no libtopoplan_c.so: set TOPOPLAN_C_LIBRARY")
+    lib = ctypes.CDLL(LIBC)
+    lib.topoplan_status_string.restype = ctypes.c_char_p
+    return lib
+
+
+class CApi:
+    def __init__(self, lib):
+        self.lib = lib
+        self.err = ctypes.create_string_buffer(512)
+
+    def message(self, status):
+        assert status != 0, "accepted"
+        assert self.lib.topoplan_status_string(status) == b"invalid argument"
+        return self.err.value.decode()
+
+    def task(self, path):
+        t = ctypes.c_void_p()
+        assert self.lib.topoplan_task_load(path.encode(), 0, ctypes.byref(t), self.err, 512) == 0
+        return t
+
+    def plan(self, **limits):
+        task = self.task(HORSE)
+        problem = Problem()
+        assert self.lib.topoplan_task_instance(task, 0, ctypes.byref(problem)) == 0
+        options = PlanOptions()
+        self.lib.topoplan_plan_options_init(ctypes.byref(options))
+        for k, v in limits.items():
+            setattr(options, k, v)
+        actions = (ctypes.c_int32 * 64)()
+        stats = PlanStats()
+        s = self.lib.topoplan_plan(task, b"astar", ctypes.byref(problem), ctypes.byref(options),
+                                   actions, 64, ctypes.byref(stats), self.err, 512)
+        self.lib.topoplan_task_free(task)
+        return self.message(s)
+
+    def crowd_planner(self):
+        task = self.task(WESTERN)
+        planner = ctypes.c_void_p()
+        assert self.lib.topoplan_crowd_planner_create(task, ctypes.byref(planner), self.err,
+                                                      512) == 0
+        return task, planner
+
+    def town(self, **fields):
+        task, planner = self.crowd_planner()
+        d = TownDef()
+        self.lib.topoplan_town_def_init(ctypes.byref(d))
+        for k, v in fields.items():
+            setattr(d, k, v)
+        town = ctypes.c_void_p()
+        s = self.lib.topoplan_town_create(planner, ctypes.byref(d), ctypes.byref(town), self.err,
+                                          512)
+        return self.message(s)
+
+    def cache(self, capacity=64, max_plan_length=16, table_actions=1024):
+        task, planner = self.crowd_planner()
+        out = ctypes.c_void_p()
+        s = self.lib.topoplan_plan_cache_create_with_table(planner, capacity, max_plan_length,
+                                                           table_actions, ctypes.byref(out),
+                                                           self.err, 512)
+        return self.message(s)
+
+    def udgoap(self, **fields):
+        world, agent = ctypes.c_void_p(), ctypes.c_void_p()
+        assert self.lib.topoplan_udgoap_load(WIZARD.encode(), ctypes.byref(world),
+                                             ctypes.byref(agent), self.err, 512) == 0
+        limits = UdgoapLimits()
+        self.lib.topoplan_udgoap_limits_init(ctypes.byref(limits))
+        for k, v in fields.items():
+            setattr(limits, k, v)
+        steps = (ctypes.c_int32 * 128)()
+        length = ctypes.c_int32()
+        s = self.lib.topoplan_udgoap_plan(world, agent, ctypes.byref(limits), steps, 64,
+                                          ctypes.byref(length), None, self.err, 512)
+        return self.message(s)
+
+
+def python_message(fn):
+    with pytest.raises(ValueError) as e:
+        fn()
+    return str(e.value)
+
+
+def cli_message(*args):
+    r = subprocess.run([CLI, *args], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2, (args, r.returncode, r.stderr)
+    return r.stderr
+
+
+def core(message):
+    """The words after the door's own prefix: "'name' (what) must be ... found v"."""
+    return message[message.index("'"):].strip()
+
+
+def test_every_door_words_every_limit_the_same(c):
+    api = CApi(c)
+    task = tp.load_task(HORSE)
+    planner = tp.CrowdPlanner(tp.load_task(WESTERN))
+    _, agent = tp.load_scenario(WIZARD)
+    cli_ok = Path(CLI).exists() or "TOPOPLAN_CLI" in os.environ
+    # (C message, Python message, CLI arguments or None)
+    rows = [
+        (api.plan(max_expansions=0),
+         python_message(lambda: tp.plan(task, 0, "astar", max_expansions=0)),
+         ["plan", HORSE, "--planner", "astar", "--max-expansions", "0"]),
+        (api.plan(max_seconds=float("inf")),
+         python_message(lambda: tp.plan(task, 0, "astar", max_seconds=float("inf"))),
+         ["plan", HORSE, "--max-seconds", "inf"]),
+        (api.plan(max_seconds=2e9),
+         python_message(lambda: tp.plan(task, 0, "astar", max_seconds=2e9)),
+         ["plan", HORSE, "--max-seconds", "2e9"]),
+        (api.plan(max_memory_bytes=0),
+         python_message(lambda: tp.plan(task, 0, "astar", max_memory_bytes=0)), None),
+        (api.cache(capacity=0), python_message(lambda: tp.PlanCache(planner, 0)), None),
+        (api.cache(max_plan_length=256),
+         python_message(lambda: tp.PlanCache(planner, 64, 256)), None),
+        (api.cache(table_actions=-1),
+         python_message(lambda: tp.PlanCache(planner, 64, 16, -1)), None),
+        (api.udgoap(max_plan_length=10**6),
+         python_message(lambda: agent.plan(max_plan_length=10**6)),
+         ["agent", WIZARD, "--max-plan-length", "1000000"]),
+        (api.udgoap(max_expansions=0), python_message(lambda: agent.plan(max_expansions=0)),
+         ["agent", WIZARD, "--max-expansions", "0"]),
+        (api.town(situations_per_class=10**6), None,
+         ["crowd", "--situations", "1000000", "--npcs", "10"]),
+        (api.town(npcs=10**8), None, ["crowd", "--npcs", "100000000"]),
+        (api.town(backgrounds=10**8), None, None),
+    ]
+    for c_msg, py_msg, cli_args in rows:
+        assert RANGE.search(c_msg), c_msg
+        if py_msg is not None:
+            assert core(py_msg) == core(c_msg), (py_msg, c_msg)
+        if cli_args is not None and cli_ok:
+            cli = cli_message(*cli_args)
+            assert RANGE.search(cli).group(0) == RANGE.search(c_msg).group(0), (cli, c_msg)
+    assert cli_ok, "no CLI: set TOPOPLAN_CLI"
