@@ -526,14 +526,19 @@ static void test_chain(const char* dir) {
   CHECK(memcmp(&chained, &reference, sizeof chained) == 0);
   CHECK(stats.solved == ref_stats.solved && stats.solved_fallback == ref_stats.solved_fallback);
 
-  /* ℙ only ("none", or ""): every NPC the fallback answered has no plan; the rest unchanged. */
+  /* ℙ only ("none"): every NPC the fallback answered has no plan; the rest unchanged. */
   chain.fallback = "none";
   CHECK_STATUS(run_chain(planner, &chain, &b, &chained, &stats, error, sizeof error), TOPOPLAN_OK);
   CHECK(lost_fallback(&b, &chained, -1) == fallback && stats.no_plan == fallback);
   CHECK(stats.solved_fallback == 0);
+  /* "" and ",," are typos, not the empty chain: refused with the reason. */
   chain.fallback = "";
-  CHECK_STATUS(run_chain(planner, &chain, &b, &chained, &stats, error, sizeof error), TOPOPLAN_OK);
-  CHECK(stats.no_plan == fallback);
+  CHECK_STATUS(run_chain(planner, &chain, &b, &chained, &stats, error, sizeof error),
+               TOPOPLAN_INVALID_ARGUMENT);
+  CHECK(strstr(error, "an empty planner name") != NULL);
+  chain.fallback = ",,";
+  CHECK_STATUS(run_chain(planner, &chain, &b, &chained, &stats, error, sizeof error),
+               TOPOPLAN_INVALID_ARGUMENT);
 
   /* Per-class chains. Guards on ℙ only, the others on the default: the guards lose their
    * fallback answers. Recruits on ℙ only: nothing changes (no recruit needs the fallback). ℙ

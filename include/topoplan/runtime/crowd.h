@@ -319,8 +319,8 @@ struct CrowdDef {
 
 // A planner chain written as text, the syntax the CLI (--fallback, --class-fallback), the C API
 // (topoplan_crowd_chain) and Python share: registry names separated by commas ("astar-back,astar");
-// "none" or "" is the empty chain (ℙ only). Empty names between commas are skipped; the names
-// themselves are checked by Crowd::create.
+// "none" is the empty chain (ℙ only). Every name is kept, empty ones too ("" is {""}, ",," is
+// {"", "", ""}), and checked by Crowd::create, which refuses an empty or unknown name.
 [[nodiscard]] std::vector<std::string> parse_planner_chain(std::string_view text);
 
 // Structure-of-arrays input for N NPCs, in priority order (most urgent first).

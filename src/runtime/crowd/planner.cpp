@@ -197,13 +197,15 @@ Result<CrowdPlanner> CrowdPlanner::create(const Domain& domain) {
 std::vector<std::string> parse_planner_chain(std::string_view text) {
   std::vector<std::string> names;
   if (text == "none") return names;
+  // Every name between commas, empty ones too: Crowd::create refuses them (",,," and "" are
+  // typos, not the empty chain, which is spelled "none").
   size_t start = 0;
-  while (start < text.size()) {
+  while (true) {
     const size_t comma = std::min(text.find(',', start), text.size());
-    if (comma > start) names.emplace_back(text.substr(start, comma - start));
+    names.emplace_back(text.substr(start, comma - start));
+    if (comma == text.size()) return names;
     start = comma + 1;
   }
-  return names;
 }
 
 }  // namespace topoplan
