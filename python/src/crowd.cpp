@@ -93,6 +93,39 @@ py::tuple run_crowd(PyCrowd& c, const py::handle& npc_class, const py::handle& i
     throw py::value_error("offset, length and status: expected len(npc_class) entries each");
   if (static_cast<uint64_t>(act.size()) > 0xFFFFFFFFull)
     throw py::value_error("actions: at most 2^32 - 1 entries");
+  // No output may share memory with another output or with an input: the batch writes
+  // outputs while it reads inputs, on several threads.
+  {
+    struct Span {
+      const char* name;
+      const py::array* a;
+      bool output;
+    };
+    const py::array* h_arr = nullptr;
+    py::array h_view;
+    if (!handles.is_none()) {
+      h_view = exact<uint64_t>(handles, "handles");
+      h_arr = &h_view;
+    }
+    const Span all[] = {{"npc_class", &cls, false}, {"init", &in, false},    {"goal", &gl, false},
+                        {"actions", &act, true},    {"offset", &off, true},  {"length", &len, true},
+                        {"status", &st, true},      {"handles", h_arr, true}};
+    auto range = [](const py::array& a) {
+      const auto* b = static_cast<const char*>(a.data());
+      return std::pair{b, b + a.nbytes()};
+    };
+    for (const Span& x : all) {
+      if (x.a == nullptr || !x.output || x.a->nbytes() == 0) continue;
+      for (const Span& y : all) {
+        if (y.a == nullptr || &x == &y || y.a->nbytes() == 0 || (y.output && &y < &x)) continue;
+        const auto [xb, xe] = range(*x.a);
+        const auto [yb, ye] = range(*y.a);
+        if (xb < ye && yb < xe)
+          throw py::value_error(std::string(x.name) + " and " + y.name +
+                                " share memory: give each output its own array");
+      }
+    }
+  }
   const CrowdBatch batch{{cls.data(), n}, {in.data(), n * words}, {gl.data(), n * words}};
   CrowdOutput out{{act.mutable_data(), static_cast<size_t>(act.size())},
                   {off.mutable_data(), n},
@@ -158,9 +191,13 @@ CArray<int32_t> unpack(const PyCrowdPlanner& p, const py::handle& packed, bool g
   auto s = exact<uint64_t>(packed, "packed");
   const auto m = static_cast<size_t>(p.planner.domain().num_variables());
   const auto words = static_cast<size_t>(p.planner.layout().words());
-  if (static_cast<size_t>(s.size()) % words != 0)
-    throw py::value_error("expected a multiple of words() words");
+  // (N, words) as pack_states returns, or one row of N * words words.
+  if (!((s.ndim() == 2 && static_cast<size_t>(s.shape(1)) == words) ||
+        (s.ndim() == 1 && static_cast<size_t>(s.size()) % words == 0)))
+    throw py::value_error("packed: expected a uint64 array of shape (N, " + std::to_string(words) +
+                          ") or (N * " + std::to_string(words) + ",)");
   const size_t n = static_cast<size_t>(s.size()) / words;
+  const Domain& d = p.planner.domain();
   CArray<int32_t> out({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(m)});
   for (size_t i = 0; i < n; ++i) {
     const std::span<ValueId> row(out.mutable_data() + i * m, m);
@@ -168,12 +205,19 @@ CArray<int32_t> unpack(const PyCrowdPlanner& p, const py::handle& packed, bool g
       p.planner.layout().unpack_goal(s.data() + i * words, row);
     else
       p.planner.layout().unpack_state(s.data() + i * words, row);
+    for (size_t v = 0; v < m; ++v) {
+      const ValueId x = row[v];
+      if (!((x >= 0 && x < d.domain_size(static_cast<VarId>(v))) || (goal && x == kUndefined)))
+        throw py::value_error("packed: row " + std::to_string(i) + ": code " + std::to_string(x) +
+                              " of " + d.variable_name(static_cast<VarId>(v)) +
+                              " is not a value of it");
+    }
   }
   return out;
 }
 
 // A planner chain argument: a list of registry names, or one comma-separated string ("astar-back,
-// astar"); "none", "" and [] mean ℙ only (the CLI's --fallback syntax).
+// astar"); "none" and [] mean ℙ only (the CLI's --fallback syntax); "" or ",," is refused.
 std::vector<std::string> chain_of(const py::handle& h, const std::string& what) {
   std::vector<std::string> names;
   if (py::isinstance<py::str>(h)) return parse_planner_chain(h.cast<std::string>());

@@ -13,15 +13,60 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // Dicts ↔ DomainDef / Instance, by names.
 
+// A dict, or InputError naming `where` (not pybind11's "Unable to cast").
+py::dict dict_arg(const py::handle& h, const std::string& where) {
+  if (!py::isinstance<py::dict>(h))
+    throw InputError(where + ": expected a dict, got " +
+                     py::str(py::type::of(h).attr("__name__")).cast<std::string>());
+  return py::reinterpret_borrow<py::dict>(h);
+}
+
+// A list or tuple (a str is not a list of its characters), or InputError naming `where`.
+py::list list_arg(const py::handle& h, const std::string& where) {
+  if (!py::isinstance<py::list>(h) && !py::isinstance<py::tuple>(h))
+    throw InputError(where + ": expected a list, got " +
+                     py::str(py::type::of(h).attr("__name__")).cast<std::string>());
+  return py::list(py::reinterpret_borrow<py::object>(h));
+}
+
+// The keys of a dict form are exact: a misspelled key is an error (formats.md), never dropped.
+void check_keys(const py::dict& d, std::initializer_list<const char*> allowed,
+                const std::string& where) {
+  for (auto [k, v] : d) {
+    (void)v;
+    const std::string key = str_of(k, (where + ": key").c_str());
+    bool known = false;
+    for (const char* a : allowed) known |= key == a;
+    if (known) continue;
+    std::string list;
+    for (const char* a : allowed) list += std::string(list.empty() ? "" : ", ") + a;
+    throw InputError(where + ": unknown key '" + key + "' (expected " + list + ")");
+  }
+}
+
+// An action cost: an int (not a bool, not a float) in [0, kMaxCost].
+int64_t cost_arg(const py::handle& h, const std::string& where) {
+  if (!py::isinstance<py::int_>(h) || py::isinstance<py::bool_>(h))
+    throw InputError(where + ": 'cost' must be an integer, got " +
+                     py::str(py::type::of(h).attr("__name__")).cast<std::string>());
+  const auto big = py::reinterpret_borrow<py::int_>(h);
+  if (big < py::int_(0) || big > py::int_(kMaxCost))
+    throw InputError(where + ": 'cost' must be in [0, " + std::to_string(kMaxCost) + "], found " +
+                     py::str(h).cast<std::string>());
+  return big.cast<int64_t>();
+}
+
 // A value of variable v given by name or by id.
 ValueId value_of(const DomainDef& def, VarId v, const py::handle& h, const std::string& where) {
   const VariableDef& var = def.variables[static_cast<size_t>(v)];
+  if (py::isinstance<py::bool_>(h))
+    throw InputError(where + ": value of " + var.name + " must be a name or an id, got a bool");
   if (py::isinstance<py::int_>(h)) {
-    const auto x = h.cast<int64_t>();
-    if (x < 0 || x >= static_cast<int64_t>(var.values.size()))
-      throw InputError(where + ": value " + std::to_string(x) + " of " + var.name +
+    const auto x = py::reinterpret_borrow<py::int_>(h);
+    if (x < py::int_(0) || x >= py::int_(var.values.size()))
+      throw InputError(where + ": value " + py::str(h).cast<std::string>() + " of " + var.name +
                        " out of range");
-    return static_cast<ValueId>(x);
+    return x.cast<ValueId>();
   }
   const std::string name = str_of(h, where.c_str());
   for (size_t i = 0; i < var.values.size(); ++i)
@@ -48,15 +93,24 @@ std::vector<ValueId> state_of(const DomainDef& def, const py::handle& h, const s
     return s;
   }
   // A sequence of values, one per variable (None / -1 = free).
-  const auto seq = h.cast<py::sequence>();
+  const py::list seq = list_arg(h, where);
   if (seq.size() != def.variables.size())
     throw InputError(where + ": expected " + std::to_string(def.variables.size()) + " values");
   for (size_t v = 0; v < seq.size(); ++v) {
     py::handle x = seq[v];
-    if (x.is_none() || (py::isinstance<py::int_>(x) && x.cast<int64_t>() == kUndefined)) continue;
+    if (x.is_none() || (py::isinstance<py::int_>(x) && !py::isinstance<py::bool_>(x) &&
+                        py::reinterpret_borrow<py::int_>(x).equal(py::int_(kUndefined))))
+      continue;
     s[v] = value_of(def, static_cast<VarId>(v), x, where);
   }
   return s;
+}
+
+// The files' rule: a goal names at least one variable (an empty goal is not written).
+void check_goal_not_empty(const std::vector<ValueId>& goal, const std::string& where) {
+  for (const ValueId x : goal)
+    if (x != kUndefined) return;
+  throw InputError(where + ": the goal is empty (give at least one variable)");
 }
 
 // The `format` argument of load_task / parse_task.
@@ -74,20 +128,32 @@ py::object get(const py::dict& d, const char* key) {
 // The dict form (python/topoplan/__init__.py documents it; Task.to_dict() writes it).
 Task task_from_dict(const py::dict& d) {
   DomainDef def;
+  check_keys(d, {"name", "variables", "actions", "classes", "instances"}, "task");
   def.name = d.contains("name") ? str_of(d["name"], "name") : "domain";
-  for (py::handle vh : get(d, "variables").is_none() ? py::list() : py::list(d["variables"])) {
-    const auto v = vh.cast<py::dict>();
+  auto items = [&](const char* key) {
+    return get(d, key).is_none() ? py::list() : list_arg(d[key], key);
+  };
+  auto required = [](const py::dict& x, const char* key, const std::string& where) {
+    if (!x.contains(key)) throw InputError(where + ": missing key '" + key + "'");
+    return py::object(x[key]);
+  };
+  for (py::handle vh : items("variables")) {
+    const py::dict v = dict_arg(vh, "variables");
+    check_keys(v, {"name", "values"}, "variables");
     VariableDef var;
-    var.name = str_of(v["name"], "variables: name");
-    for (py::handle x : py::list(v["values"])) var.values.push_back(str_of(x, "values"));
+    var.name = str_of(required(v, "name", "variables"), "variables: name");
+    const std::string where = "variable " + var.name;
+    for (py::handle x : list_arg(required(v, "values", where), where + ": values"))
+      var.values.push_back(str_of(x, (where + ": values").c_str()));
     def.variables.push_back(std::move(var));
   }
-  for (py::handle ah : get(d, "actions").is_none() ? py::list() : py::list(d["actions"])) {
-    const auto a = ah.cast<py::dict>();
+  for (py::handle ah : items("actions")) {
+    const py::dict a = dict_arg(ah, "actions");
     ActionDef act;
-    act.name = str_of(a["name"], "actions: name");
+    act.name = str_of(required(a, "name", "actions"), "actions: name");
     const std::string where = "action " + act.name;
-    if (a.contains("cost")) act.cost = a["cost"].cast<int64_t>();
+    check_keys(a, {"name", "cost", "pre", "post", "prevail"}, where);
+    if (a.contains("cost")) act.cost = cost_arg(a["cost"], where);
     const std::vector<ValueId> pre = state_of(def, get(a, "pre"), where + ": pre");
     const std::vector<ValueId> post = state_of(def, get(a, "post"), where + ": post");
     const std::vector<ValueId> prv = state_of(def, get(a, "prevail"), where + ": prevail");
@@ -100,11 +166,13 @@ Task task_from_dict(const py::dict& d) {
     }
     def.actions.push_back(std::move(act));
   }
-  for (py::handle ch : get(d, "classes").is_none() ? py::list() : py::list(d["classes"])) {
-    const auto c = ch.cast<py::dict>();
+  for (py::handle ch : items("classes")) {
+    const py::dict c = dict_arg(ch, "classes");
+    check_keys(c, {"name", "actions"}, "classes");
     NpcClassDef cls;
-    cls.name = str_of(c["name"], "classes: name");
-    for (py::handle x : py::list(c["actions"])) {
+    cls.name = str_of(required(c, "name", "classes"), "classes: name");
+    for (py::handle x :
+         list_arg(required(c, "actions", "class " + cls.name), "class " + cls.name + ": actions")) {
       const std::string name = str_of(x, "classes: actions");
       ActionId found = -1;
       for (size_t i = 0; i < def.actions.size(); ++i)
@@ -115,13 +183,15 @@ Task task_from_dict(const py::dict& d) {
     def.classes.push_back(std::move(cls));
   }
   Task task{unwrap(Domain::compile(def)), {}};
-  for (py::handle ih : get(d, "instances").is_none() ? py::list() : py::list(d["instances"])) {
-    const auto i = ih.cast<py::dict>();
+  for (py::handle ih : items("instances")) {
+    const py::dict i = dict_arg(ih, "instances");
     Instance inst;
     inst.name = i.contains("name") ? str_of(i["name"], "instances: name") : "";
     const std::string where = "instance " + inst.name;
+    check_keys(i, {"name", "init", "goal", "class"}, where);
     inst.init = state_of(def, get(i, "init"), where + ": init");
     inst.goal = state_of(def, get(i, "goal"), where + ": goal");
+    check_goal_not_empty(inst.goal, where);
     if (i.contains("class") && !i["class"].is_none()) {
       const auto c = task.domain.find_class(str_of(i["class"], "instances: class"));
       if (!c) throw InputError(where + ": no class '" + i["class"].cast<std::string>() + "'");
@@ -131,6 +201,18 @@ Task task_from_dict(const py::dict& d) {
     task.instances.push_back(std::move(inst));
   }
   return task;
+}
+
+// Every value a value of its variable (or undefined): ValueError naming the first that is not.
+void check_state(const Domain& d, const std::vector<ValueId>& s, const char* what) {
+  for (VarId v = 0; v < d.num_variables(); ++v) {
+    const ValueId x = s[static_cast<size_t>(v)];
+    if (x != kUndefined && (x < 0 || x >= d.domain_size(v)))
+      throw py::value_error(std::string(what) + "[" + std::to_string(v) +
+                            "] = " + std::to_string(x) + ": variable '" + d.variable_name(v) +
+                            "' has values 0.." + std::to_string(d.domain_size(v) - 1) +
+                            " (or -1: undefined)");
+  }
 }
 
 py::dict state_dict(const Domain& d, const std::vector<ValueId>& s) {
@@ -326,6 +408,7 @@ void bind_task(py::module_& m) {
             inst.name = name;
             inst.init = state_of(def, init, "init");
             inst.goal = state_of(def, goal, "goal");
+            check_goal_not_empty(inst.goal, "goal");
             inst.npc_class = class_of(t.domain, npc_class);
             if (auto e = t.domain.check_instance(inst)) throw py::value_error(e->to_string());
             return inst;
@@ -333,7 +416,10 @@ void bind_task(py::module_& m) {
           py::arg("init"), py::arg("goal"), py::arg("npc_class") = py::none(), py::arg("name") = "")
       .def("state_dict", [](const Task& t, const std::vector<ValueId>& s) {
         if (s.size() != static_cast<size_t>(t.domain.num_variables()))
-          throw py::value_error("expected one value per variable");
+          throw py::value_error("state: expected one value per variable (" +
+                                std::to_string(t.domain.num_variables()) + "), got " +
+                                std::to_string(s.size()));
+        check_state(t.domain, s, "state");
         return state_dict(t.domain, s);
       });
 
