@@ -199,7 +199,23 @@ int run_levels(const BenchOptions& o) {
   return r.invalid == 0 && r.cost_mismatch == 0 ? kExitOk : 1;
 }
 
+// Every --planners name is a registered planner (as plan's --planner): else exit 2, not a
+// table of "-".
+bool planners_known(const std::vector<std::string>& names) {
+  for (const std::string& name : names) {
+    if (find_planner(name) != nullptr) continue;
+    std::string known;
+    for (const PlannerInfo& p : planners())
+      known += (known.empty() ? "" : ", ") + std::string(p.name);
+    std::fprintf(stderr, "topoplan bench: --planners: unknown planner '%s' (available: %s)\n",
+                 name.c_str(), known.c_str());
+    return false;
+  }
+  return true;
+}
+
 int run(const BenchOptions& o) {
+  if (!planners_known(o.config.planners)) return kExitUsage;
   if (o.family == "goap-levels") return run_levels(o);
   BenchReport report;
   std::string error;
@@ -239,8 +255,10 @@ void add_bench_command(CLI::App& app, int& exit_code) {
                   "of a family")
       ->excludes(family);
   cmd->add_flag("--json", options->json, "print one JSON object instead of a table");
-  cmd->add_option("--csv", options->csv, "also write the sweep as CSV to FILE");
-  cmd->add_option("--plot", options->plot, "also write the chart as SVG to FILE");
+  cmd->add_option("--csv", options->csv, "also write the sweep as CSV to FILE")
+      ->check(non_empty_file());
+  cmd->add_option("--plot", options->plot, "also write the chart as SVG to FILE")
+      ->check(non_empty_file());
   add_number(*cmd, "--reps", options->config.reps, 1, 1000,
              "repetitions per point (median reported)");
   cmd->add_option("--planners", options->config.planners,

@@ -9,10 +9,13 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -20,6 +23,7 @@
 #include "commands.h"
 #include "files.h"
 #include "numeric_option.h"
+#include "topoplan/io/formats.h"
 #include "topoplan/sim/scenario.h"
 #include "topoplan/sim/stats.h"
 
@@ -40,6 +44,8 @@ struct SimOptions {
   bool trace = false;
   bool quiet = false;
   std::string histogram;
+  bool given_episodes = false, given_replay = false, given_replay_every = false,
+       given_histogram = false;
 };
 
 class Progress {
@@ -136,12 +142,102 @@ void write_header(std::string& s, const std::string& scenario, std::string_view 
   s += "]}\n";
 }
 
-std::string g_input;  // the scenario file: outputs never overwrite it
+// Every file the command reads (the scenario and the files it names, such as the UDGOAP
+// template): outputs never overwrite them.
+std::vector<std::string> g_inputs;
 
 bool write_file(const std::string& path, const std::string& text, const char*) {
-  const std::string inputs[] = {g_input};
-  return write_output("sim", path, text, inputs);
+  return write_output("sim", path, text, g_inputs);
 }
+
+// A replay written as the simulation produces it (ReplayWriter's sink), never held whole. The
+// output goes through OutputFile (checked against the inputs, renamed into place at the end).
+// With `header_last` (the arena's header lists the antlions, known once the episode is over) the
+// lines go first to an unlinked temporary file beside the output, then after the header.
+class StreamedReplay {
+ public:
+  bool open(const std::string& path, bool header_last) {
+    if (auto e = out_.open(path, g_inputs)) return report(*e);
+    if (header_last) {
+      const auto slash = path.rfind('/');
+      std::string tmp = (slash == std::string::npos ? std::string(".") : path.substr(0, slash)) +
+                        "/.topoplan-replay-XXXXXX";
+      const int fd = ::mkstemp(tmp.data());
+      if (fd < 0 || (body_ = ::fdopen(fd, "w+")) == nullptr) {
+        if (fd >= 0) ::close(fd);
+        return report(
+            Error{std::string("cannot create a temporary file beside it: ") + std::strerror(errno),
+                  path, 0});
+      }
+      ::unlink(tmp.c_str());
+    }
+    writer_ = ReplayWriter(&buffer_, 1);
+    return true;
+  }
+  // The writer for the simulation (one tick in `every`), streaming into the output.
+  ReplayWriter* writer(int32_t every) {
+    writer_ = ReplayWriter(&buffer_, every);
+    writer_.set_sink([this](std::string_view lines) { put(lines); });
+    return &writer_;
+  }
+  std::string& buffer() { return buffer_; }
+  // `header` first (header_last: now), then every line, then commit.
+  bool finish(const std::string& header) {
+    put(buffer_);
+    buffer_.clear();
+    if (body_ != nullptr) {
+      if (!error_ && (std::fflush(body_) != 0 || std::fseek(body_, 0, SEEK_SET) != 0))
+        error_ =
+            Error{std::string("cannot write a temporary file: ") + std::strerror(errno), "", 0};
+      if (!error_) {
+        if (auto e = out_.write(header)) error_ = e;
+      }
+      std::vector<char> chunk(size_t{1} << 20);
+      while (!error_) {
+        const size_t n = std::fread(chunk.data(), 1, chunk.size(), body_);
+        if (n > 0) {
+          if (auto e = out_.write(std::string_view(chunk.data(), n))) error_ = e;
+        }
+        if (n < chunk.size()) break;
+      }
+      std::fclose(body_);
+      body_ = nullptr;
+    }
+    if (!error_) {
+      if (auto e = out_.commit()) error_ = e;
+    }
+    return error_ ? report(*error_) : true;
+  }
+  // For a header known up front (before any line).
+  bool begin(const std::string& header) {
+    if (auto e = out_.write(header)) error_ = e;
+    return !error_ || report(*error_);
+  }
+  ~StreamedReplay() {
+    if (body_ != nullptr) std::fclose(body_);
+  }
+
+ private:
+  void put(std::string_view lines) {
+    if (error_ || lines.empty()) return;
+    if (body_ != nullptr) {
+      if (std::fwrite(lines.data(), 1, lines.size(), body_) != lines.size())
+        error_ =
+            Error{std::string("cannot write a temporary file: ") + std::strerror(errno), "", 0};
+    } else if (auto e = out_.write(lines)) {
+      error_ = e;
+    }
+  }
+  static bool report(const Error& e) {
+    std::fprintf(stderr, "topoplan sim: %s\n", e.to_string().c_str());
+    return false;
+  }
+  OutputFile out_;
+  std::FILE* body_ = nullptr;
+  std::string buffer_;
+  ReplayWriter writer_{nullptr};
+  std::optional<Error> error_;
+};
 
 int run_arena(const SimOptions& o, const SimScenario& sc) {
   const ArenaConfig& c = sc.arena;
@@ -166,13 +262,14 @@ int run_arena(const SimOptions& o, const SimScenario& sc) {
 
   // Replay and trace: the first episode of the first selector.
   if (!o.replay.empty() || o.trace) {
-    std::string text;
-    ReplayWriter writer(o.replay.empty() ? nullptr : &text, o.replay_every);
+    StreamedReplay replay;
+    if (!o.replay.empty() && !replay.open(o.replay, true)) return kExitInputError;
+    ReplayWriter* writer = o.replay.empty() ? nullptr : replay.writer(o.replay_every);
     TracePrinter tracer(c.dt);
     const ArenaEpisode ep =
-        run_arena_episode(c, kinds[0], stream_seed(o.seed, 0), writer.enabled() ? &writer : nullptr,
-                          o.trace ? &tracer : nullptr);
-    if (writer.enabled()) {
+        run_arena_episode(c, kinds[0], stream_seed(o.seed, 0), writer, o.trace ? &tracer : nullptr);
+    if (writer != nullptr) {
+      std::string& text = replay.buffer();
       text += "{\"type\":\"end\",\"tick\":" + std::to_string(ep.ticks) + ",\"t\":";
       ReplayWriter::append_number(text, ep.lifespan);
       text += ",\"result\":{\"lifespan\":";
@@ -186,7 +283,7 @@ int run_arena(const SimOptions& o, const SimScenario& sc) {
       std::string header;
       write_header(header, sc.name, to_string(kinds[0]), o.seed, c.dt, c.width, c.height,
                    c.spawn_points, agents, {"health", "mana"});
-      if (!write_file(o.replay, header + text, "replay")) return kExitInputError;
+      if (!replay.finish(header)) return kExitInputError;
     }
     if (o.trace) {
       std::printf("; episode 0 (%s): lifespan %.2f s, %lld kills\n",
@@ -369,24 +466,27 @@ int run_house_scenario(const SimOptions& o, const SimScenario& sc) {
   const double thesis[] = {0.0, 146.0, 118.0};
   std::vector<double> times;
   for (size_t k = 0; k < kinds.size(); ++k) {
-    std::string text;
-    ReplayWriter writer(o.replay.empty() || k > 0 ? nullptr : &text, o.replay_every);
-    if (writer.enabled()) {
-      write_header(text, sc.name, to_string(kinds[k]), o.seed, c.dt, c.width, c.height, c.spots,
+    StreamedReplay replay;
+    ReplayWriter* writer = nullptr;
+    if (!o.replay.empty() && k == 0) {
+      std::string header;
+      write_header(header, sc.name, to_string(kinds[k]), o.seed, c.dt, c.width, c.height, c.spots,
                    {{0, "sim", "sim"}}, c.drives);
+      if (!replay.open(o.replay, false) || !replay.begin(header)) return kExitInputError;
+      writer = replay.writer(o.replay_every);
     }
     HouseTrace tracer(c);
     if (o.trace && !o.json) std::printf("; %s\n", std::string(to_string(kinds[k])).c_str());
-    const HouseRun r = run_house(c, kinds[k], writer.enabled() ? &writer : nullptr,
-                                 o.trace && !o.json ? &tracer : nullptr, true);
+    const HouseRun r = run_house(c, kinds[k], writer, o.trace && !o.json ? &tracer : nullptr, true);
     times.push_back(r.time);
-    if (writer.enabled()) {
+    if (writer != nullptr) {
+      std::string& text = replay.buffer();
       text += "{\"type\":\"end\",\"tick\":" + std::to_string(r.ticks) + ",\"t\":";
       ReplayWriter::append_number(text, r.time);
       text += ",\"result\":{\"time\":";
       ReplayWriter::append_number(text, r.time);
       text += ",\"reached\":" + std::string(r.reached ? "true" : "false") + "}}\n";
-      if (!write_file(o.replay, text, "replay")) return kExitInputError;
+      if (!replay.finish("")) return kExitInputError;
     }
     const auto ti = static_cast<size_t>(kinds[k]);
     std::string seq;
@@ -464,7 +564,7 @@ int run_hospital_scenario(const SimOptions& o, const SimScenario& sc) {
   const bool progress = !o.quiet && !(o.json && isatty(STDOUT_FILENO) == 0);
   if (!o.json) {
     std::printf(
-        "; %s: %lld NPCs, %.0f simulated s, decisions every %.0f ms (Sloan 2015 Table 4.1 "
+        "; %s: %lld NPCs, %g simulated s, decisions every %.0f ms (Sloan 2015 Table 4.1 "
         "method)\n",
         sc.name.c_str(), static_cast<long long>(c.npcs), c.seconds, c.decision_ticks * c.dt * 1e3);
     std::printf("%-8s %10s %8s %12s %10s %12s %12s %8s %14s\n", "selector", "decisions", "plans",
@@ -501,7 +601,7 @@ int run_hospital_scenario(const SimOptions& o, const SimScenario& sc) {
   }
   if (o.selector.empty() || o.selector == "goap") {
     if (!o.json) {
-      std::printf("; GOAP planned by the crowd API (ℙ, %s, %d thread(s)), %.0f simulated s:\n",
+      std::printf("; GOAP planned by the crowd API (ℙ, %s, %d thread(s)), %g simulated s:\n",
                   c.cache ? "plan cache on" : "no cache", c.threads, c.crowd_seconds);
       std::printf("%10s %10s %10s %14s %13s %12s %14s %12s %8s\n", "npcs", "wall_s", "cpu_s",
                   "sim_s/wall_s", "sim_s/cpu_s", "planning", "plans/sim_s", "cache_hits", "unmet");
@@ -538,13 +638,47 @@ int run_hospital_scenario(const SimOptions& o, const SimScenario& sc) {
 }
 
 int run_sim_command(const SimOptions& o) {
-  g_input = o.path;
+  g_inputs = {o.path};
   Result<SimScenario> loaded = load_sim_scenario(o.path);
   if (!loaded) {
     std::fprintf(stderr, "%s\n", loaded.error().to_string().c_str());
     return kExitInputError;
   }
   const SimScenario& sc = loaded.value();
+  if (!sc.arena.udgoap_template_path.empty()) g_inputs.push_back(sc.arena.udgoap_template_path);
+  // Options a scenario kind has no use for are an error, never silently ignored.
+  const char* kind = sc.kind == ScenarioKind::kArena   ? "an arena"
+                     : sc.kind == ScenarioKind::kHouse ? "a house"
+                                                       : "a hospital";
+  auto refuse = [&](const char* option, const char* used_by) {
+    std::fprintf(stderr, "topoplan sim: %s does not apply to %s scenario (%s)\n", option, kind,
+                 used_by);
+    return kExitUsage;
+  };
+  if (sc.kind != ScenarioKind::kArena) {
+    if (o.given_episodes) return refuse("--episodes", "arena scenarios run episodes");
+    if (!o.histogram.empty() || o.given_histogram)
+      return refuse("--histogram", "arena scenarios draw lifespans");
+  }
+  if (sc.kind == ScenarioKind::kHospital) {
+    if (o.given_replay) return refuse("--replay", "arena and house scenarios write replays");
+    if (o.given_replay_every)
+      return refuse("--replay-every", "arena and house scenarios write replays");
+    if (o.trace) return refuse("--trace", "arena and house scenarios trace one run");
+  }
+  if (o.given_replay && o.replay.empty()) {
+    std::fprintf(stderr, "topoplan sim: --replay: empty file name\n");
+    return kExitUsage;
+  }
+  if (o.given_histogram && o.histogram.empty()) {
+    std::fprintf(stderr, "topoplan sim: --histogram: empty file name\n");
+    return kExitUsage;
+  }
+  if (o.given_replay_every && !o.given_replay) return refuse("--replay-every", "it needs --replay");
+  if (!o.replay.empty() && o.replay == o.histogram) {
+    std::fprintf(stderr, "topoplan sim: --replay and --histogram name the same file\n");
+    return kExitUsage;
+  }
   if (sc.kind == ScenarioKind::kArena) return run_arena(o, sc);
   if (sc.kind == ScenarioKind::kHouse) return run_house_scenario(o, sc);
   if (sc.kind == ScenarioKind::kHospital) return run_hospital_scenario(o, sc);
@@ -567,13 +701,21 @@ void add_sim_command(CLI::App& app, int& exit_code) {
   add_number(*cmd, "--threads", opt->threads, 1, 256,
              "Threads running episodes / planning crowds (results do not change)");
   cmd->add_flag("--json", opt->json, "Print the results as JSON");
-  cmd->add_option("--replay", opt->replay, "Write the first episode as a JSON Lines replay");
+  cmd->add_option("--replay", opt->replay, "Write the first episode as a JSON Lines replay")
+      ->check(non_empty_file());
   add_number(*cmd, "--replay-every", opt->replay_every, 1, 1'000'000,
              "Record one tick in K (default 1)");
   cmd->add_flag("--trace", opt->trace, "Print the first episode's decisions");
   cmd->add_flag("--quiet", opt->quiet, "No progress on stderr");
-  cmd->add_option("--histogram", opt->histogram, "Write an SVG histogram of the results");
-  cmd->callback([opt, &exit_code]() { exit_code = run_sim_command(*opt); });
+  cmd->add_option("--histogram", opt->histogram, "Write an SVG histogram of the results")
+      ->check(non_empty_file());
+  cmd->callback([opt, cmd, &exit_code]() {
+    opt->given_episodes = cmd->count("--episodes") > 0;
+    opt->given_replay = cmd->count("--replay") > 0;
+    opt->given_replay_every = cmd->count("--replay-every") > 0;
+    opt->given_histogram = cmd->count("--histogram") > 0;
+    exit_code = run_sim_command(*opt);
+  });
 }
 
 }  // namespace topoplan::cli

@@ -32,6 +32,12 @@ struct TaskOptions {
   std::string init;       // --init "var=value,..."
   std::string goal;       // --goal "var=value,..."
   std::string npc_class;  // --class NAME
+  // Whether --init / --goal / --class / --instance were given at all: an empty value is an
+  // error, never "not given".
+  bool init_given = false, goal_given = false, class_given = false, instance_given = false;
+  [[nodiscard]] bool selects() const {
+    return init_given || goal_given || class_given || instance_given;
+  }
 };
 void add_task_options(CLI::App& cmd, TaskOptions& options);
 

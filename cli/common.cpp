@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 
 #include "commands.h"
@@ -23,14 +24,25 @@ int exit_code_for(PlanStatus status) {
 
 void add_task_options(CLI::App& cmd, TaskOptions& options) {
   cmd.add_option("TASK", options.path, "task file: native .toml or Fast Downward .sas")->required();
-  cmd.add_option("--instance", options.instance,
-                 "instance of the file to use, by name (default: the first)");
-  cmd.add_option("--init", options.init,
-                 "initial state by value names, e.g. \"haystack=stored,bucket=onFloor,...\" "
-                 "(all variables)");
-  cmd.add_option("--goal", options.goal,
-                 "goal by value names, e.g. \"haystack=inFeeder\" (partial allowed)");
-  cmd.add_option("--class", options.npc_class, "NPC class whose actions may be used");
+  auto given = [&options](std::string TaskOptions::*field, bool TaskOptions::*flag) {
+    return [&options, field, flag](const std::string& value) {
+      options.*field = value;
+      options.*flag = true;
+    };
+  };
+  cmd.add_option_function<std::string>("--instance",
+                                       given(&TaskOptions::instance, &TaskOptions::instance_given),
+                                       "instance of the file to use, by name (default: the first)");
+  cmd.add_option_function<std::string>(
+      "--init", given(&TaskOptions::init, &TaskOptions::init_given),
+      "initial state by value names, e.g. \"haystack=stored,bucket=onFloor,...\" "
+      "(all variables)");
+  cmd.add_option_function<std::string>(
+      "--goal", given(&TaskOptions::goal, &TaskOptions::goal_given),
+      "goal by value names, e.g. \"haystack=inFeeder\" (partial, at least one variable)");
+  cmd.add_option_function<std::string>("--class",
+                                       given(&TaskOptions::npc_class, &TaskOptions::class_given),
+                                       "NPC class whose actions may be used");
 }
 
 std::optional<Task> load_task_only(const std::string& path) {
@@ -52,6 +64,8 @@ std::optional<LoadedTask> load_task_and_instance(const TaskOptions& options) {
   };
 
   Instance instance;
+  if (options.instance_given && options.instance.empty()) return fail("--instance: empty name");
+  if (options.class_given && options.npc_class.empty()) return fail("--class: empty name");
   if (!options.instance.empty()) {
     bool found = false;
     for (const Instance& i : task->instances)
@@ -63,18 +77,22 @@ std::optional<LoadedTask> load_task_and_instance(const TaskOptions& options) {
     if (!found) return fail("no instance named '" + options.instance + "'");
   } else if (!task->instances.empty()) {
     instance = task->instances.front();
-  } else if (options.init.empty() || options.goal.empty()) {
+  } else if (!options.init_given || !options.goal_given) {
     return fail("the file has no instance: give --init and --goal");
   }
-  if (!options.init.empty()) {
+  if (options.init_given) {
     Result<std::vector<ValueId>> init = parse_state_by_names(domain, options.init);
     if (!init) return fail("--init: " + init.error().message);
     instance.init = std::move(init).value();
     instance.name.clear();
   }
-  if (!options.goal.empty()) {
+  if (options.goal_given) {
     Result<std::vector<ValueId>> goal = parse_state_by_names(domain, options.goal);
     if (!goal) return fail("--goal: " + goal.error().message);
+    // As in the files: a goal names at least one variable.
+    if (std::all_of(goal->begin(), goal->end(), [](ValueId x) { return x == kUndefined; }))
+      return fail("--goal: the goal is empty (give at least one variable, e.g. \"" +
+                  domain.variable_name(0) + "=" + domain.value_name(0, 0) + "\")");
     instance.goal = std::move(goal).value();
     instance.name.clear();
   }

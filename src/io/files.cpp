@@ -94,6 +94,9 @@ Result<std::string> read_stream(int fd, const std::string& path, const ReadLimit
 }  // namespace
 
 Result<std::string> read_input_file(const std::string& path, const ReadLimits& limits) {
+  // The system sees a path only up to its first NUL: "a.toml\0junk" would open a.toml.
+  if (path.find('\0') != std::string::npos)
+    return Error{"the file name holds a NUL byte", path.substr(0, path.find('\0')), 0};
   Fd f;
   // Without O_NONBLOCK opening a named pipe blocks until a writer comes, possibly forever.
   f.fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -138,9 +141,35 @@ Result<std::string> read_input_file(const std::string& path, const ReadLimits& l
 
 std::optional<Error> write_output_file(const std::string& path, std::string_view content,
                                        std::span<const std::string> inputs) {
-  auto fail = [&](const std::string& what) {
-    return Error{"cannot write the file: " + what, path, 0};
-  };
+  OutputFile out;
+  if (auto err = out.open(path, inputs)) return err;
+  if (auto err = out.write(content)) return err;
+  return out.commit();
+}
+
+OutputFile::~OutputFile() {
+  abandon();
+}
+
+void OutputFile::abandon() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  if (!tmp_.empty()) ::unlink(tmp_.c_str());
+  tmp_.clear();
+}
+
+std::optional<Error> OutputFile::fail(const std::string& what) {
+  abandon();
+  return Error{"cannot write the file: " + what, path_, 0};
+}
+
+std::optional<Error> OutputFile::open(const std::string& path,
+                                      std::span<const std::string> inputs) {
+  abandon();
+  path_ = path;
+  if (path.find('\0') != std::string::npos)
+    return Error{"cannot write the file: its name holds a NUL byte",
+                 path.substr(0, path.find('\0')), 0};
   struct stat target {};
   const bool exists = ::stat(path.c_str(), &target) == 0;
   if (exists) {
@@ -151,47 +180,24 @@ std::optional<Error> write_output_file(const std::string& path, std::string_view
     }
     if (S_ISDIR(target.st_mode)) return fail("it is a directory");
   }
-  auto write_all = [&](int fd) -> std::optional<std::string> {
-    size_t done = 0;
-    while (done < content.size()) {
-      const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        return std::string(std::strerror(errno));
-      }
-      done += static_cast<size_t>(n);
-    }
-    return std::nullopt;
-  };
-
   if (exists && !S_ISREG(target.st_mode)) {  // a device, a pipe, a terminal: write in place
-    Fd f;
-    f.fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-    if (f.fd < 0) return fail(std::strerror(errno));
-    if (auto err = write_all(f.fd)) return fail(*err);
-    const int fd = f.fd;
-    f.fd = -1;
-    if (::close(fd) != 0) return fail(std::strerror(errno));
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd_ < 0) return fail(std::strerror(errno));
     return std::nullopt;
   }
-
   // The temporary file lives in the target's directory (rename is atomic within a file system).
   // A symbolic link is followed: the file it points to is replaced, the link stays.
-  std::string real = path;
+  real_ = path;
   if (exists) {
     if (char* r = ::realpath(path.c_str(), nullptr)) {
-      real = r;
+      real_ = r;
       std::free(r);
     }
   }
-  std::string tmp = real + ".tmp-XXXXXX";
-  Fd f;
-  f.fd = ::mkstemp(tmp.data());
-  if (f.fd < 0) return fail(std::string("cannot create a temporary file: ") + std::strerror(errno));
-  auto abandon = [&](const std::string& why) {
-    ::unlink(tmp.c_str());
-    return fail(why);
-  };
+  std::string tmp = real_ + ".tmp-XXXXXX";
+  fd_ = ::mkstemp(tmp.data());
+  if (fd_ < 0) return fail(std::string("cannot create a temporary file: ") + std::strerror(errno));
+  tmp_ = tmp;
   // mkstemp makes the file 0600: give it the old file's mode, or what a new file would get.
   mode_t mode = 0;
   if (exists) {
@@ -201,13 +207,38 @@ std::optional<Error> write_output_file(const std::string& path, std::string_view
     ::umask(mask);
     mode = 0666 & ~mask;
   }
-  (void)::fchmod(f.fd, mode);
-  if (auto err = write_all(f.fd)) return abandon(*err);
-  if (::fsync(f.fd) != 0 && errno != EINVAL && errno != EROFS) return abandon(std::strerror(errno));
-  const int fd = f.fd;
-  f.fd = -1;
-  if (::close(fd) != 0) return abandon(std::strerror(errno));
-  if (::rename(tmp.c_str(), real.c_str()) != 0) return abandon(std::strerror(errno));
+  (void)::fchmod(fd_, mode);
+  return std::nullopt;
+}
+
+std::optional<Error> OutputFile::write(std::string_view content) {
+  if (fd_ < 0) return Error{"cannot write the file: not open", path_, 0};
+  size_t done = 0;
+  while (done < content.size()) {
+    const ssize_t n = ::write(fd_, content.data() + done, content.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return fail(std::strerror(errno));
+    }
+    done += static_cast<size_t>(n);
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> OutputFile::commit() {
+  if (fd_ < 0) return Error{"cannot write the file: not open", path_, 0};
+  if (tmp_.empty()) {  // written in place
+    const int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) return fail(std::strerror(errno));
+    return std::nullopt;
+  }
+  if (::fsync(fd_) != 0 && errno != EINVAL && errno != EROFS) return fail(std::strerror(errno));
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) return fail(std::strerror(errno));
+  if (::rename(tmp_.c_str(), real_.c_str()) != 0) return fail(std::strerror(errno));
+  tmp_.clear();
   return std::nullopt;
 }
 

@@ -28,6 +28,8 @@ std::vector<std::string_view> action_names_if_short(const Domain& d) {
 
 Result<std::vector<ActionId>> parse_plan(const Domain& domain, std::string_view text,
                                          const std::string& filename) {
+  // A byte-order mark (editors on Windows write one) is not part of the first action's name.
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   std::vector<ActionId> plan;
   // Case-insensitive fallback index, built on first need: lowercase name → action, or -2 when
   // two actions share it (then only the exact spelling is accepted).

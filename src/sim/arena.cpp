@@ -355,6 +355,7 @@ ArenaEpisode run_arena_episode(const ArenaConfig& cfg, SelectorKind kind, uint64
         write_state(s, tick, t, a.id, a.pos, a.moving ? "chase" : "bite", "kill_wizard", nullptr,
                     nullptr, "antlion", &n);
       }
+      replay->flush_if_large();
     }
     if (arena.dead()) break;
   }

@@ -365,6 +365,7 @@ bool HouseSim::step() {
       ReplayWriter::append_number(s, m.house.drive(static_cast<int32_t>(d)));
     }
     s += "}}\n";
+    m.replay->flush_if_large();
   }
   ++m.tick;
   if (m.house.goal_reached()) {

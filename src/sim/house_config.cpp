@@ -39,6 +39,10 @@ std::optional<Error> check(const HouseConfig& c) {
       IntField{"udgoap_max_expansions", c.udgoap_max_expansions, 1, 10'000'000},
   };
   if (auto e = def_check::first_out_of_range(kWhere, std::span<const IntField>(ints))) return e;
+  // Every decision scores every drive: the count bounds the cost of a decision.
+  if (auto e = def_check::range(kWhere, "drives (count)", static_cast<int64_t>(c.drives.size()), 0,
+                                kMaxHouseDrives))
+    return e;
   if (c.decay.size() != c.drives.size() || c.initial.size() != c.drives.size())
     return Error{"HouseConfig: 'decay' and 'initial' need one value per drive", "", 0};
   for (size_t d = 0; d < c.drives.size(); ++d) {

@@ -44,6 +44,9 @@ bool Reader::read_house(const toml::table& root, HouseConfig& c) {
   }
   std::vector<const toml::table*> ts;
   if (!array_of_tables(root, "drive", ts)) return false;
+  if (ts.size() > static_cast<size_t>(kMaxHouseDrives))
+    return fail(line_of(*ts[kMaxHouseDrives]),
+                "too many [[drive]] tables: at most " + std::to_string(kMaxHouseDrives));
   for (const toml::table* t : ts) {
     if (!check_keys(*t, {"name", "decay", "initial"}, "[[drive]]")) return false;
     std::string name;

@@ -202,6 +202,7 @@ bool Reader::read_arena(const toml::table& root, ArenaConfig& c) {
       return fail(path_line, "cannot load the UDGOAP template: " + tpl.error().to_string());
     }
     c.udgoap_template = std::move(tpl.value().world);
+    c.udgoap_template_path = full.string();
     if (!c.udgoap_template.find_entity("antlion")) {
       return fail(path_line, "the UDGOAP template has no entity 'antlion' (the enemy prototype)");
     }

@@ -85,4 +85,29 @@ struct ReadLimits {
                                                      std::string_view content,
                                                      std::span<const std::string> inputs = {});
 
+// write_output_file in pieces, for outputs written as they are produced (replays): open() checks
+// `path` against `inputs` and starts the temporary file, write() appends, commit() flushes and
+// renames it over `path`. An OutputFile destroyed (or failed) before commit() leaves the target
+// untouched and removes its temporary file.
+class OutputFile {
+ public:
+  OutputFile() = default;
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  ~OutputFile();
+  [[nodiscard]] std::optional<Error> open(const std::string& path,
+                                          std::span<const std::string> inputs = {});
+  [[nodiscard]] std::optional<Error> write(std::string_view content);
+  [[nodiscard]] std::optional<Error> commit();
+  [[nodiscard]] bool is_open() const { return fd_ >= 0; }
+
+ private:
+  std::optional<Error> fail(const std::string& what);
+  void abandon();
+  std::string path_;  // as given (messages)
+  std::string real_;  // the file renamed over (symbolic links followed)
+  std::string tmp_;   // the temporary file; empty when writing in place
+  int fd_ = -1;
+};
+
 }  // namespace topoplan

@@ -66,6 +66,7 @@ struct ArenaConfig {
   // UDGOAP: the template scenario (agent "wizard", prototypes "antlion", "health_potion",
   // "mana_potion", anything else kept as is) and how much of the world is planned over.
   udgoap::World udgoap_template;
+  std::string udgoap_template_path;  // the file it was read from ("" when built in code)
   bool has_udgoap = false;
   int32_t udgoap_enemies = 4;
   int32_t udgoap_potions = 2;  // per kind

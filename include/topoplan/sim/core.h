@@ -18,6 +18,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -202,6 +203,19 @@ class ReplayWriter {
   [[nodiscard]] bool due(int64_t tick) const { return out_ != nullptr && tick % every_ == 0; }
   [[nodiscard]] bool enabled() const { return out_ != nullptr; }
   std::string* out() { return out_; }
+  // Streaming: with a sink, the simulators hand the lines written so far to it (and clear the
+  // buffer) whenever the buffer passes `chunk` bytes, so a long replay is written as it is
+  // produced instead of held whole. The caller hands the remainder over at the end.
+  void set_sink(std::function<void(std::string_view)> sink, size_t chunk = size_t{1} << 20) {
+    sink_ = std::move(sink);
+    chunk_ = chunk;
+  }
+  void flush_if_large() {
+    if (sink_ && out_ != nullptr && out_->size() >= chunk_) {
+      sink_(*out_);
+      out_->clear();
+    }
+  }
 
   // Low-level JSON helpers (append to the line being built).
   static void append_string(std::string& s, std::string_view text);  // quoted and escaped
@@ -210,6 +224,8 @@ class ReplayWriter {
  private:
   std::string* out_;
   int32_t every_;
+  std::function<void(std::string_view)> sink_;
+  size_t chunk_ = 0;
 };
 
 // FNV-1a 64 of a byte string (replay hashes in tests and --json output).

@@ -27,6 +27,9 @@ struct HouseActivity {
   int32_t gives = -1;        // item held at the end (-1: none)
 };
 
+// Drives a house may have (every decision scores each of them).
+inline constexpr int64_t kMaxHouseDrives = 64;
+
 struct HouseConfig {
   std::string name = "sims-house";
   double dt = 0.05;
