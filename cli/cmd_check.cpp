@@ -1,10 +1,12 @@
-// topoplan check TASK [--class NAME] [--json] [--dot FILE]: the class analysis of Prévost et al.
-// 2023 (unary, post-unique, single-valued, domain-action graphs, cycles, requestable actions, the
-// action graph, C0 / C2S / C2*). docs/classes.md explains every line of the report.
+// topoplan check TASK [--class NAME] [--json] [--graphs] [--dot FILE]: the class analysis of
+// Prévost et al. 2023 (unary, post-unique, single-valued, domain-action graphs, cycles, requestable
+// actions, the action graph, C0 / C2S / C2*). docs/classes.md explains every line of the report.
 // References: docs/references.md.
 //
 // Scope: with --class, that class's actions; otherwise the whole action set, followed (text) or
 // accompanied (JSON "classes") by one report per NPC class, since post-uniqueness is contextual.
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -14,6 +16,7 @@
 
 #include "commands.h"
 #include "files.h"
+#include "numeric_option.h"
 #include "topoplan/runtime/analysis.h"
 #include "topoplan/runtime/reform.h"
 #include "topoplan/runtime/topo.h"
@@ -28,7 +31,12 @@ struct CheckOptions {
   std::string npc_class;
   bool json = false;
   std::string dot;
+  bool graphs = false;  // every edge, not counts (quadratic in the actions of one variable)
 };
+
+// Without --graphs, a list of predecessors in the text report shows at most this many names: the
+// report then grows with the domain, not with the square of a variable's actions.
+constexpr size_t kListedPredecessors = 8;
 
 std::string scope_name(const Domain& d, ClassId c) {
   return c == kAllActions ? std::string("all actions") : "class " + d.class_name(c);
@@ -52,9 +60,12 @@ std::string kind_name(ClassViolation::Kind k) {
 
 // ---------------------------------------------------------------- text
 
-std::string list(const Domain& d, std::span<const ActionId> as) {
+std::string list(const Domain& d, std::span<const ActionId> as, size_t at_most = SIZE_MAX) {
   std::string s;
-  for (size_t i = 0; i < as.size(); ++i) s += (i ? ", " : "") + d.action_name(as[i]);
+  const size_t shown = std::min(as.size(), at_most);
+  for (size_t i = 0; i < shown; ++i) s += (i ? ", " : "") + d.action_name(as[i]);
+  if (shown < as.size())
+    s += ", ... (" + std::to_string(as.size()) + " in all; --graphs lists them)";
   return s.empty() ? "-" : s;
 }
 
@@ -62,7 +73,7 @@ std::string yes_no(bool b) {
   return b ? "yes" : "no";
 }
 
-void print_text(const Domain& d, const ClassReport& r) {
+void print_text(const Domain& d, const ClassReport& r, bool graphs) {
   std::printf("%s (%d actions)\n", scope_name(d, r.npc_class).c_str(), r.num_analysed);
   std::printf("  unary: %s   post-unique: %s   single-valued: %s   pre-conditions defined: %s\n",
               yes_no(r.unary).c_str(), yes_no(r.post_unique).c_str(),
@@ -112,12 +123,13 @@ void print_text(const Domain& d, const ClassReport& r) {
   std::printf("    %-28s %-28s %s\n", "action", "N_pre", "N_prv");
   for (ActionId a = 0; a < d.num_actions(); ++a) {
     if (!r.analysed[static_cast<size_t>(a)]) continue;
-    std::string pre = list(d, npre[static_cast<size_t>(a)]);
+    const size_t at_most = graphs ? SIZE_MAX : kListedPredecessors;
+    std::string pre = list(d, npre[static_cast<size_t>(a)], at_most);
     if (npre[static_cast<size_t>(a)].empty()) pre = "ghost";
     std::string name = d.action_name(a);
     if (r.is_requestable[static_cast<size_t>(a)]) name += " [req]";
     std::printf("    %-28s %-28s %s\n", name.c_str(), pre.c_str(),
-                list(d, nprv[static_cast<size_t>(a)]).c_str());
+                list(d, nprv[static_cast<size_t>(a)], at_most).c_str());
   }
 }
 
@@ -135,7 +147,9 @@ json edges(const Domain& d, std::span<const ActionEdge> es) {
   return j;
 }
 
-json to_json(const Domain& d, const ClassReport& r) {
+// Edge lists only with --graphs (they grow with the square of a variable's actions); their
+// counts always.
+json to_json(const Domain& d, const ClassReport& r, bool graphs) {
   json j;
   for_each_summary_field(d, r, [&j](const char* key, const auto& value) { j[key] = value; });
   json off;
@@ -161,7 +175,8 @@ json to_json(const Domain& d, const ClassReport& r) {
     json v;
     v["name"] = d.variable_name(vr.var);
     v["actions"] = names(d, vr.actions);
-    v["edges"] = edges(d, vr.edges);
+    v["edge_count"] = vr.edges.size();
+    if (graphs) v["edges"] = edges(d, vr.edges);
     v["cycles"] = json::array();
     for (const DomainCycle& c : vr.cycles)
       v["cycles"].push_back({{"actions", names(d, c.actions)},
@@ -174,7 +189,11 @@ json to_json(const Domain& d, const ClassReport& r) {
     v["components"] = vr.components;
     j["variables"].push_back(v);
   }
-  j["action_graph"] = {{"pre", edges(d, r.pre_edges)}, {"prv", edges(d, r.prv_edges)}};
+  j["action_graph"] = {{"pre_count", r.pre_edges.size()}, {"prv_count", r.prv_edges.size()}};
+  if (graphs) {
+    j["action_graph"]["pre"] = edges(d, r.pre_edges);
+    j["action_graph"]["prv"] = edges(d, r.prv_edges);
+  }
   j["violations"] = json::array();
   for (const ClassViolation& cv : r.violations) {
     json v = {{"kind", kind_name(cv.kind)},
@@ -400,14 +419,14 @@ int run_check(const CheckOptions& o) {
     if (!write_output("check", o.dot, to_dot(d, main_report), inputs)) return kExitInputError;
   }
   if (o.json) {
-    json j = to_json(d, main_report);
+    json j = to_json(d, main_report, o.graphs);
     j["domain"] = d.name();
     if (!per_class.empty()) {
       bool contextual = true;
       j["classes"] = json::array();
       for (const ClassReport& r : per_class) {
         contextual = contextual && r.post_unique;
-        j["classes"].push_back(to_json(d, r));
+        j["classes"].push_back(to_json(d, r, o.graphs));
       }
       // Prévost et al. 2023 §1: post-unique within every NPC class.
       j["contextually_post_unique"] = contextual;
@@ -421,10 +440,10 @@ int run_check(const CheckOptions& o) {
               counted(d.num_actions(), "action", "actions").c_str(),
               counted(d.num_classes(), "NPC class", "NPC classes").c_str());
   for (const ClassReport& r : per_class) {
-    print_text(d, r);
+    print_text(d, r, o.graphs);
     std::printf("\n");
   }
-  print_text(d, main_report);
+  print_text(d, main_report, o.graphs);
   if (!per_class.empty()) {
     std::printf("\nsummary:");
     for (const ClassReport& r : per_class)
@@ -447,7 +466,12 @@ void add_check_command(CLI::App& app, int& exit_code) {
   cmd->add_option("TASK", o->path, "task file: native .toml or Fast Downward .sas")->required();
   cmd->add_option("--class", o->npc_class, "analyse only this NPC class's actions");
   cmd->add_flag("--json", o->json, "print one JSON object instead of the text report");
-  cmd->add_option("--dot", o->dot, "write the action graph and domain-action graphs (Graphviz)");
+  cmd->add_option("--dot", o->dot, "write the action graph and domain-action graphs (Graphviz)")
+      ->check(non_empty_file());
+  cmd->add_flag("--graphs", o->graphs,
+                "list every edge (--json: the domain-action graphs' and the action graph's edge "
+                "lists; text: every predecessor); default: edge counts, predecessor lists cut "
+                "at 8");
   cmd->callback([o, &exit_code] { exit_code = run_check(*o); });
 }
 
