@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
-all=(fuzz_native fuzz_sas fuzz_plan fuzz_scenario fuzz_ambiance fuzz_planner)
+all=(fuzz_native fuzz_sas fuzz_plan fuzz_scenario fuzz_ambiance fuzz_planner fuzz_capi)
 harnesses=("$@")
 ((${#harnesses[@]})) || harnesses=("${all[@]}")
 nice_level=${FUZZ_NICE:-15}
@@ -37,10 +37,16 @@ seed fuzz_native domains/*.toml
 seed fuzz_sas domains/*.sas
 seed fuzz_scenario domains/udgoap/wizard.toml
 seed fuzz_ambiance domains/udgoap/ambiance-*.toml
-mkdir -p build/fuzz/corpus/fuzz_plan build/fuzz/corpus/fuzz_planner build/fuzz/crashes
+mkdir -p build/fuzz/corpus/fuzz_plan build/fuzz/corpus/fuzz_planner build/fuzz/corpus/fuzz_capi \
+  build/fuzz/crashes
 printf '(Sleep)\n(GoToRanch)\n; cost = 2 (unit cost)\n' >build/fuzz/corpus/fuzz_plan/seed.plan
 printf '\x03\x01\x02\x00\x04\x02\x00\x00\x01\x01\x01\x00\x02\x01\x01\x00\x00\x01\x02\x00\x01' \
   >build/fuzz/corpus/fuzz_planner/seed.bin
+# fuzz_capi: a few byte strings that reach the crowd, the handles and the towns early.
+for i in 1 2 3 4; do
+  [[ -e build/fuzz/corpus/fuzz_capi/seed-$i.bin ]] ||
+    head -c 4096 /dev/urandom >"build/fuzz/corpus/fuzz_capi/seed-$i.bin"
+done
 
 status=0
 printf '%-15s %12s %10s %s\n' harness executions exec/s result

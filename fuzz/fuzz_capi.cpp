@@ -1,0 +1,412 @@
+// libFuzzer harness: bytes → a sequence of C API calls, as a host program (or a hostile one)
+// would make them: a task (built-in, or parsed from the input's bytes), plans by registry name
+// with valid and out-of-range options and problems, validation of random plans, crowd planners,
+// plan caches (with and without a plan table), crowds with random defs, batches with random
+// classes, packed states and buffer sizes (copying, framed, by handle), handles resolved (given
+// ones, stale ones after an invalidation, forged ones of the current epoch), packing and
+// unpacking, towns with random defs, and the frees. Under ASan + UBSan every call must return a
+// status (never crash, read out of bounds or leak), and what it returns is checked: a solved
+// plan validates, a batch's solved NPCs have valid plans, a resolved handle gives action ids of
+// the domain and no longer than the longest plan.
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "topoplan/c/topoplan_c.h"
+#include "topoplan/c/topoplan_c_crowd.h"
+
+namespace {
+
+void require(bool ok, const char* what) {
+  if (!ok) {
+    std::fprintf(stderr, "fuzz_capi: %s\n", what);
+    std::abort();
+  }
+}
+
+// A status is one of the documented ones.
+void known(topoplan_status s) {
+  require(std::string(topoplan_status_string(s)) != "unknown status", "unknown status");
+  require(s != TOPOPLAN_INTERNAL_ERROR, "internal error (an exception escaped into the C API)");
+}
+
+struct Session {
+  explicit Session(FuzzedDataProvider& data) : in(data) {}
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+  FuzzedDataProvider& in;
+  topoplan_task* task = nullptr;
+  topoplan_crowd_planner* planner = nullptr;
+  topoplan_plan_cache* cache = nullptr;
+  topoplan_crowd* crowd = nullptr;
+  topoplan_town* town = nullptr;
+  std::vector<topoplan_plan_handle> handles;  // given by batches (some stale by now)
+  char error[256] = {};
+
+  ~Session() {
+    topoplan_crowd_free(crowd);
+    topoplan_town_free(town);
+    topoplan_plan_cache_free(cache);
+    topoplan_crowd_planner_free(planner);
+    topoplan_task_free(task);
+  }
+
+  int32_t vars() const { return topoplan_task_num_variables(task); }
+
+  // A value: usually valid for the variable, sometimes hostile.
+  int32_t value(int32_t var, bool goal) {
+    switch (in.ConsumeIntegralInRange<int>(0, 9)) {
+      case 0:
+        return in.ConsumeIntegral<int32_t>();
+      case 1:
+        return topoplan_task_domain_size(task, var);  // one past the last
+      case 2:
+        return goal ? TOPOPLAN_UNDEFINED : -1;
+      default:
+        return in.ConsumeIntegralInRange<int32_t>(0, topoplan_task_domain_size(task, var) - 1);
+    }
+  }
+
+  double hostile_real() {
+    switch (in.ConsumeIntegralInRange<int>(0, 6)) {
+      case 0:
+        return std::numeric_limits<double>::infinity();
+      case 1:
+        return std::numeric_limits<double>::quiet_NaN();
+      case 2:
+        return -1.0;
+      case 3:
+        return 1e300;
+      default:
+        return in.ConsumeFloatingPointInRange<double>(0.0, 0.01);
+    }
+  }
+
+  int64_t hostile_int(int64_t valid_lo, int64_t valid_hi) {
+    switch (in.ConsumeIntegralInRange<int>(0, 5)) {
+      case 0:
+        return in.ConsumeIntegral<int64_t>();
+      case 1:
+        return -1;
+      case 2:
+        return 0;
+      default:
+        return in.ConsumeIntegralInRange<int64_t>(valid_lo, valid_hi);
+    }
+  }
+
+  void plan() {
+    const int32_t m = vars();
+    std::vector<int32_t> init(static_cast<size_t>(m)), goal(static_cast<size_t>(m));
+    topoplan_problem problem{};
+    const bool from_instance = topoplan_task_num_instances(task) > 0 && in.ConsumeBool();
+    if (from_instance) {
+      known(topoplan_task_instance(task, in.ConsumeIntegralInRange<int32_t>(-1, 3), &problem));
+      if (problem.init != nullptr) {
+        std::copy(problem.init, problem.init + m, init.begin());
+        std::copy(problem.goal, problem.goal + m, goal.begin());
+      }
+    } else {
+      for (int32_t v = 0; v < m; ++v) {
+        init[static_cast<size_t>(v)] = value(v, false);
+        goal[static_cast<size_t>(v)] = value(v, true);
+      }
+      problem.npc_class = in.ConsumeIntegralInRange<int32_t>(-2, topoplan_task_num_classes(task));
+    }
+    problem.init = init.data();
+    problem.goal = goal.data();
+    problem.num_variables = in.ConsumeBool() ? m : in.ConsumeIntegralInRange<int32_t>(-1, m + 1);
+    topoplan_plan_options options;
+    topoplan_plan_options_init(&options);
+    if (in.ConsumeBool()) {
+      options.max_expansions = hostile_int(1, 2000);
+      options.max_memory_bytes = hostile_int(1 << 20, 1 << 26);
+      options.max_seconds = hostile_real();
+      options.objective = in.ConsumeIntegralInRange<int32_t>(-1, 2);
+      // Out-of-range values stay; valid ones are kept small so a search ends soon.
+      if (options.max_expansions > 2000) options.max_expansions = 2000;
+    } else {
+      options.max_expansions = 2000;
+    }
+    const int32_t n = topoplan_num_planners();
+    std::string name =
+        in.ConsumeBool()
+            ? std::string(topoplan_planner_name(in.ConsumeIntegralInRange<int32_t>(0, n - 1)))
+            : in.ConsumeRandomLengthString(12);
+    if (name == "exact" || name == "backstrom") name = "astar";  // bounded by the options
+    const int32_t capacity = in.ConsumeIntegralInRange<int32_t>(-1, 64);
+    std::vector<int32_t> actions(static_cast<size_t>(capacity > 0 ? capacity : 0));
+    topoplan_plan_stats stats;
+    const topoplan_status s = topoplan_plan(
+        task, name.c_str(), &problem, in.ConsumeBool() ? &options : nullptr,
+        actions.empty() ? nullptr : actions.data(), capacity, &stats, error, sizeof error);
+    known(s);
+    if (s == TOPOPLAN_OK) {
+      int32_t failed = -2;
+      int64_t cost = -1;
+      known(topoplan_validate(task, &problem, actions.data(), stats.length, &failed, &cost, error,
+                              sizeof error));
+      require(failed == -1, "a solved plan does not validate");
+      require(cost == stats.cost, "a solved plan's cost differs from the validator's");
+    }
+  }
+
+  void validate_random() {
+    const int32_t m = vars();
+    std::vector<int32_t> init(static_cast<size_t>(m)), goal(static_cast<size_t>(m));
+    for (int32_t v = 0; v < m; ++v) {
+      init[static_cast<size_t>(v)] = value(v, false);
+      goal[static_cast<size_t>(v)] = value(v, true);
+    }
+    const topoplan_problem problem{init.data(), goal.data(), m, TOPOPLAN_ALL_ACTIONS};
+    std::vector<int32_t> plan(in.ConsumeIntegralInRange<size_t>(0, 8));
+    for (int32_t& a : plan)
+      a = in.ConsumeIntegralInRange<int32_t>(-1, topoplan_task_num_actions(task));
+    int32_t failed = 0;
+    int64_t cost = 0;
+    known(topoplan_validate(task, &problem, plan.data(), static_cast<int32_t>(plan.size()), &failed,
+                            &cost, error, sizeof error));
+  }
+
+  void make_crowd() {
+    if (planner == nullptr) {
+      known(topoplan_crowd_planner_create(task, &planner, error, sizeof error));
+      if (planner == nullptr) return;
+    }
+    topoplan_crowd_free(crowd);
+    crowd = nullptr;
+    if (in.ConsumeBool()) {
+      topoplan_plan_cache_free(cache);
+      cache = nullptr;
+      handles.clear();
+      const auto capacity = static_cast<int32_t>(hostile_int(2, 4096));
+      const auto max_len = static_cast<int32_t>(hostile_int(0, 255));
+      const auto table = static_cast<int32_t>(hostile_int(0, 1 << 12));
+      known(in.ConsumeBool() ? topoplan_plan_cache_create(planner, capacity, max_len, &cache, error,
+                                                          sizeof error)
+                             : topoplan_plan_cache_create_with_table(
+                                   planner, capacity, max_len, table, &cache, error, sizeof error));
+    }
+    topoplan_crowd_def def;
+    topoplan_crowd_def_init(&def);
+    def.cache = in.ConsumeBool() ? cache : nullptr;
+    if (in.ConsumeBool()) {
+      def.worker_count = static_cast<int32_t>(hostile_int(1, 2));
+      def.threads = static_cast<int32_t>(hostile_int(1, 2));
+      def.npcs_per_block = static_cast<int32_t>(hostile_int(1, 128));
+      def.worker_memo_entries = static_cast<int32_t>(hostile_int(0, 4096));
+    }
+    known(topoplan_crowd_create(planner, &def, &crowd, error, sizeof error));
+  }
+
+  void batch() {
+    if (crowd == nullptr) return;
+    const int32_t words = topoplan_crowd_planner_words(planner);
+    const int32_t classes = topoplan_crowd_planner_num_classes(planner);
+    const int32_t m = vars();
+    const auto n = in.ConsumeIntegralInRange<int64_t>(0, 48);
+    std::vector<uint16_t> cls(static_cast<size_t>(n));
+    std::vector<uint64_t> init(static_cast<size_t>(n * words)), goal(init.size());
+    std::vector<int32_t> s(static_cast<size_t>(m)), g(static_cast<size_t>(m));
+    for (int64_t i = 0; i < n; ++i) {
+      cls[static_cast<size_t>(i)] =
+          in.ConsumeIntegralInRange<uint16_t>(0, 9) == 0
+              ? in.ConsumeIntegral<uint16_t>()
+              : in.ConsumeIntegralInRange<uint16_t>(0, static_cast<uint16_t>(classes - 1));
+      uint64_t* pi = init.data() + i * words;
+      uint64_t* pg = goal.data() + i * words;
+      if (in.ConsumeIntegralInRange<int>(0, 7) == 0) {  // raw words: any code in any field
+        for (int32_t w = 0; w < words; ++w) {
+          pi[w] = in.ConsumeIntegral<uint64_t>();
+          pg[w] = in.ConsumeIntegral<uint64_t>();
+        }
+        continue;
+      }
+      for (int32_t v = 0; v < m; ++v) {
+        s[static_cast<size_t>(v)] =
+            in.ConsumeIntegralInRange<int32_t>(0, topoplan_task_domain_size(task, v) - 1);
+        g[static_cast<size_t>(v)] =
+            in.ConsumeBool()
+                ? TOPOPLAN_UNDEFINED
+                : in.ConsumeIntegralInRange<int32_t>(0, topoplan_task_domain_size(task, v) - 1);
+      }
+      require(topoplan_crowd_pack_state(planner, s.data(), m, pi) == TOPOPLAN_OK, "pack_state");
+      require(topoplan_crowd_pack_goal(planner, g.data(), m, pg) == TOPOPLAN_OK, "pack_goal");
+    }
+    const auto capacity = in.ConsumeIntegralInRange<int64_t>(0, 16 * (n + 1));
+    std::vector<int32_t> actions(static_cast<size_t>(capacity));
+    std::vector<uint32_t> offset(static_cast<size_t>(n));
+    std::vector<uint16_t> length(static_cast<size_t>(n)), status(static_cast<size_t>(n));
+    const topoplan_crowd_batch b{n, cls.data(), init.data(), goal.data()};
+    const topoplan_crowd_output out{actions.data(), capacity, offset.data(), length.data(),
+                                    status.data()};
+    std::vector<topoplan_plan_handle> given(static_cast<size_t>(n));
+    const bool by_handle = in.ConsumeBool();
+    const bool framed = in.ConsumeBool();
+    int64_t cursor = in.ConsumeIntegralInRange<int>(0, 7) == 0
+                         ? in.ConsumeIntegralInRange<int64_t>(-2, n + 2)
+                         : 0;
+    const double budget = in.ConsumeBool() ? 1.0 : hostile_real();
+    topoplan_crowd_stats stats;
+    topoplan_status st;
+    if (by_handle)
+      st = framed ? topoplan_crowd_plan_frame_handles(crowd, &b, &out, given.data(), &cursor,
+                                                      budget, &stats)
+                  : topoplan_crowd_plan_handles(crowd, &b, &out, given.data(), &stats);
+    else
+      st = framed ? topoplan_crowd_plan_frame(crowd, &b, &out, &cursor, budget, &stats)
+                  : topoplan_crowd_plan(crowd, &b, &out, &stats);
+    known(st);
+    if (st != TOPOPLAN_OK) return;
+    // Every solved NPC's plan validates from its own state to its own goal.
+    for (int64_t i = 0; i < n; ++i) {
+      const auto k = static_cast<size_t>(i);
+      if ((status[k] & TOPOPLAN_CROWD_SOLVED) == 0) continue;
+      const int32_t* plan = actions.data() + offset[k];
+      int32_t len = length[k];
+      if (by_handle && given[k].epoch != 0) {
+        handles.push_back(given[k]);
+        require(topoplan_crowd_resolve(crowd, given[k], &plan, &len) == TOPOPLAN_OK,
+                "a fresh handle does not resolve");
+      } else {
+        require(offset[k] + static_cast<uint64_t>(len) <= static_cast<uint64_t>(capacity),
+                "a solved NPC's plan lies outside the action buffer");
+      }
+      require(
+          topoplan_crowd_unpack_state(planner, init.data() + i * words, s.data(), m) == TOPOPLAN_OK,
+          "unpack_state");
+      require(
+          topoplan_crowd_unpack_goal(planner, goal.data() + i * words, g.data(), m) == TOPOPLAN_OK,
+          "unpack_goal");
+      const topoplan_problem p{
+          s.data(), g.data(), m,
+          topoplan_task_num_classes(task) == 0 ? TOPOPLAN_ALL_ACTIONS : cls[k]};
+      int32_t failed = -2;
+      int64_t cost = 0;
+      known(topoplan_validate(task, &p, plan, len, &failed, &cost, error, sizeof error));
+      require(failed == -1, "a crowd NPC's plan does not validate");
+    }
+  }
+
+  void resolve() {
+    if (cache == nullptr) return;
+    uint32_t epoch = 0;
+    int64_t used = 0, capacity = 0;
+    require(topoplan_plan_cache_table(cache, &epoch, &used, &capacity) == TOPOPLAN_OK, "table");
+    topoplan_plan_handle h{};
+    switch (in.ConsumeIntegralInRange<int>(0, 3)) {
+      case 0:
+        if (!handles.empty()) h = handles[in.ConsumeIntegralInRange<size_t>(0, handles.size() - 1)];
+        break;
+      case 1:  // forged: the current epoch, any id inside (or just past) the used part
+        h = {in.ConsumeIntegralInRange<uint32_t>(0, static_cast<uint32_t>(used) + 2), epoch};
+        break;
+      case 2:
+        h = {in.ConsumeIntegral<uint32_t>(), epoch};
+        break;
+      default:
+        h = {in.ConsumeIntegral<uint32_t>(), in.ConsumeIntegral<uint32_t>()};
+    }
+    const int32_t* plan = nullptr;
+    int32_t len = -1;
+    const topoplan_status s = in.ConsumeBool() || crowd == nullptr
+                                  ? topoplan_plan_cache_resolve(cache, h, &plan, &len)
+                                  : topoplan_crowd_resolve(crowd, h, &plan, &len);
+    known(s);
+    if (s != TOPOPLAN_OK) return;
+    require(len >= 0 && len <= topoplan_crowd_planner_max_plan_length(planner),
+            "a resolved plan is longer than any plan");
+    for (int32_t i = 0; i < len; ++i)
+      require(plan[i] >= 0 && plan[i] < topoplan_task_num_actions(task),
+              "a resolved plan holds an action id outside the domain");
+  }
+
+  void pack_unpack() {
+    if (planner == nullptr) return;
+    const int32_t m = vars();
+    const int32_t n = in.ConsumeBool() ? m : in.ConsumeIntegralInRange<int32_t>(-1, m + 1);
+    std::vector<int32_t> s(static_cast<size_t>(m + 2));
+    for (int32_t v = 0; v < m; ++v) s[static_cast<size_t>(v)] = value(v, in.ConsumeBool());
+    std::vector<uint64_t> packed(static_cast<size_t>(topoplan_crowd_planner_words(planner)));
+    for (uint64_t& w : packed) w = in.ConsumeIntegral<uint64_t>();
+    known(in.ConsumeBool() ? topoplan_crowd_pack_state(planner, s.data(), n, packed.data())
+                           : topoplan_crowd_pack_goal(planner, s.data(), n, packed.data()));
+    known(in.ConsumeBool() ? topoplan_crowd_unpack_state(planner, packed.data(), s.data(), n)
+                           : topoplan_crowd_unpack_goal(planner, packed.data(), s.data(), n));
+  }
+
+  void make_town() {
+    if (planner == nullptr) return;
+    topoplan_town_free(town);
+    town = nullptr;
+    topoplan_town_def def;
+    topoplan_town_def_init(&def);
+    // Small valid towns, or values a town must refuse before it builds anything.
+    const int64_t npcs[] = {-1, 0, 1, 40, 10'000'001, INT64_MAX};
+    const int32_t situations[] = {0, 1, 8, 10'001, INT32_MAX};
+    const int32_t backgrounds[] = {0, 1, 16, 65'537, INT32_MAX};
+    def.npcs = npcs[in.ConsumeIntegralInRange<int>(0, 5)];
+    def.situations_per_class = situations[in.ConsumeIntegralInRange<int>(0, 4)];
+    def.backgrounds = backgrounds[in.ConsumeIntegralInRange<int>(0, 4)];
+    def.errand_fraction = in.ConsumeBool() ? 0.15 : hostile_real();
+    def.seed = in.ConsumeIntegral<uint64_t>();
+    known(topoplan_town_create(planner, &def, &town, error, sizeof error));
+    if (town != nullptr) {
+      require(topoplan_town_npcs(town) <= 40, "a town larger than asked");
+      known(topoplan_town_churn(town, in.ConsumeIntegralInRange<int64_t>(-1, 50)));
+    }
+  }
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  FuzzedDataProvider in(data, size);
+  Session s(in);
+  if (in.ConsumeIntegralInRange<int>(0, 7) == 0) {  // a task from the bytes themselves
+    const std::string text = in.ConsumeRandomLengthString(2048);
+    known(topoplan_task_parse(text.data(), text.size(), in.ConsumeIntegralInRange<int32_t>(-1, 3),
+                              "fuzz", &s.task, s.error, sizeof s.error));
+  } else {
+    const int32_t n = topoplan_num_builtin_tasks();
+    const char* name = topoplan_builtin_task_name(in.ConsumeIntegralInRange<int32_t>(0, n - 1));
+    known(topoplan_task_builtin(name, &s.task, s.error, sizeof s.error));
+  }
+  if (s.task == nullptr || topoplan_task_num_variables(s.task) > 64) return 0;
+  for (int step = 0; step < 24 && in.remaining_bytes() > 0; ++step) {
+    switch (in.ConsumeIntegralInRange<int>(0, 8)) {
+      case 0:
+        s.plan();
+        break;
+      case 1:
+        s.validate_random();
+        break;
+      case 2:
+        s.make_crowd();
+        break;
+      case 3:
+      case 4:
+        s.batch();
+        break;
+      case 5:
+        s.resolve();
+        break;
+      case 6:
+        if (s.cache != nullptr) topoplan_plan_cache_invalidate(s.cache);
+        break;
+      case 7:
+        s.pack_unpack();
+        break;
+      default:
+        s.make_town();
+    }
+  }
+  return 0;
+}
