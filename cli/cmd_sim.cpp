@@ -163,13 +163,15 @@ class StreamedReplay {
       std::string tmp = (slash == std::string::npos ? std::string(".") : path.substr(0, slash)) +
                         "/.topoplan-replay-XXXXXX";
       const int fd = ::mkstemp(tmp.data());
-      if (fd < 0 || (body_ = ::fdopen(fd, "w+")) == nullptr) {
-        if (fd >= 0) ::close(fd);
-        return report(
-            Error{std::string("cannot create a temporary file beside it: ") + std::strerror(errno),
-                  path, 0});
+      if (fd >= 0) {
+        ::unlink(tmp.c_str());
+        if ((body_ = ::fdopen(fd, "w+")) == nullptr) ::close(fd);
       }
-      ::unlink(tmp.c_str());
+      // No room beside it (a device such as /dev/null, a read-only folder): the system's.
+      if (body_ == nullptr) body_ = std::tmpfile();
+      if (body_ == nullptr)
+        return report(
+            Error{std::string("cannot create a temporary file: ") + std::strerror(errno), path, 0});
     }
     writer_ = ReplayWriter(&buffer_, 1);
     return true;

@@ -131,6 +131,8 @@ def domains(draw):
     init = {f"v{v}": f"x{draw(st.integers(0, n - 1))}" for v, n in enumerate(sizes)}
     goal = {f"v{v}": f"x{draw(st.integers(0, n - 1))}" for v, n in enumerate(sizes)
             if draw(st.booleans())}
+    if not goal:  # a goal names at least one variable
+        goal = {"v0": f"x{draw(st.integers(0, sizes[0] - 1))}"}
     return {"name": "random", "variables": variables, "actions": actions,
             "instances": [{"name": "i", "init": init, "goal": goal}]}
 
@@ -347,7 +349,7 @@ def test_udgoap_wizard():
         assert supplier is None or supplier in world.entities
     fresh = tp.UdgoapAgent(world)
     assert len(fresh.goals) == len(agent.goals)
-    limited = agent.plan(max_expansions=0, max_generated=0)
+    limited = agent.plan(max_expansions=1, max_generated=1)
     assert limited["status"] in ("limit reached", "gave up")
     with pytest.raises(KeyError):
         world.get_fact("nobody", "health")
