@@ -740,8 +740,14 @@ static void test_udgoap(const char* dir) {
       TOPOPLAN_BUFFER_TOO_SMALL);
   topoplan_udgoap_limits_init(&limits);
   CHECK(limits.max_plan_length == 16);
-  limits.max_expansions = 0;
-  limits.max_generated = 0;
+  limits.max_expansions = 0; /* outside the table of limits: refused with its words */
+  CHECK_STATUS(
+      topoplan_udgoap_plan(world, agent, &limits, steps, 32, &length, NULL, error, sizeof error),
+      TOPOPLAN_INVALID_ARGUMENT);
+  CHECK(strstr(error, "'max_expansions' (UDGOAP nodes expanded) must be an integer in [1, ") !=
+        NULL);
+  limits.max_expansions = 1;
+  limits.max_generated = 1;
   {
     topoplan_status s =
         topoplan_udgoap_plan(world, agent, &limits, steps, 32, &length, NULL, error, sizeof error);

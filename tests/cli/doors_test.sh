@@ -23,7 +23,7 @@ expect "convert --to native --instance nope" 33 "no instance named 'nope'" -- "$
 expect "convert --to native --goal" 0 '' -- "$bin" convert "$hb" --to native --goal haystack=inFeeder -o "$tmp/g.toml"
 expect "... one instance, the goal given" 0 '^1$' -- bash -c 'grep -c "^\[\[instance\]\]" "$0"' "$tmp/g.toml"
 want=$("$bin" plan "$hb" --goal haystack=inFeeder --planner exact | grep '^; cost')
-expect "... plans as plan --goal does" 0 "^$want" -- "$bin" plan "$tmp/g.toml" --planner exact
+expect "... plans as plan --goal does" 0 '' -- bash -c '[ "$("$0" plan "$1" --planner exact | grep "^; cost")" = "$2" ]' "$bin" "$tmp/g.toml" "$want"
 expect "convert --to native without flags keeps every instance" 0 '' -- bash -c '[ "$("$0" convert "$1" --to native | grep -c "^\[\[instance\]\]")" = "$(grep -c "^\[\[instance\]\]" "$1")" ]' "$bin" "$hb"
 
 # --- bench: an unknown planner is a usage error, as for plan
