@@ -404,7 +404,7 @@ bool run_bench(const std::string& family, const BenchConfig& config, BenchReport
   report.family = family;
   const bool game = family == "western" || family == "western-pus";
   std::vector<int32_t> xs;
-  if (family == "multiprv-n-cycle") {
+  if (family == "multiprv-n-cycle" || family == "multiprv-n") {
     report.figure = "Figure 1";
     report.x_label = "n (values per variable), m = 10";
     xs = config.quick ? std::vector<int32_t>{2, 8, 32, 64}
@@ -434,7 +434,8 @@ bool run_bench(const std::string& family, const BenchConfig& config, BenchReport
                                           : std::vector<std::string>{"topo", "backstrom", "astar"};
   } else {
     error = "unknown family '" + family +
-            "' (multiprv-n-cycle, multiprv-2-cycle, oneprv-5, western, western-pus, goap-levels, "
+            "' (multiprv-n, multiprv-n-cycle, multiprv-2-cycle, oneprv-5, western, western-pus, "
+            "goap-levels, "
             "goap-goto)";
     return false;
   }
@@ -486,6 +487,7 @@ bool run_bench(const std::string& family, const BenchConfig& config, BenchReport
   // Synthetic families: one instance per point; time per plan vs n or m.
   for (int32_t x : xs) {
     const Task task = family == "multiprv-n-cycle"   ? multiprv_n_cycle(10, x)
+                      : family == "multiprv-n"       ? multiprv_n(10, x)
                       : family == "multiprv-2-cycle" ? multiprv_2_cycle(x)
                       : family == "goap-goto"        ? goap_goto_chain(x)
                                                      : oneprv_5(x);

@@ -247,7 +247,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
       "bench", "time the planners on a benchmark family (the papers' Figures 1-3)");
   CLI::Option* family = cmd->add_option(
       "FAMILY", options->family,
-      "multiprv-n-cycle (Fig. 1), multiprv-2-cycle, oneprv-5 (Fig. 2), western, "
+      "multiprv-n, multiprv-n-cycle (Fig. 1), multiprv-2-cycle, oneprv-5 (Fig. 2), western, "
       "western-pus (Fig. 3), goap-levels (latency of topo, astar, astar-back, auto), "
       "goap-goto (topo's linearity on GoTo actions); or --domain FILE");
   cmd->add_option("--domain", options->domain,

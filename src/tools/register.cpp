@@ -8,6 +8,7 @@
 
 #include "topoplan/runtime/plan.h"
 #include "topoplan/tools/backstrom.h"
+#include "topoplan/tools/papers.h"
 #include "topoplan/tools/search.h"
 #include "topoplan/tools/tools.h"
 
@@ -19,6 +20,9 @@ constexpr PlannerInfo kToolPlanners[] = {
      &create_exact_hot},
     {"backstrom", "Backstrom's O(m^2 n) SAS+-PUS planner (unary, post-unique, single-valued)",
      &plan_backstrom, &create_backstrom_hot},
+    {"topo-ijcai",
+     "TopoPlan as Prevost et al. 2023 write it (BuildChain, DFSTopo; comparison only)",
+     &plan_topo_ijcai},
 };
 
 }  // namespace

@@ -54,6 +54,28 @@ TEST(Families, MultiPrvNCycleShapeAndPlanLength) {
   EXPECT_EQ(multiprv_2_cycle(5).domain.num_actions(), 10);
 }
 
+TEST(Families, MultiPrvNAcyclicSolvableAndTopoAgreesWithExact) {
+  const PlannerInfo* topo = find_planner("topo");
+  ASSERT_NE(topo, nullptr);
+  PlannerOptions options;
+  options.objective = Objective::kLength;
+  for (int32_t m : {1, 2, 3, 4}) {
+    for (int32_t n : {2, 3, 4, 5}) {
+      const Task t = multiprv_n(m, n);
+      EXPECT_EQ(t.domain.num_actions(), m * (n - 1));
+      const ClassReport r = analyze(t.domain);
+      EXPECT_TRUE(r.unary && r.post_unique && r.single_valued);
+      // No action goes back to 0: every action appears once in the only plan.
+      const auto lengths = solve_all(t);
+      EXPECT_EQ(lengths[0], static_cast<size_t>(m * (n - 1))) << "m=" << m << " n=" << n;
+      const PlanResult p = topo->plan(t.domain, t.instances[0], options);
+      ASSERT_EQ(p.status, PlanStatus::kSolved) << p.message;
+      EXPECT_TRUE(validate_plan(t.domain, t.instances[0], p.actions).valid);
+      EXPECT_EQ(p.actions.size(), lengths[0]) << "m=" << m << " n=" << n;
+    }
+  }
+}
+
 TEST(Families, OnePrv5ShapeAndPlanLength) {
   for (int32_t m : {1, 2, 3, 4}) {
     const Task t = oneprv_5(m);

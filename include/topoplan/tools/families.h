@@ -6,6 +6,10 @@
 //     p: pre p-1 → post p (p = 0: pre n-1, closing the cycle), prevail v_j = ⌊n/2⌋ for every
 //     j > i. s0 = all 0; s* = v0 at n-1, the others 0. O(m²) orderings between mn actions.
 //   * MultiPrv_2_Cycle(m) = MultiPrv_n_Cycle(m, 2): Bäckström's tunnel of lights.
+//   * MultiPrv_n(m, n): the acyclic version of SAS as Topological Sorting §3: per variable i,
+//     actions p = 1..n-1 only (pre p-1 → post p, nothing goes back to 0), prevail v_j = 1 for
+//     every j > i. That paper gives no states; ours: s0 = all 0, s* = all n-1, so every one of
+//     the m(n-1) actions is in the plan (v_{m-1}..v_1 step to 1, then v_0..v_{m-1} climb in turn).
 //   * OnePrv_5(m): m variables with values 0..4; per variable i, actions p = 1..4: pre p-1 → post
 //     p, prevail v_{i+1} = 2 (none for the last variable). s0 = all 0; s* = all 4 (the papers
 //     write 5 where values are 0..4). O(m) orderings between 4m actions.
@@ -54,6 +58,8 @@ namespace topoplan {
 // Preconditions (asserted): m >= 1, n >= 2, m * n <= kMaxActions.
 [[nodiscard]] Task multiprv_n_cycle(int32_t m, int32_t n);
 [[nodiscard]] Task multiprv_2_cycle(int32_t m);
+// Preconditions (asserted): m >= 1, n >= 2, m * (n - 1) <= kMaxActions.
+[[nodiscard]] Task multiprv_n(int32_t m, int32_t n);
 // Precondition (asserted): m >= 1.
 [[nodiscard]] Task oneprv_5(int32_t m);
 
@@ -82,8 +88,8 @@ struct GoapLevelParams {
 // Precondition (asserted): 1 <= n <= kMaxDomainSize.
 [[nodiscard]] Task goap_goto_chain(int32_t n);
 
-// The families by name ("multiprv-n-cycle", "multiprv-2-cycle", "oneprv-5", "western",
-// "western-pus"), for tools. `m` and `n` are ignored by the fixed game families.
+// The families by name ("multiprv-n", "multiprv-n-cycle", "multiprv-2-cycle", "oneprv-5",
+// "western", "western-pus"), for tools. `m` and `n` are ignored by the fixed game families.
 struct FamilyInfo {
   const char* name;
   const char* description;

@@ -1,4 +1,5 @@
-// MultiPrv_n_Cycle, MultiPrv_2_Cycle and OnePrv_5 (see include/topoplan/tools/families.h).
+// MultiPrv_n, MultiPrv_n_Cycle, MultiPrv_2_Cycle and OnePrv_5 (see
+// include/topoplan/tools/families.h).
 #include <array>
 #include <cassert>
 #include <string>
@@ -50,6 +51,28 @@ Task multiprv_n_cycle(int32_t m, int32_t n) {
   return compile_task(def, std::move(inst));
 }
 
+Task multiprv_n(int32_t m, int32_t n) {
+  assert(m >= 1 && n >= 2 && int64_t{m} * (n - 1) <= kMaxActions);
+  DomainDef def;
+  def.name = "multiprv-" + std::to_string(n) + "-m" + std::to_string(m);
+  for (int32_t i = 0; i < m; ++i) def.variables.push_back(numbered_variable(i, n));
+  def.actions.reserve(static_cast<size_t>(m) * static_cast<size_t>(n - 1));
+  for (int32_t i = 0; i < m; ++i) {
+    for (int32_t p = 1; p < n; ++p) {
+      ActionDef a;
+      a.name = "set-v" + std::to_string(i) + "-" + std::to_string(p);
+      a.effects.push_back(Effect{i, p - 1, p});
+      for (int32_t j = i + 1; j < m; ++j) a.prevail.push_back(Fact{j, 1});
+      def.actions.push_back(std::move(a));
+    }
+  }
+  Instance inst;
+  inst.name = "all-to-" + std::to_string(n - 1);
+  inst.init.assign(static_cast<size_t>(m), 0);
+  inst.goal.assign(static_cast<size_t>(m), n - 1);
+  return compile_task(def, std::move(inst));
+}
+
 Task multiprv_2_cycle(int32_t m) {
   return multiprv_n_cycle(m, 2);
 }
@@ -78,6 +101,7 @@ Task oneprv_5(int32_t m) {
 
 std::span<const FamilyInfo> families() {
   static constexpr std::array kFamilies = {
+      FamilyInfo{"multiprv-n", "MultiPrv_n (acyclic): m fixed, time vs n (Figure 1, SAS)"},
       FamilyInfo{"multiprv-n-cycle", "MultiPrv_n_Cycle: m fixed, time vs n (Figure 1)"},
       FamilyInfo{"multiprv-2-cycle", "MultiPrv_2_Cycle (the tunnel): time vs m (Figure 2)"},
       FamilyInfo{"oneprv-5", "OnePrv_5: time vs m (Figure 2)"},

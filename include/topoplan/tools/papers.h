@@ -1,0 +1,19 @@
+// topoplan — the papers' planners as their pseudocode is written (docs/algorithm.md, "The papers'
+// pseudocode as written"): for comparison with topoplan's own ℙ, not for games.
+#pragma once
+
+#include <cstdint>
+
+#include "topoplan/runtime/plan.h"
+
+namespace topoplan {
+
+// "topo-ijcai": TopoPlan, BuildChain and DFSTopo of Prévost et al. 2023 (IJCAI) §5. kSolved
+// plans are validated; the paper's "fail" comes back as kGaveUp whose message starts with
+// "fail at (procedure.line)", an invalid plan as kGaveUp starting with "invalid plan".
+[[nodiscard]] PlanResult plan_topo_ijcai(const Domain& domain, const Instance& instance,
+                                         const PlannerOptions& options);
+// Invalid plans topo-ijcai has caught in this process.
+[[nodiscard]] int64_t topo_ijcai_invalid_plans();
+
+}  // namespace topoplan

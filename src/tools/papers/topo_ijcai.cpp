@@ -1,0 +1,277 @@
+// "topo-ijcai": TopoPlan with BuildChain and DFSTopo as Prévost et al. 2023 (IJCAI, §5,
+// Procedures 1-3) write them, for comparison with topoplan's own derivation of ℙ
+// (docs/algorithm.md, "The papers' pseudocode as written"). Not a product planner: no hot path.
+//
+// The paper's "fail" is its claim that the instance has no plan. We cannot prove that claim, so a
+// fail is returned as kGaveUp with a message that starts with "fail at (procedure.line)"; the
+// differential test (tests/papers/) counts such fails on solvable instances as wrong
+// "unsolvable" answers. Every emitted plan is validated: an invalid one becomes kGaveUp whose
+// message starts with "invalid plan", and is counted (topo_ijcai_invalid_plans()).
+//
+// The readings we chose where the pseudocode is ambiguous (numbers are (procedure.line)):
+//  R1 Input. Definition 8 accepts SAS-PUC0 / C2S / C2* instances with total goals. Anything
+//     else (non-unary, not post-unique, undefined pre-conditions, structural class "none", a free
+//     goal entry) is refused (kUnsupported / kGaveUp), not guessed at.
+//  R2 IDs. a^p_v is the action of the NPC's class producing v = p, or a ghost when there is none;
+//     Next is stored per ID (per value), so a ghost can carry a Next (1.5 says it may).
+//  R3 (1.1-1.17) BuildChain walks back from a^g through pre-conditions until the value s. Its
+//     input demands a^g white; when a caller breaks that (possible at 3.21), we fail.
+//  R4 (3.9) "for a ∈ D ∪ T" runs over the set as it grows: actions added by 3.15 and 3.21 are
+//     visited too, in insertion order (else their prevail-conditions would never be ordered).
+//  R5 (3.10) N_prv(a) is one ID per defined prevail-condition v_j = q of a, ghosts included;
+//     3.11-3.17 use v_j, the prevail's variable (the text prints v_i at 3.21, read as v_j: q is a
+//     value of v_j).
+//  R6 (3.21) BuildChain(v_j, q, s0[v_j]) builds the way back from q to s0[v_j].
+//  R7 (3.23) The edge (a, Next(a^q)) is added unless Next(a^q) itself requires v_i = p (then the
+//     edge is implied); the test reads prv(Next(a^q))[v_i] with u when undefined. When Next(a^q)
+//     is still empty after 3.21 (BuildChain failed), the fail has already stopped the run.
+//  R8 (3.27) "Cycle(v_j) is concerned by (C2*)": the cycle of G(v_j) containing a^q holds two
+//     requestable actions (Definition 7's case). The edge to a^{s0[v_j]} is added even if that
+//     action is not in the plan; DFSTopo never follows an edge to an action outside the plan.
+//  R9 (2.3) "the first action to modify s0[v_i]": the first action of the chain from s0[v_i]
+//     built last for v_i — the σ2 chain of 3.15 when there is one, else the σ1 chain of 3.4.
+//  R10 (2.2) E_D(a) is the set of predecessors of a (DFSTopo appends a after them, 2.11); an
+//     edge from a ghost is dropped (a ghost is never in the plan).
+//  R11 (3.32) Phase 3 starts DFSTopo from the actions of D ∪ T in insertion order.
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "topoplan/runtime/analysis.h"
+#include "topoplan/runtime/plan.h"
+#include "topoplan/runtime/validate.h"
+#include "topoplan/tools/papers.h"
+
+namespace topoplan {
+namespace {
+
+std::atomic<int64_t> g_invalid_plans{0};
+
+enum class Color : uint8_t { kWhite, kYellow, kBlue, kGreen };
+
+struct Fail {
+  std::string where;
+};
+
+class TopoIjcai {
+ public:
+  TopoIjcai(const Domain& d, const Instance& inst, const ClassReport& report)
+      : d_(d), inst_(inst), report_(report) {
+    const int32_t m = d.num_variables();
+    offset_.assign(static_cast<size_t>(m) + 1, 0);
+    for (VarId v = 0; v < m; ++v) offset_[v + 1] = offset_[v] + d.domain_size(v);
+    producer_.assign(static_cast<size_t>(offset_[m]), -1);
+    next_.assign(static_cast<size_t>(offset_[m]), -1);
+    const auto mask = d.action_mask(inst.npc_class);
+    for (ActionId a = 0; a < d.num_actions(); ++a) {
+      if (!mask[a]) continue;
+      const Effect& e = d.effects(a)[0];
+      producer_[slot(e.var, e.post)] = a;
+    }
+    color_.assign(static_cast<size_t>(d.num_actions()), Color::kWhite);
+    preds_.assign(static_cast<size_t>(d.num_actions()), {});
+    first_mod_.assign(static_cast<size_t>(m), -1);
+  }
+
+  // Procedure 3. Returns false on a fail (fail_ says where).
+  bool run(std::vector<ActionId>& plan) {
+    const int32_t m = d_.num_variables();
+    for (VarId v = 0; v < m; ++v) {  // Phase 1 (3.2-3.6)
+      if (inst_.init[v] != inst_.goal[v]) {
+        if (!build_chain(v, inst_.init[v], inst_.goal[v], "3.4")) return false;
+      }
+    }
+    if (order_.empty()) return true;              // (3.7)
+    for (size_t k = 0; k < order_.size(); ++k) {  // Phase 2 (3.9), R4: over the growing set
+      const ActionId a = order_[k];
+      const Effect& ea = d_.effects(a)[0];
+      const VarId vi = ea.var;
+      const ValueId p = ea.post;
+      for (const Fact& f : d_.prevail(a)) {  // (3.10), R5
+        const VarId vj = f.var;
+        const ValueId q = f.value;
+        const ActionId b = producer_[slot(vj, q)];
+        if (q != inst_.init[vj]) {  // (3.11)
+          if (b < 0)
+            return fail("3.12", "prevail " + fact(vj, q) + " of " + d_.action_name(a) +
+                                    " has no producer (ghost)");
+          if (color_[b] == Color::kWhite) {
+            if (!build_chain(vj, inst_.init[vj], q, "3.15")) return false;
+          }
+          add_edge(b, a);  // (3.17)
+        }
+        if (q != inst_.goal[vj]) {  // (3.19)
+          if (next_[slot(vj, q)] < 0) {
+            if (!build_chain(vj, q, inst_.init[vj], "3.21")) return false;  // R6
+          }
+          const ActionId nx = next_[slot(vj, q)];
+          if (nx >= 0 && prevail_value(nx, vi) != p) add_edge(a, nx);  // (3.23-3.24), R7
+        }
+        if (q == inst_.init[vj] && b >= 0 && concerned_by_c2star(vj, b)) add_edge(b, a);  // R8
+      }
+    }
+    for (const ActionId a : order_) {  // Phase 3 (3.32-3.36), R11
+      if (color_[a] == Color::kYellow && !dfs_topo(a, plan)) return false;
+    }
+    return true;
+  }
+
+  [[nodiscard]] const std::string& fail_message() const { return fail_.where; }
+
+ private:
+  [[nodiscard]] int32_t slot(VarId v, ValueId x) const { return offset_[v] + x; }
+
+  [[nodiscard]] std::string fact(VarId v, ValueId x) const {
+    return d_.variable_name(v) + "=" + d_.value_name(v, x);
+  }
+
+  bool fail(const char* line, const std::string& why) {
+    fail_.where = std::string("fail at (") + line + "): " + why;
+    return false;
+  }
+
+  [[nodiscard]] ValueId prevail_value(ActionId a, VarId v) const {
+    for (const Fact& f : d_.prevail(a))
+      if (f.var == v) return f.value;
+    return kUndefined;
+  }
+
+  [[nodiscard]] bool concerned_by_c2star(VarId v, ActionId b) const {
+    for (const DomainCycle& c : report_.variables[static_cast<size_t>(v)].cycles) {
+      for (const ActionId x : c.actions)
+        if (x == b) return c.requestable.size() == 2;
+    }
+    return false;
+  }
+
+  void add_edge(ActionId from, ActionId to) {
+    if (from >= 0) preds_[static_cast<size_t>(to)].push_back(from);  // R10
+  }
+
+  void make_yellow(ActionId a) {
+    color_[a] = Color::kYellow;
+    order_.push_back(a);
+  }
+
+  // Procedure 1 (R3). `caller` names the line of Procedure 3 that called it.
+  bool build_chain(VarId v, ValueId s, ValueId g, const char* caller) {
+    const ActionId ag = producer_[slot(v, g)];
+    if (ag < 0)
+      return fail("1.2", "no action produces " + fact(v, g) + " (called at " + caller + ")");
+    if (color_[ag] != Color::kWhite)
+      return fail("1.input",
+                  d_.action_name(ag) + " is already in the plan (called at " + caller + ")");
+    make_yellow(ag);  // (1.4)
+    ValueId y = d_.effects(ag)[0].pre;
+    add_edge(producer_[slot(v, y)], ag);
+    if (next_[slot(v, y)] < 0) next_[slot(v, y)] = ag;  // (1.5-1.6)
+    ActionId first = ag;
+    while (y != s) {  // (1.8)
+      const ActionId ay = producer_[slot(v, y)];
+      if (ay < 0)
+        return fail("1.9", "no action produces " + fact(v, y) + " (called at " + caller + ")");
+      if (color_[ay] == Color::kYellow)
+        return fail("1.11",
+                    d_.action_name(ay) + " is already in the plan (called at " + caller + ")");
+      make_yellow(ay);  // (1.13)
+      const ValueId x = y;
+      y = d_.effects(ay)[0].pre;
+      add_edge(producer_[slot(v, y)], producer_[slot(v, x)]);
+      if (next_[slot(v, y)] < 0) next_[slot(v, y)] = producer_[slot(v, x)];  // (1.14-1.15)
+      first = ay;
+    }
+    if (s == inst_.init[v]) first_mod_[v] = first;  // R9: the chain from s0 built last
+    return true;
+  }
+
+  // Procedure 2 (R10).
+  bool dfs_topo(ActionId a, std::vector<ActionId>& plan) {
+    color_[a] = Color::kBlue;  // (2.1)
+    const Effect& ea = d_.effects(a)[0];
+    const ActionId pre_producer = producer_[slot(ea.var, ea.pre)];
+    for (const ActionId b : preds_[static_cast<size_t>(a)]) {      // (2.2)
+      if (b == pre_producer && first_mod_[ea.var] == a) continue;  // (2.3)
+      if (color_[b] == Color::kBlue)
+        return fail("2.4", "cycle through " + d_.action_name(b) + " and " + d_.action_name(a));
+      if (color_[b] == Color::kYellow && !dfs_topo(b, plan)) return false;  // (2.6-2.7)
+    }
+    color_[a] = Color::kGreen;  // (2.11)
+    plan.push_back(a);
+    return true;
+  }
+
+  const Domain& d_;
+  const Instance& inst_;
+  const ClassReport& report_;
+  std::vector<int32_t> offset_;
+  std::vector<ActionId> producer_;  // per ID (v, x); -1: a ghost (R2)
+  std::vector<ActionId> next_;      // Next, per ID (R2)
+  std::vector<Color> color_;
+  std::vector<std::vector<ActionId>> preds_;  // E_DT, as predecessor lists
+  std::vector<ActionId> order_;               // D ∪ T in insertion order
+  std::vector<ActionId> first_mod_;           // R9, per variable
+  Fail fail_;
+};
+
+}  // namespace
+
+int64_t topo_ijcai_invalid_plans() {
+  return g_invalid_plans.load();
+}
+
+PlanResult plan_topo_ijcai(const Domain& domain, const Instance& instance,
+                           const PlannerOptions& /*options*/) {
+  const auto start = std::chrono::steady_clock::now();
+  PlanResult r;
+  r.stats.engine = "topo-ijcai";
+  auto finish = [&](PlanResult& out) -> PlanResult {
+    out.stats.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return std::move(out);
+  };
+  if (auto err = domain.check_instance(instance)) {
+    r.status = PlanStatus::kUnsupported;
+    r.message = err->to_string();
+    return finish(r);
+  }
+  const ClassReport report = analyze(domain, instance.npc_class);
+  if (!report.unary || !report.post_unique || !report.pre_defined) {
+    r.status = PlanStatus::kUnsupported;
+    r.message = "topo-ijcai: the actions are not unary, post-unique with defined pre-conditions";
+    return finish(r);
+  }
+  if (report.structural_class == StructuralClass::kNone) {
+    r.status = PlanStatus::kGaveUp;
+    r.message = "topo-ijcai: outside SAS-PUC0/C2S/C2* (" + report.why_not + ")";
+    return finish(r);
+  }
+  for (const ValueId g : instance.goal) {
+    if (g == kUndefined) {
+      r.status = PlanStatus::kGaveUp;
+      r.message = "topo-ijcai: the paper's goals are total; this one has a free entry";
+      return finish(r);
+    }
+  }
+  TopoIjcai planner(domain, instance, report);
+  std::vector<ActionId> plan;
+  if (!planner.run(plan)) {
+    r.status = PlanStatus::kGaveUp;
+    r.message = planner.fail_message();
+    return finish(r);
+  }
+  const Validation v = validate_plan(domain, instance, plan);
+  if (!v.valid) {
+    g_invalid_plans.fetch_add(1);
+    r.status = PlanStatus::kGaveUp;
+    r.message = "invalid plan: " + v.reason;
+    return finish(r);
+  }
+  r.status = PlanStatus::kSolved;
+  r.cost = plan_cost(domain, plan);
+  r.actions = std::move(plan);
+  return finish(r);
+}
+
+}  // namespace topoplan
