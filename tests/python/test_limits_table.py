@@ -20,6 +20,9 @@ WIZARD = str(ROOT / "domains" / "udgoap" / "wizard.toml")
 CLI = os.environ.get("TOPOPLAN_CLI", str(ROOT / "build" / "ci" / "cli" / "topoplan"))
 LIBC = os.environ.get("TOPOPLAN_C_LIBRARY", str(ROOT / "build" / "ci" / "src" / "capi" /
                                                 "libtopoplan_c.so"))
+# Towns and UDGOAP are in the research library (the whole C API); the game's library lacks them.
+if Path(LIBC).with_name("libtopoplan_c_research.so").exists():
+    LIBC = str(Path(LIBC).with_name("libtopoplan_c_research.so"))
 RANGE = re.compile(r"must be (?:an integer|a number) in \[[^\]]*\]")
 
 
