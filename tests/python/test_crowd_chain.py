@@ -165,7 +165,8 @@ def test_crowd_takes_a_domain_p_cannot_take_whole(domain):
     goal[rng.random(goal.shape) < 0.2] = -1
     cls = np.array([max(inst[i].npc_class, 0) for i in pick], dtype=np.uint16)
     batch = (cls, planner.pack_states(init), planner.pack_goals(goal))
-    out = tp.Crowd(planner).plan(*batch)
+    # Room for 64 actions per NPC: dogoap-miner's A* plans run to 26 actions.
+    out = tp.Crowd(planner).plan(*batch, actions=np.empty(n * 64, dtype=np.int32))
     actions, offset, length, status, stats = out
     assert stats["complete"] and stats["no_plan"] == 0
     for i in range(n):
@@ -173,6 +174,8 @@ def test_crowd_takes_a_domain_p_cannot_take_whole(domain):
         assert st & (tp.CROWD_SOLVED | tp.CROWD_UNSOLVABLE), st
         if st & tp.CROWD_SOLVED:
             got = actions[offset[i]:offset[i] + length[i]].tolist()
-            made = tp.Instance("", init[i].tolist(), goal[i].tolist(), int(cls[i]))
+            # A class-less domain is crowd class 0 (all actions) but validates as npc_class -1.
+            made = tp.Instance("", init[i].tolist(), goal[i].tolist(), inst[pick[i]].npc_class)
             assert tp.validate(task, made, got).valid
-    assert plans(tp.Crowd(planner, threads=2).plan(*batch)) == plans(out)
+    two = tp.Crowd(planner, threads=2).plan(*batch, actions=np.empty(n * 64, dtype=np.int32))
+    assert plans(two) == plans(out)
