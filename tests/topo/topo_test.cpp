@@ -370,7 +370,7 @@ namespace {
 // actions at fault.
 TEST(TopoDescribe, NamesTheFactAndTheActions) {
   const Domain d = compile(horse_breeder_000_def());
-  EXPECT_EQ(describe(d, {}), "");
+  EXPECT_EQ(describe(d, TopoFailureInfo{}), "");
   TopoFailureInfo f;
   f.reason = TopoFailure::kNeedsRepeat;
   f.var = 0;
