@@ -107,7 +107,7 @@ def native_binding(exe):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--cli", default=os.path.join(ROOT, "build", "ci", "tools", "topoplan"))
+    ap.add_argument("--cli", default=os.path.join(ROOT, "build", "ci", "cli", "topoplan"))
     a = ap.parse_args()
     wasm_path = os.path.join(SITE, "topoplan_wasm.wasm")
     raw = open(wasm_path, "rb").read()

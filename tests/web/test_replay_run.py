@@ -9,7 +9,7 @@ import subprocess
 
 from webtest import ROOT, check, run
 
-CLI = os.environ.get("TOPOPLAN_CLI", os.path.join(ROOT, "build", "ci", "tools", "topoplan"))
+CLI = os.environ.get("TOPOPLAN_CLI", os.path.join(ROOT, "build", "ci", "cli", "topoplan"))
 
 
 def test(b):
