@@ -26,22 +26,30 @@ struct BadCase {
 
 std::vector<BadCase> bad_cases() {
   return {
-      {"'limits.max_expansions' must be in [0, 9223372036854775807], found -1",
+      {"PlannerOptions.limits: 'max_expansions' (search nodes expanded) must be an integer in [1, "
+       "9223372036854775807], found -1",
        [](PlannerOptions& o) { o.limits.max_expansions = -1; }},
-      {"'limits.max_expansions'",
+      {"PlannerOptions.limits: 'max_expansions'",
        [](PlannerOptions& o) { o.limits.max_expansions = std::numeric_limits<int64_t>::min(); }},
-      {"'limits.max_memory_bytes'", [](PlannerOptions& o) { o.limits.max_memory_bytes = -1; }},
-      {"'limits.max_seconds' must be in [0, 1e+09], found nan",
+      {"PlannerOptions.limits: 'max_memory_bytes'",
+       [](PlannerOptions& o) { o.limits.max_memory_bytes = -1; }},
+      {"PlannerOptions.limits: 'max_seconds' (seconds of search; 0: none) must be a number in [0, "
+       "1e+09], found nan",
        [](PlannerOptions& o) { o.limits.max_seconds = kNaN; }},
-      {"'limits.max_seconds'", [](PlannerOptions& o) { o.limits.max_seconds = -0.5; }},
-      {"'limits.max_seconds'", [](PlannerOptions& o) { o.limits.max_seconds = kInf; }},
-      {"'limits.max_seconds'", [](PlannerOptions& o) { o.limits.max_seconds = 1e300; }},
-      {"'auto_limits.max_expansions'",
+      {"PlannerOptions.limits: 'max_seconds'",
+       [](PlannerOptions& o) { o.limits.max_seconds = -0.5; }},
+      {"PlannerOptions.limits: 'max_seconds'",
+       [](PlannerOptions& o) { o.limits.max_seconds = kInf; }},
+      {"PlannerOptions.limits: 'max_seconds'",
+       [](PlannerOptions& o) { o.limits.max_seconds = 1e300; }},
+      {"PlannerOptions.auto_limits: 'max_expansions'",
        [](PlannerOptions& o) { o.auto_limits.max_expansions = -5; }},
-      {"'auto_limits.max_memory_bytes'",
+      {"PlannerOptions.auto_limits: 'max_memory_bytes'",
        [](PlannerOptions& o) { o.auto_limits.max_memory_bytes = -1; }},
-      {"'auto_limits.max_seconds'", [](PlannerOptions& o) { o.auto_limits.max_seconds = kNaN; }},
-      {"'auto_limits.max_seconds'", [](PlannerOptions& o) { o.auto_limits.max_seconds = -kInf; }},
+      {"PlannerOptions.auto_limits: 'max_seconds'",
+       [](PlannerOptions& o) { o.auto_limits.max_seconds = kNaN; }},
+      {"PlannerOptions.auto_limits: 'max_seconds'",
+       [](PlannerOptions& o) { o.auto_limits.max_seconds = -kInf; }},
       {"'objective' must be kCost or kLength, found 7",
        [](PlannerOptions& o) { o.objective = static_cast<Objective>(7); }},
   };
@@ -79,10 +87,11 @@ TEST(Registry, OptionsAtTheEdgesOfTheRangesStillPlan) {
     const PlanResult r = info->plan(task.domain, task.instances.front(), edges);
     EXPECT_EQ(r.status, PlanStatus::kSolved) << name << ": " << r.message;
   }
-  // A zero limit is a limit, not an error: the search stops at once.
-  PlannerOptions zero;
-  zero.limits.max_expansions = 0;
-  const PlanResult r = find_planner("astar")->plan(task.domain, task.instances.front(), zero);
+  // The smallest limit is a limit, not an error: the search stops after one expansion. A zero
+  // limit is refused (include/topoplan/runtime/limits.h: every search limit is at least 1).
+  PlannerOptions one;
+  one.limits.max_expansions = 1;
+  const PlanResult r = find_planner("astar")->plan(task.domain, task.instances.front(), one);
   EXPECT_EQ(r.status, PlanStatus::kLimitReached) << r.message;
 }
 
@@ -92,7 +101,9 @@ TEST(Registry, CheckNamesTheFieldAndItsRange) {
   o.limits.max_seconds = kNaN;
   const auto e = check(o);
   ASSERT_TRUE(e.has_value());
-  EXPECT_EQ(e->message, "PlannerOptions: 'limits.max_seconds' must be in [0, 1e+09], found nan");
+  EXPECT_EQ(e->message,
+            "PlannerOptions.limits: 'max_seconds' (seconds of search; 0: none) must be a number in "
+            "[0, 1e+09], found nan");
 }
 
 }  // namespace

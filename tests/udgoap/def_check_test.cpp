@@ -38,9 +38,9 @@ TEST(DefCheck, PlannerLimitsOutOfRangeAreRefusedNotRun) {
   expansions.max_expansions = -1;
   generated.max_generated = -5;
   length.max_plan_length = -1;
-  for (const Case& c : {Case{expansions, "max_expansions", "[0, 1000000000000]"},
+  for (const Case& c : {Case{expansions, "max_expansions", "[1, 1000000000000]"},
                         Case{generated, "max_generated", "[0, 1000000000000]"},
-                        Case{length, "max_plan_length", "[0, 10000]"}}) {
+                        Case{length, "max_plan_length", "[1, 10000]"}}) {
     ASSERT_TRUE(check(c.limits).has_value()) << c.field;
     expect_names(check(c.limits)->message, c.field, c.range);
     UdgoapOptions opts;
