@@ -173,6 +173,33 @@ TEST(Crowd, SmallBufferFlagsOverflowPerNpcAndStaysDeterministic) {
   expect_same(one, run_batch(planner, t, capacity, 8, &cache));  // warm: from the cache
 }
 
+// No action room at all (an empty span, whose data() is null): empty plans are still answered
+// solved, every longer one "too small" with the length it needs — cold, warm and from the memo.
+TEST(Crowd, NoActionRoomAnswersEmptyPlansAndFlagsTheRest) {
+  const WesternCase c(1500, 9);
+  const auto& [w, planner, t, capacity, full] = c;
+  PlanCache cache(planner);
+  for (PlanCache* by : {static_cast<PlanCache*>(nullptr), &cache, &cache}) {
+    const Results none = run_batch(planner, t, 0, 2, by);
+    ASSERT_EQ(none.actions.data(), nullptr);
+    int64_t empty = 0;
+    for (size_t i = 0; i < t.npc_class.size(); ++i) {
+      const bool solved = (full.status[i] & kCrowdSolved) != 0;
+      if (solved && full.length[i] == 0) {
+        ++empty;
+        EXPECT_TRUE(none.status[i] & kCrowdSolved) << i;
+        EXPECT_EQ(none.length[i], 0) << i;
+      } else if (solved) {
+        EXPECT_TRUE(none.status[i] & kCrowdBufferTooSmall) << i;
+        EXPECT_EQ(none.length[i], full.length[i]) << i;
+      } else {
+        EXPECT_EQ(none.status[i], full.status[i]) << i;
+      }
+    }
+    EXPECT_GT(empty, 0);  // NPCs already at their goal, or the test proves little
+  }
+}
+
 TEST(PlanCache, CachedAnswersAreTheSameAnswers) {
   const WesternCase c(3000, 21);
   const auto& [w, planner, t, capacity, cold] = c;

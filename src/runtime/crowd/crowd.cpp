@@ -218,7 +218,19 @@ std::optional<std::span<const ActionId>> Crowd::resolve(PlanHandle handle) const
   return def_.cache->resolve(handle);
 }
 
-CrowdStats Crowd::plan(const CrowdBatch& batch, const CrowdOutput& out) {
+namespace {
+// An output without action room may come with a null `actions` (an empty span, a C caller's
+// NULL): the serving loops copy zero-length plans into it, which memcpy may not be given.
+CrowdOutput with_room_pointer(const CrowdOutput& given) {
+  static ActionId no_room[1];
+  CrowdOutput out = given;
+  if (out.actions.data() == nullptr) out.actions = std::span<ActionId>(no_room, 0);
+  return out;
+}
+}  // namespace
+
+CrowdStats Crowd::plan(const CrowdBatch& batch, const CrowdOutput& given) {
+  const CrowdOutput out = with_room_pointer(given);
   pending_.clear();
   CrowdStats stats = run(batch, out, 0, 0);
   if (!pending_.empty()) resume_pending(batch, out, 0, stats);
@@ -227,8 +239,9 @@ CrowdStats Crowd::plan(const CrowdBatch& batch, const CrowdOutput& out) {
   return stats;
 }
 
-CrowdStats Crowd::plan_frame(const CrowdBatch& batch, const CrowdOutput& out, CrowdCursor* cursor,
+CrowdStats Crowd::plan_frame(const CrowdBatch& batch, const CrowdOutput& given, CrowdCursor* cursor,
                              double budget_seconds) {
+  const CrowdOutput out = with_room_pointer(given);
   // NaN or negative: no time (one block); at most a day (the cast stays defined).
   const double budget = budget_seconds > 0 ? std::min(budget_seconds, 86400.0) : 0.0;
   const int64_t deadline = std::max<int64_t>(now_ns() + static_cast<int64_t>(budget * 1e9), 1);
