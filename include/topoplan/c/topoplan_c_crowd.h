@@ -22,8 +22,11 @@ typedef struct topoplan_crowd topoplan_crowd;
 #define TOPOPLAN_CROWD_UNSOLVABLE 0x02u       /* proved: no plan exists (ℙ, or the fallback) */
 #define TOPOPLAN_CROWD_NO_PLAN 0x04u          /* no plan, no proof */
 #define TOPOPLAN_CROWD_BUFFER_TOO_SMALL 0x08u /* length = actions needed */
-#define TOPOPLAN_CROWD_BAD_INPUT 0x10u        /* class id or value out of range */
-#define TOPOPLAN_CROWD_CACHE_HIT 0x20u        /* answered from the plan cache */
+/* Class id out of range, or a value out of range on a variable the crowd reads for this NPC
+ * (one its class's actions change, or one its goal asks to change); the other fields are not
+ * read, so not checked: states packed by topoplan_crowd_pack_state are in range. */
+#define TOPOPLAN_CROWD_BAD_INPUT 0x10u
+#define TOPOPLAN_CROWD_CACHE_HIT 0x20u /* answered from the plan cache */
 /* Fallback over its per-NPC budget: answered by the next frame call (length 0 until then). */
 #define TOPOPLAN_CROWD_PENDING 0x40u
 /* With SOLVED or UNSOLVABLE: answered by a fallback planner after ℙ gave up (docs/crowds.md). */

@@ -90,8 +90,11 @@ inline constexpr CrowdStatus kCrowdUnsolvable = 1u << 1;      // ℙ proved no p
 inline constexpr CrowdStatus kCrowdNoPlan = 1u << 2;          // no plan, no proof (ℙ gave up)
 inline constexpr CrowdStatus kCrowdBufferTooSmall = 1u << 3;  // length = actions needed; raise
                                                               // the action buffer's capacity
-inline constexpr CrowdStatus kCrowdBadInput = 1u << 4;        // class id or value out of range
-inline constexpr CrowdStatus kCrowdCacheHit = 1u << 5;        // answered from the PlanCache
+// Class id out of range, or a value out of range on a variable the crowd reads for this NPC:
+// one its class's actions change, or one its goal asks to change. The other fields of a packed
+// state are not read, so not checked: a state packed by CrowdLayout::pack_state is in range.
+inline constexpr CrowdStatus kCrowdBadInput = 1u << 4;
+inline constexpr CrowdStatus kCrowdCacheHit = 1u << 5;  // answered from the PlanCache
 inline constexpr CrowdStatus kCrowdPending = 1u << 6;   // fallback over its per-NPC budget: retried
                                                         // by the next plan_frame()
 inline constexpr CrowdStatus kCrowdFallback = 1u << 7;  // with kCrowdSolved / kCrowdUnsolvable:
