@@ -9,33 +9,42 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 jobs=$(nproc)
+# Each part says when it starts, so a slow CI run shows where its minutes went.
+step() { printf '\n== %s (%d s elapsed)\n' "$1" "$SECONDS"; }
 
+step format
 scripts/check-format.sh
 
+step "warnings-as-errors build and tests"
 cmake -S . -B build/ci -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTOPOPLAN_WERROR=ON
 cmake --build build/ci -j"$jobs"
 ctest --test-dir build/ci --output-on-failure -j"$jobs"
+step "C door: ABI, C#, doc snippets"
 # The C door: each C API library's exports against its list (src/capi/*.symbols), the C# package
 # and its tests under Mono against the game's library, and every C snippet of the C API's docs.
 scripts/check-abi.sh build/ci
 bindings/csharp/test.sh build/ci/src/capi/libtopoplan_c.so
 /usr/bin/python3 tests/docs/check_snippets.py build/ci/src/capi
 
+step "AddressSanitizer + UndefinedBehaviorSanitizer"
 cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTOPOPLAN_WERROR=ON \
   -DTOPOPLAN_SANITIZE=ON -DTOPOPLAN_BUILD_BENCHMARKS=OFF
 cmake --build build/asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/asan --output-on-failure -j"$jobs"
 
+step ThreadSanitizer
 # ThreadSanitizer, lean: only the crowd tests (batch threads, shared plan cache, thread pool).
 cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTOPOPLAN_WERROR=ON \
   -DTOPOPLAN_TSAN=ON -DTOPOPLAN_BUILD_TOOLS=OFF -DTOPOPLAN_BUILD_BENCHMARKS=OFF
 cmake --build build/tsan -j"$jobs" --target test_crowd
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 build/tsan/tests/test_crowd
 
+step libFuzzer
 # libFuzzer harnesses (clang, ASan + UBSan), 10 s each; scripts/fuzz.sh SECONDS runs them longer.
 FUZZ_NICE=0 scripts/fuzz.sh 10
 
+step "install and consumers"
 prefix=$(mktemp -d)
 cmake --install build/ci --prefix "$prefix" >/dev/null
 cmake -S examples/hello -B build/consumer -G Ninja -DCMAKE_PREFIX_PATH="$prefix"
@@ -49,6 +58,7 @@ cmake -S examples/subproject -B build/subproject -G Ninja -DTOPOPLAN_WITH_IO=OFF
 cmake --build build/subproject -j"$jobs" --target hello
 build/subproject/hello
 
+step Python
 # The Python package (docs/python.md): pip installs it from this checkout into a venv that sees
 # Debian's numpy, pybind11, pytest and hypothesis (no PyPI; setup.py builds only the extension
 # module with CMake), then its tests run. pytest's exit code 5 (no tests collected) fails too.
@@ -64,8 +74,10 @@ if [ "$pytest_rc" -ne 0 ]; then
   exit 1
 fi
 
+step "WebAssembly and browser"
 # The WebAssembly build and its pages in headless Chromium (docs/web.md); screenshots go to
 # build/web-screenshots/.
 cmake --preset wasm >/dev/null
 cmake --build --preset wasm -j"$jobs"
 for t in tests/web/test_*.py; do /usr/bin/python3 "$t"; done
+step done
