@@ -23,6 +23,12 @@ constexpr PlannerInfo kToolPlanners[] = {
     {"topo-ijcai",
      "TopoPlan as Prevost et al. 2023 write it (BuildChain, DFSTopo; comparison only)",
      &plan_topo_ijcai},
+    {"topo-sas",
+     "P as SAS Planning as Topological Sorting writes it (Flag, two-entry Next; comparison only)",
+     &plan_topo_sas},
+    {"topo-cnia",
+     "P as its CNIA 2022 version writes it (NextInCycle, path analysis; comparison only)",
+     &plan_topo_cnia},
 };
 
 }  // namespace
