@@ -31,6 +31,7 @@ int64_t env_int(const char* name, int64_t fallback) {
 }
 
 struct Counts {
+  int64_t next_full = 0;  // fails because Next would hold a third action (S3)
   int64_t instances = 0, agree = 0, longer = 0, invalid = 0, invalid_t1 = 0, wrong = 0,
           wrong_t1 = 0, gave_up = 0;
   int64_t first_invalid_seed = -1, first_wrong_t1_seed = -1;
@@ -86,6 +87,7 @@ void tally(const char* who, Counts& c, uint64_t seed, const Domain& d, const Ins
     if (c.first_invalid_seed < 0) c.first_invalid_seed = static_cast<int64_t>(seed);
     if (show) dump(who, d, inst, r, exact);
   } else if (starts_with(r.message, "fail at")) {
+    if (r.message.find("third action") != std::string::npos) ++c.next_full;
     if (!solvable) {
       ++c.agree;
       return;
@@ -103,7 +105,9 @@ void tally(const char* who, Counts& c, uint64_t seed, const Domain& d, const Ins
 
 void print(const char* who, const Counts (&counts)[4]) {
   const char* names[] = {"C0", "C2S", "C2*", "other"};
-  std::printf("\n%s\n%-5s %9s %9s %7s %8s %6s %9s %8s %7s  first seeds (invalid, wrong T1)\n", who,
+  int64_t next_full = 0;
+  for (const Counts& c : counts) next_full += c.next_full;
+  std::printf("\n%s (fails on a third Next entry: %lld)\n%-5s %9s %9s %7s %8s %6s %9s %8s %7s  first seeds (invalid, wrong T1)\n", who,
               "class", "instances", "agree", "longer", "invalid", "(T1)", "wrong-uns", "(T1)",
               "gave-up");
   for (int i = 0; i < 4; ++i) {
