@@ -107,9 +107,11 @@ void print(const char* who, const Counts (&counts)[4]) {
   const char* names[] = {"C0", "C2S", "C2*", "other"};
   int64_t next_full = 0;
   for (const Counts& c : counts) next_full += c.next_full;
-  std::printf("\n%s (fails on a third Next entry: %lld)\n%-5s %9s %9s %7s %8s %6s %9s %8s %7s  first seeds (invalid, wrong T1)\n", who,
-              "class", "instances", "agree", "longer", "invalid", "(T1)", "wrong-uns", "(T1)",
-              "gave-up");
+  std::printf(
+      "\n%s (fails on a third Next entry: %lld)\n%-5s %9s %9s %7s %8s %6s %9s %8s %7s  first seeds "
+      "(invalid, wrong T1)\n",
+      who, "class", "instances", "agree", "longer", "invalid", "(T1)", "wrong-uns", "(T1)",
+      "gave-up");
   for (int i = 0; i < 4; ++i) {
     const Counts& c = counts[i];
     std::printf("%-5s %9lld %9lld %7lld %8lld %6lld %9lld %8lld %7lld  %lld %lld\n", names[i],
