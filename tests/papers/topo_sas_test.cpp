@@ -110,8 +110,8 @@ void print(const char* who, const Counts (&counts)[4]) {
   std::printf(
       "\n%s (fails on a third Next entry: %lld)\n%-5s %9s %9s %7s %8s %6s %9s %8s %7s  first seeds "
       "(invalid, wrong T1)\n",
-      who, "class", "instances", "agree", "longer", "invalid", "(T1)", "wrong-uns", "(T1)",
-      "gave-up");
+      who, (long long)next_full, "class", "instances", "agree", "longer", "invalid", "(T1)",
+      "wrong-uns", "(T1)", "gave-up");
   for (int i = 0; i < 4; ++i) {
     const Counts& c = counts[i];
     std::printf("%-5s %9lld %9lld %7lld %8lld %6lld %9lld %8lld %7lld  %lld %lld\n", names[i],
