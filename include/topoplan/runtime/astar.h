@@ -98,6 +98,11 @@ class AStarPlanner final : public GoapSearchPlanner<AStarPlanner> {
   std::vector<VarId> goal_vars_;
 };
 
+// True when the hot "astar" planner (create_hot_planner) of `domain` runs its one-word search:
+// every variable fits, side by side, in 64 bits, and the distance tables are small. Its plans
+// are AStarPlanner's; only the per-call cost differs.
+[[nodiscard]] bool astar_hot_uses_one_word(const Domain& domain);
+
 // The registered cold-path entry point ("astar").
 [[nodiscard]] PlanResult plan_astar(const Domain& domain, const Instance& instance,
                                     const PlannerOptions& options = {});

@@ -1,19 +1,27 @@
-// GOAP A* behind the hot-planner contract (planner.h). AStarPlanner keeps its search arrays and
-// its cost overlay inside itself, so each scratch owns one (created for the set's domain, with
-// the set's costs when they differ from the domain's); the HotPlanner only holds the set's class
-// and the limits of HotPlannerDef, and stays immutable.
+// GOAP A* behind the hot-planner contract (planner.h). Two searches, the same plans:
+//   * when the domain's state fits one 64-bit word (PackedAStar::fits), the one-word search of
+//     packed_astar.h, compiled once here and immutable; each scratch owns its arrays. Small GOAP
+//     tasks are answered in a few hundred instructions, most of them the search itself.
+//   * otherwise AStarPlanner, which keeps its search arrays and its cost overlay inside itself,
+//     so each scratch owns one (created for the set's domain, with the set's costs when they
+//     differ from the domain's); the HotPlanner holds the set's class and the def's limits.
 #include <algorithm>
 #include <limits>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "runtime/astar/packed_astar.h"
 #include "topoplan/runtime/astar.h"
 #include "topoplan/runtime/planner.h"
 
 namespace topoplan {
 
 namespace {
+
+struct PackedHotScratch final : PlanScratch {
+  detail::PackedAStarScratch search;
+};
 
 struct AStarHotScratch final : PlanScratch {
   explicit AStarHotScratch(const Domain& domain) : astar(domain) {}
@@ -29,6 +37,8 @@ class AStarHotPlanner final : public HotPlanner {
         npc_class_(set.npc_class()),
         objective_(def.objective),
         limits_(def.limits) {
+    if (detail::PackedAStar::fits(*domain_))
+      packed_ = std::make_unique<detail::PackedAStar>(set, def.objective);
     const std::span<const int64_t> costs = set.costs();
     for (ActionId a = 0; a < domain_->num_actions(); ++a)
       if (costs[static_cast<size_t>(a)] != domain_->cost(a)) {
@@ -44,6 +54,7 @@ class AStarHotPlanner final : public HotPlanner {
 
   [[nodiscard]] std::string_view name() const override { return "astar"; }
   [[nodiscard]] std::unique_ptr<PlanScratch> make_scratch() const override {
+    if (packed_) return std::make_unique<PackedHotScratch>();
     auto scratch = std::make_unique<AStarHotScratch>(*domain_);
     if (!costs_.empty()) (void)scratch->astar.set_costs(costs_);
     scratch->options.objective = objective_;
@@ -56,9 +67,20 @@ class AStarHotPlanner final : public HotPlanner {
   PlanOutcome plan_within(const SearchLimits& limits, PlanScratch& scratch,
                           std::span<const ValueId> s0, std::span<const ValueId> goal,
                           std::span<ActionId> out, int32_t* len) const override {
-    auto& s = static_cast<AStarHotScratch&>(scratch);
     PlanOutcome outcome;
     *len = 0;
+    if (packed_) {
+      auto& p = static_cast<PackedHotScratch&>(scratch);
+      if (!limits_in_range(limits)) {
+        outcome.detail = kDetailBadInput;
+        return outcome;
+      }
+      outcome = packed_->plan(p.search, s0, goal, limits, out, len);
+      p.expanded = p.search.expanded;
+      p.generated = p.search.generated;
+      return outcome;
+    }
+    auto& s = static_cast<AStarHotScratch&>(scratch);
     if (!limits_in_range(limits) || !valid(s0, false) || !valid(goal, true)) {
       outcome.detail = kDetailBadInput;
       return outcome;
@@ -112,9 +134,14 @@ class AStarHotPlanner final : public HotPlanner {
   SearchLimits limits_;         // plan() without limits
   std::vector<int64_t> costs_;  // the set's costs when they differ from the domain's
   int32_t max_len_ = 0;
+  std::unique_ptr<detail::PackedAStar> packed_;  // set when the state fits one word
 };
 
 }  // namespace
+
+bool astar_hot_uses_one_word(const Domain& domain) {
+  return detail::PackedAStar::fits(domain);
+}
 
 // The hot factory registered for "astar" (src/runtime/planner/registry.cpp).
 Result<std::unique_ptr<HotPlanner>> create_astar_hot(const CompiledActionSet& set,

@@ -1,0 +1,303 @@
+// GOAP A* over one 64-bit word: see packed_astar.h for the design.
+#include "runtime/astar/packed_astar.h"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+
+#include "runtime/astar/planner_common.h"
+
+namespace topoplan::detail {
+
+namespace {
+
+constexpr int64_t kInf = kInfiniteCost;
+// Distance tables of at most this many entries (sum of n^2 over the variables); a domain that
+// fits one word but has a variable of thousands of values takes the general search.
+constexpr int64_t kMaxTableEntries = int64_t{1} << 16;
+// The general search's memory accounting for one-word states (best_first.h: packed state, node,
+// two hash slots, heap entry), so both stop at the same node count.
+constexpr int64_t kBytesPerNode = 8 + 32 + 8 + 24;
+
+int32_t bits_for(int32_t n) {
+  return n <= 1 ? 0 : std::bit_width(static_cast<uint32_t>(n - 1));
+}
+
+uint64_t low_bits(int32_t bits) {
+  return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+}
+
+// The slot of a state in a table of 2^k slots (Fibonacci hashing: the high bits of the product).
+size_t slot_of(uint64_t state, size_t mask) {
+  return static_cast<size_t>((state * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
+}
+
+struct HeapAfter {  // best_first.h's order: the std heap's max is the entry to pop first
+  bool operator()(const PackedAStarScratch::HeapEntry& a,
+                  const PackedAStarScratch::HeapEntry& b) const {
+    return a.f != b.f ? a.f > b.f : a.tie < b.tie;
+  }
+};
+
+}  // namespace
+
+PackedAStarScratch::PackedAStarScratch() {
+  nodes.reserve(256);
+  slots.assign(512, Slot{0, 0});
+  heap.reserve(256);
+  terms.reserve(64);
+}
+
+bool PackedAStar::fits(const Domain& domain) {
+  int32_t bits = 0;
+  int64_t entries = 0;
+  for (VarId v = 0; v < domain.num_variables(); ++v) {
+    const int32_t n = domain.domain_size(v);
+    bits += bits_for(n);
+    entries += int64_t{n} * n;
+    if (bits > 64 || entries > kMaxTableEntries) return false;
+  }
+  return true;
+}
+
+PackedAStar::PackedAStar(const CompiledActionSet& set, Objective objective) {
+  const Domain& d = set.domain();
+  const int32_t m = d.num_variables();
+  sum_ = d.all_unary();
+  int32_t shift = 0;
+  int64_t offset = 0;
+  for (VarId v = 0; v < m; ++v) {
+    const int32_t n = d.domain_size(v);
+    // A one-value variable takes no bits (shift 0: never a shift by 64 past a full word).
+    vars_.push_back(Var{bits_for(n) == 0 ? 0 : shift, n, offset});
+    shift += bits_for(n);
+    offset += int64_t{n} * n;
+  }
+  auto field = [&](VarId v) {
+    const Var& x = vars_[static_cast<size_t>(v)];
+    return low_bits(bits_for(x.size)) << x.shift;
+  };
+  auto value = [&](VarId v, ValueId y) {
+    return static_cast<uint64_t>(y) << vars_[static_cast<size_t>(v)].shift;
+  };
+  const std::span<const int64_t> costs = set.costs();
+  auto step = [&](ActionId a) {
+    return objective == Objective::kLength ? int64_t{1} : costs[static_cast<size_t>(a)];
+  };
+  std::vector<ActionId> ids;
+  available_actions(d, set.npc_class(), ids);
+  for (ActionId a : ids) {
+    Action act{0, 0, 0, 0, step(a), a};
+    for (const Effect& e : d.effects(a)) {
+      if (e.pre != kUndefined) {
+        act.pre_mask |= field(e.var);
+        act.pre_value |= value(e.var, e.pre);
+      }
+      act.eff_mask |= field(e.var);
+      act.eff_value |= value(e.var, e.post);
+    }
+    for (const Fact& f : d.prevail(a)) {
+      act.pre_mask |= field(f.var);
+      act.pre_value |= value(f.var, f.value);
+    }
+    actions_.push_back(act);
+  }
+
+  // Per variable and target value y: the cheapest cost from every x to y in the variable's own
+  // transition graph (prevails ignored), by backward Dijkstra, as astar.cpp computes it.
+  dist_.assign(static_cast<size_t>(offset), kInf);
+  const std::span<const uint8_t> mask = set.action_mask();
+  std::vector<uint8_t> done;
+  for (VarId v = 0; v < m; ++v) {
+    const Var& x = vars_[static_cast<size_t>(v)];
+    const int32_t n = x.size;
+    // The class's actions that set v, grouped by their post value.
+    std::vector<std::vector<std::pair<ValueId, int64_t>>> into(static_cast<size_t>(n));
+    for (ActionId a = 0; a < d.num_actions(); ++a) {
+      if (!mask[static_cast<size_t>(a)]) continue;
+      for (const Effect& e : d.effects(a))
+        if (e.var == v) into[static_cast<size_t>(e.post)].emplace_back(e.pre, step(a));
+    }
+    for (ValueId y = 0; y < n; ++y) {
+      int64_t* out = dist_.data() + x.offset + int64_t{y} * n;
+      value_dijkstra(n, y, done, out, [&](ValueId z) {
+        for (const auto& [pre, cost] : into[static_cast<size_t>(z)]) {
+          const int64_t c = out[z] + cost;
+          if (pre == kUndefined) {
+            for (int32_t w = 0; w < n; ++w) out[w] = std::min(out[w], c);
+          } else {
+            out[pre] = std::min(out[pre], c);
+          }
+        }
+      });
+    }
+  }
+}
+
+int64_t PackedAStar::heuristic(const PackedAStarScratch& s, uint64_t state) const {
+  int64_t h = 0;
+  if (sum_) {
+    for (const PackedAStarScratch::GoalTerm& t : s.terms) {
+      const int64_t x = t.row[(state >> t.shift) & t.mask];
+      if (x >= kInf) return kInf;
+      h += x;
+    }
+  } else {
+    for (const PackedAStarScratch::GoalTerm& t : s.terms)
+      h = std::max(h, t.row[(state >> t.shift) & t.mask]);
+  }
+  return h;
+}
+
+PlanOutcome PackedAStar::plan(PackedAStarScratch& s, std::span<const ValueId> s0,
+                              std::span<const ValueId> goal, const SearchLimits& limits,
+                              std::span<ActionId> out, int32_t* len) const {
+  using Clock = std::chrono::steady_clock;
+  PlanOutcome outcome;
+  *len = 0;
+  s.expanded = s.generated = 0;
+  const size_t m = vars_.size();
+  if (s0.size() != m || goal.size() != m) {
+    outcome.detail = kDetailBadInput;
+    return outcome;
+  }
+  // The root, the goal's masks and its heuristic terms, checking values on the way.
+  uint64_t root = 0, goal_mask = 0, goal_value = 0;
+  s.terms.clear();
+  for (size_t v = 0; v < m; ++v) {
+    const Var& x = vars_[v];
+    const ValueId a = s0[v];
+    const ValueId g = goal[v];
+    if (a < 0 || a >= x.size || (g != kUndefined && (g < 0 || g >= x.size))) {
+      outcome.detail = kDetailBadInput;
+      return outcome;
+    }
+    root |= static_cast<uint64_t>(a) << x.shift;
+    if (g == kUndefined) continue;
+    const uint64_t field = low_bits(bits_for(x.size));
+    goal_mask |= field << x.shift;
+    goal_value |= static_cast<uint64_t>(g) << x.shift;
+    s.terms.push_back({dist_.data() + x.offset + int64_t{g} * x.size, field, x.shift});
+  }
+
+  // A new generation of the duplicate table: every slot of an earlier call is now free.
+  if (++s.stamp == 0) {
+    std::fill(s.slots.begin(), s.slots.end(), PackedAStarScratch::Slot{0, 0});
+    s.stamp = 1;
+  }
+  s.nodes.clear();
+  s.heap.clear();
+  const int64_t max_nodes = std::max<int64_t>(1, limits.max_memory_bytes / kBytesPerNode);
+
+  // The node of `state`, new (inserted = true, g/h/parent to be set) or found.
+  auto intern = [&s](uint64_t state, bool& inserted) -> int32_t {
+    if ((s.nodes.size() + 1) * 2 > s.slots.size()) {  // keep the table at most half full
+      s.slots.assign(s.slots.size() * 2, PackedAStarScratch::Slot{0, 0});
+      const size_t mask = s.slots.size() - 1;
+      for (size_t i = 0; i < s.nodes.size(); ++i) {
+        size_t k = slot_of(s.nodes[i].state, mask);
+        while (s.slots[k].stamp == s.stamp) k = (k + 1) & mask;
+        s.slots[k] = {s.stamp, static_cast<int32_t>(i)};
+      }
+    }
+    const size_t mask = s.slots.size() - 1;
+    for (size_t k = slot_of(state, mask);; k = (k + 1) & mask) {
+      PackedAStarScratch::Slot& slot = s.slots[k];
+      if (slot.stamp != s.stamp) {
+        const auto id = static_cast<int32_t>(s.nodes.size());
+        slot = {s.stamp, id};
+        s.nodes.push_back({state, 0, 0, -1, -1});
+        inserted = true;
+        return id;
+      }
+      if (s.nodes[static_cast<size_t>(slot.node)].state == state) {
+        inserted = false;
+        return slot.node;
+      }
+    }
+  };
+  auto push = [&s](int64_t f, int64_t g, int32_t node) {
+    s.heap.push_back({f, g, node});
+    std::push_heap(s.heap.begin(), s.heap.end(), HeapAfter{});
+  };
+
+  bool inserted = false;
+  (void)intern(root, inserted);
+  const int64_t h0 = heuristic(s, root);
+  if (h0 >= kInf) {  // a goal value unreachable in its own transition graph
+    outcome.status = PlanStatus::kUnsolvable;
+    outcome.detail = kDetailExhausted;
+    return outcome;
+  }
+  s.nodes[0].h = h0;
+  push(h0, 0, 0);
+
+  // The clock is read as in best_first.h: after 1024 expansions, then every 1024.
+  Clock::time_point start{};
+  while (!s.heap.empty()) {
+    std::pop_heap(s.heap.begin(), s.heap.end(), HeapAfter{});
+    const PackedAStarScratch::HeapEntry top = s.heap.back();
+    s.heap.pop_back();
+    const PackedAStarScratch::Node node = s.nodes[static_cast<size_t>(top.node)];
+    if (top.f != node.g + node.h) continue;  // stale: reached more cheaply since
+    if ((node.state & goal_mask) == goal_value) {
+      int32_t n = 0;
+      for (int32_t i = top.node; s.nodes[static_cast<size_t>(i)].parent >= 0;
+           i = s.nodes[static_cast<size_t>(i)].parent)
+        ++n;
+      outcome.status = PlanStatus::kSolved;
+      *len = n;
+      if (static_cast<size_t>(n) > out.size()) {
+        outcome.status = PlanStatus::kBufferTooSmall;
+        return outcome;
+      }
+      for (int32_t i = top.node, k = n; s.nodes[static_cast<size_t>(i)].parent >= 0;
+           i = s.nodes[static_cast<size_t>(i)].parent)
+        out[static_cast<size_t>(--k)] = s.nodes[static_cast<size_t>(i)].action;
+      return outcome;
+    }
+    if (s.expanded >= limits.max_expansions) {
+      outcome.status = PlanStatus::kLimitReached;
+      outcome.detail = kDetailExpansionLimit;
+      return outcome;
+    }
+    if (limits.max_seconds > 0 && (s.expanded & 1023) == 0 && s.expanded > 0) {
+      const Clock::time_point now = Clock::now();
+      if (s.expanded == 1024) start = now;
+      if (std::chrono::duration<double>(now - start).count() > limits.max_seconds) {
+        outcome.status = PlanStatus::kLimitReached;
+        outcome.detail = kDetailTimeLimit;
+        return outcome;
+      }
+    }
+    ++s.expanded;
+    for (const Action& a : actions_) {
+      if ((node.state & a.pre_mask) != a.pre_value) continue;
+      ++s.generated;
+      if (static_cast<int64_t>(s.nodes.size()) >= max_nodes) {
+        outcome.status = PlanStatus::kLimitReached;
+        outcome.detail = kDetailMemoryLimit;
+        return outcome;
+      }
+      const uint64_t child = (node.state & ~a.eff_mask) | a.eff_value;
+      const int64_t g = node.g + a.cost;
+      const int32_t id = intern(child, inserted);
+      PackedAStarScratch::Node& known = s.nodes[static_cast<size_t>(id)];
+      if (inserted) {
+        const int64_t h = heuristic(s, child);
+        known = {child, g, h, top.node, a.id};
+        if (h < kInf) push(g + h, g, id);  // a dead end is never pushed
+      } else if (g < known.g && known.h < kInf) {
+        known.g = g;
+        known.parent = top.node;
+        known.action = a.id;
+        push(g + known.h, g, id);
+      }
+    }
+  }
+  outcome.status = PlanStatus::kUnsolvable;
+  outcome.detail = kDetailExhausted;
+  return outcome;
+}
+
+}  // namespace topoplan::detail
