@@ -39,6 +39,44 @@ struct HeapAfter {  // best_first.h's order: the std heap's max is the entry to 
   }
 };
 
+// Doubles the duplicate table and re-enters this call's nodes (out of line: the search's loop
+// stays small).
+[[gnu::noinline]] void grow_table(PackedAStarScratch& s) {
+  s.slots.assign(s.slots.size() * 2, PackedAStarScratch::Slot{0, 0});
+  const size_t mask = s.slots.size() - 1;
+  for (size_t i = 0; i < s.nodes.size(); ++i) {
+    size_t k = slot_of(s.nodes[i].state, mask);
+    while (s.slots[k].stamp == s.stamp) k = (k + 1) & mask;
+    s.slots[k] = {s.stamp, static_cast<int32_t>(i)};
+  }
+}
+
+// The node of `state`, new (inserted = true, g/h/parent to be set) or found.
+[[gnu::always_inline]] inline int32_t intern(PackedAStarScratch& s, uint64_t state,
+                                             bool& inserted) {
+  if ((s.nodes.size() + 1) * 2 > s.slots.size()) grow_table(s);  // at most half full
+  const size_t mask = s.slots.size() - 1;
+  for (size_t k = slot_of(state, mask);; k = (k + 1) & mask) {
+    PackedAStarScratch::Slot& slot = s.slots[k];
+    if (slot.stamp != s.stamp) {
+      const auto id = static_cast<int32_t>(s.nodes.size());
+      slot = {s.stamp, id};
+      s.nodes.push_back({state, 0, 0, -1, -1});
+      inserted = true;
+      return id;
+    }
+    if (s.nodes[static_cast<size_t>(slot.node)].state == state) {
+      inserted = false;
+      return slot.node;
+    }
+  }
+}
+
+[[gnu::always_inline]] inline void push(PackedAStarScratch& s, int64_t f, int64_t g, int32_t node) {
+  s.heap.push_back({f, g, node});
+  std::push_heap(s.heap.begin(), s.heap.end(), HeapAfter{});
+}
+
 }  // namespace
 
 PackedAStarScratch::PackedAStarScratch() {
@@ -134,7 +172,8 @@ PackedAStar::PackedAStar(const CompiledActionSet& set, Objective objective) {
   }
 }
 
-int64_t PackedAStar::heuristic(const PackedAStarScratch& s, uint64_t state) const {
+[[gnu::always_inline]] inline int64_t PackedAStar::heuristic(const PackedAStarScratch& s,
+                                                             uint64_t state) const {
   int64_t h = 0;
   if (sum_) {
     for (const PackedAStarScratch::GoalTerm& t : s.terms) {
@@ -189,40 +228,8 @@ PlanOutcome PackedAStar::plan(PackedAStarScratch& s, std::span<const ValueId> s0
   s.heap.clear();
   const int64_t max_nodes = std::max<int64_t>(1, limits.max_memory_bytes / kBytesPerNode);
 
-  // The node of `state`, new (inserted = true, g/h/parent to be set) or found.
-  auto intern = [&s](uint64_t state, bool& inserted) -> int32_t {
-    if ((s.nodes.size() + 1) * 2 > s.slots.size()) {  // keep the table at most half full
-      s.slots.assign(s.slots.size() * 2, PackedAStarScratch::Slot{0, 0});
-      const size_t mask = s.slots.size() - 1;
-      for (size_t i = 0; i < s.nodes.size(); ++i) {
-        size_t k = slot_of(s.nodes[i].state, mask);
-        while (s.slots[k].stamp == s.stamp) k = (k + 1) & mask;
-        s.slots[k] = {s.stamp, static_cast<int32_t>(i)};
-      }
-    }
-    const size_t mask = s.slots.size() - 1;
-    for (size_t k = slot_of(state, mask);; k = (k + 1) & mask) {
-      PackedAStarScratch::Slot& slot = s.slots[k];
-      if (slot.stamp != s.stamp) {
-        const auto id = static_cast<int32_t>(s.nodes.size());
-        slot = {s.stamp, id};
-        s.nodes.push_back({state, 0, 0, -1, -1});
-        inserted = true;
-        return id;
-      }
-      if (s.nodes[static_cast<size_t>(slot.node)].state == state) {
-        inserted = false;
-        return slot.node;
-      }
-    }
-  };
-  auto push = [&s](int64_t f, int64_t g, int32_t node) {
-    s.heap.push_back({f, g, node});
-    std::push_heap(s.heap.begin(), s.heap.end(), HeapAfter{});
-  };
-
   bool inserted = false;
-  (void)intern(root, inserted);
+  (void)intern(s, root, inserted);
   const int64_t h0 = heuristic(s, root);
   if (h0 >= kInf) {  // a goal value unreachable in its own transition graph
     outcome.status = PlanStatus::kUnsolvable;
@@ -230,7 +237,7 @@ PlanOutcome PackedAStar::plan(PackedAStarScratch& s, std::span<const ValueId> s0
     return outcome;
   }
   s.nodes[0].h = h0;
-  push(h0, 0, 0);
+  push(s, h0, 0, 0);
 
   // The clock is read as in best_first.h: after 1024 expansions, then every 1024.
   Clock::time_point start{};
@@ -281,17 +288,17 @@ PlanOutcome PackedAStar::plan(PackedAStarScratch& s, std::span<const ValueId> s0
       }
       const uint64_t child = (node.state & ~a.eff_mask) | a.eff_value;
       const int64_t g = node.g + a.cost;
-      const int32_t id = intern(child, inserted);
+      const int32_t id = intern(s, child, inserted);
       PackedAStarScratch::Node& known = s.nodes[static_cast<size_t>(id)];
       if (inserted) {
         const int64_t h = heuristic(s, child);
         known = {child, g, h, top.node, a.id};
-        if (h < kInf) push(g + h, g, id);  // a dead end is never pushed
+        if (h < kInf) push(s, g + h, g, id);  // a dead end is never pushed
       } else if (g < known.g && known.h < kInf) {
         known.g = g;
         known.parent = top.node;
         known.action = a.id;
-        push(g + known.h, g, id);
+        push(s, g + known.h, g, id);
       }
     }
   }
