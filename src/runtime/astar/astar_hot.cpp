@@ -20,6 +20,7 @@ namespace topoplan {
 namespace {
 
 struct PackedHotScratch final : PlanScratch {
+  explicit PackedHotScratch(size_t num_variables) : search(num_variables) {}
   detail::PackedAStarScratch search;
 };
 
@@ -54,7 +55,8 @@ class AStarHotPlanner final : public HotPlanner {
 
   [[nodiscard]] std::string_view name() const override { return "astar"; }
   [[nodiscard]] std::unique_ptr<PlanScratch> make_scratch() const override {
-    if (packed_) return std::make_unique<PackedHotScratch>();
+    if (packed_)
+      return std::make_unique<PackedHotScratch>(static_cast<size_t>(domain_->num_variables()));
     auto scratch = std::make_unique<AStarHotScratch>(*domain_);
     if (!costs_.empty()) (void)scratch->astar.set_costs(costs_);
     scratch->options.objective = objective_;

@@ -43,8 +43,9 @@ struct HeapAfter {  // best_first.h's order: the std heap's max is the entry to 
 // stays small).
 [[gnu::noinline]] void grow_table(PackedAStarScratch& s) {
   s.slots.assign(s.slots.size() * 2, PackedAStarScratch::Slot{0, 0});
+  s.nodes.resize(s.slots.size() / 2);
   const size_t mask = s.slots.size() - 1;
-  for (size_t i = 0; i < s.nodes.size(); ++i) {
+  for (size_t i = 0; i < s.num_nodes; ++i) {
     size_t k = slot_of(s.nodes[i].state, mask);
     while (s.slots[k].stamp == s.stamp) k = (k + 1) & mask;
     s.slots[k] = {s.stamp, static_cast<int32_t>(i)};
@@ -54,14 +55,14 @@ struct HeapAfter {  // best_first.h's order: the std heap's max is the entry to 
 // The node of `state`, new (inserted = true, g/h/parent to be set) or found.
 [[gnu::always_inline]] inline int32_t intern(PackedAStarScratch& s, uint64_t state,
                                              bool& inserted) {
-  if ((s.nodes.size() + 1) * 2 > s.slots.size()) grow_table(s);  // at most half full
+  if ((s.num_nodes + 1) * 2 > s.slots.size()) grow_table(s);  // at most half full, room for one
   const size_t mask = s.slots.size() - 1;
   for (size_t k = slot_of(state, mask);; k = (k + 1) & mask) {
     PackedAStarScratch::Slot& slot = s.slots[k];
     if (slot.stamp != s.stamp) {
-      const auto id = static_cast<int32_t>(s.nodes.size());
+      const auto id = static_cast<int32_t>(s.num_nodes++);
       slot = {s.stamp, id};
-      s.nodes.push_back({state, 0, 0, -1, -1});
+      s.nodes[static_cast<size_t>(id)] = {state, 0, 0, -1, -1};
       inserted = true;
       return id;
     }
@@ -73,17 +74,18 @@ struct HeapAfter {  // best_first.h's order: the std heap's max is the entry to 
 }
 
 [[gnu::always_inline]] inline void push(PackedAStarScratch& s, int64_t f, int64_t g, int32_t node) {
-  s.heap.push_back({f, g, node});
-  std::push_heap(s.heap.begin(), s.heap.end(), HeapAfter{});
+  if (s.heap_size == s.heap.size()) s.heap.resize(s.heap.size() * 2);
+  s.heap[s.heap_size++] = {f, g, node};
+  std::push_heap(s.heap.data(), s.heap.data() + s.heap_size, HeapAfter{});
 }
 
 }  // namespace
 
-PackedAStarScratch::PackedAStarScratch() {
-  nodes.reserve(256);
+PackedAStarScratch::PackedAStarScratch(size_t num_variables) {
+  nodes.resize(256);  // slots.size() / 2: a node is entered only while the table has room
   slots.assign(512, Slot{0, 0});
-  heap.reserve(256);
-  terms.reserve(64);
+  heap.resize(256);
+  terms.resize(num_variables);
 }
 
 bool PackedAStar::fits(const Domain& domain) {
@@ -107,13 +109,13 @@ PackedAStar::PackedAStar(const CompiledActionSet& set, Objective objective) {
   for (VarId v = 0; v < m; ++v) {
     const int32_t n = d.domain_size(v);
     // A one-value variable takes no bits (shift 0: never a shift by 64 past a full word).
-    vars_.push_back(Var{bits_for(n) == 0 ? 0 : shift, n, offset});
+    vars_.push_back(Var{low_bits(bits_for(n)), bits_for(n) == 0 ? 0 : shift, n, offset});
     shift += bits_for(n);
     offset += int64_t{n} * n;
   }
   auto field = [&](VarId v) {
     const Var& x = vars_[static_cast<size_t>(v)];
-    return low_bits(bits_for(x.size)) << x.shift;
+    return x.field << x.shift;
   };
   auto value = [&](VarId v, ValueId y) {
     return static_cast<uint64_t>(y) << vars_[static_cast<size_t>(v)].shift;
@@ -176,14 +178,17 @@ PackedAStar::PackedAStar(const CompiledActionSet& set, Objective objective) {
                                                              uint64_t state) const {
   int64_t h = 0;
   if (sum_) {
-    for (const PackedAStarScratch::GoalTerm& t : s.terms) {
+    for (size_t i = 0; i < s.num_terms; ++i) {
+      const PackedAStarScratch::GoalTerm& t = s.terms[i];
       const int64_t x = t.row[(state >> t.shift) & t.mask];
       if (x >= kInf) return kInf;
       h += x;
     }
   } else {
-    for (const PackedAStarScratch::GoalTerm& t : s.terms)
+    for (size_t i = 0; i < s.num_terms; ++i) {
+      const PackedAStarScratch::GoalTerm& t = s.terms[i];
       h = std::max(h, t.row[(state >> t.shift) & t.mask]);
+    }
   }
   return h;
 }
@@ -202,21 +207,22 @@ PlanOutcome PackedAStar::plan(PackedAStarScratch& s, std::span<const ValueId> s0
   }
   // The root, the goal's masks and its heuristic terms, checking values on the way.
   uint64_t root = 0, goal_mask = 0, goal_value = 0;
-  s.terms.clear();
+  s.num_terms = 0;
+  static_assert(kUndefined == -1);  // g + 1 in [0, size]: free or in range
   for (size_t v = 0; v < m; ++v) {
     const Var& x = vars_[v];
     const ValueId a = s0[v];
     const ValueId g = goal[v];
-    if (a < 0 || a >= x.size || (g != kUndefined && (g < 0 || g >= x.size))) {
+    if (static_cast<uint32_t>(a) >= static_cast<uint32_t>(x.size) ||
+        static_cast<uint32_t>(g) + 1 > static_cast<uint32_t>(x.size)) {
       outcome.detail = kDetailBadInput;
       return outcome;
     }
     root |= static_cast<uint64_t>(a) << x.shift;
     if (g == kUndefined) continue;
-    const uint64_t field = low_bits(bits_for(x.size));
-    goal_mask |= field << x.shift;
+    goal_mask |= x.field << x.shift;
     goal_value |= static_cast<uint64_t>(g) << x.shift;
-    s.terms.push_back({dist_.data() + x.offset + int64_t{g} * x.size, field, x.shift});
+    s.terms[s.num_terms++] = {dist_.data() + x.offset + int64_t{g} * x.size, x.field, x.shift};
   }
 
   // A new generation of the duplicate table: every slot of an earlier call is now free.
@@ -224,8 +230,8 @@ PlanOutcome PackedAStar::plan(PackedAStarScratch& s, std::span<const ValueId> s0
     std::fill(s.slots.begin(), s.slots.end(), PackedAStarScratch::Slot{0, 0});
     s.stamp = 1;
   }
-  s.nodes.clear();
-  s.heap.clear();
+  s.num_nodes = 0;
+  s.heap_size = 0;
   const int64_t max_nodes = std::max<int64_t>(1, limits.max_memory_bytes / kBytesPerNode);
 
   bool inserted = false;
@@ -241,10 +247,9 @@ PlanOutcome PackedAStar::plan(PackedAStarScratch& s, std::span<const ValueId> s0
 
   // The clock is read as in best_first.h: after 1024 expansions, then every 1024.
   Clock::time_point start{};
-  while (!s.heap.empty()) {
-    std::pop_heap(s.heap.begin(), s.heap.end(), HeapAfter{});
-    const PackedAStarScratch::HeapEntry top = s.heap.back();
-    s.heap.pop_back();
+  while (s.heap_size > 0) {
+    std::pop_heap(s.heap.data(), s.heap.data() + s.heap_size, HeapAfter{});
+    const PackedAStarScratch::HeapEntry top = s.heap[--s.heap_size];
     const PackedAStarScratch::Node node = s.nodes[static_cast<size_t>(top.node)];
     if (top.f != node.g + node.h) continue;  // stale: reached more cheaply since
     if ((node.state & goal_mask) == goal_value) {
@@ -281,7 +286,7 @@ PlanOutcome PackedAStar::plan(PackedAStarScratch& s, std::span<const ValueId> s0
     for (const Action& a : actions_) {
       if ((node.state & a.pre_mask) != a.pre_value) continue;
       ++s.generated;
-      if (static_cast<int64_t>(s.nodes.size()) >= max_nodes) {
+      if (static_cast<int64_t>(s.num_nodes) >= max_nodes) {
         outcome.status = PlanStatus::kLimitReached;
         outcome.detail = kDetailMemoryLimit;
         return outcome;

@@ -51,13 +51,18 @@ struct PackedAStarScratch {
     int32_t shift;
   };
 
-  PackedAStarScratch();
+  explicit PackedAStarScratch(size_t num_variables);
 
+  // Arrays used up to a count (a vector's push_back is not inlined on every compiler; the
+  // arrays only grow, and never in the small searches this planner is for).
   std::vector<Node> nodes;  // node id = index; every node of the call is in `slots`
+  size_t num_nodes = 0;
   std::vector<Slot> slots;  // power-of-two size, at most half full
   uint32_t stamp = 0;
   std::vector<HeapEntry> heap;
-  std::vector<GoalTerm> terms;
+  size_t heap_size = 0;
+  std::vector<GoalTerm> terms;  // one per variable
+  size_t num_terms = 0;
   int64_t expanded = 0;
   int64_t generated = 0;
 };
@@ -85,6 +90,7 @@ class PackedAStar {
     ActionId id;
   };
   struct Var {
+    uint64_t field;  // its bits, shifted down
     int32_t shift;
     int32_t size;    // number of values
     int64_t offset;  // of its table in dist_: dist_[offset + y * size + x] = cost x -> y
