@@ -232,7 +232,9 @@ PlanOutcome PackedAStar::plan(PackedAStarScratch& s, std::span<const ValueId> s0
   }
   s.num_nodes = 0;
   s.heap_size = 0;
-  const int64_t max_nodes = std::max<int64_t>(1, limits.max_memory_bytes / kBytesPerNode);
+  // best_first.h stops at max(1, M / kBytesPerNode) nodes; with the root entered, that is
+  // (nodes + 1) * kBytesPerNode > M, without a division per call.
+  const int64_t max_bytes = limits.max_memory_bytes;
 
   bool inserted = false;
   (void)intern(s, root, inserted);
@@ -286,7 +288,7 @@ PlanOutcome PackedAStar::plan(PackedAStarScratch& s, std::span<const ValueId> s0
     for (const Action& a : actions_) {
       if ((node.state & a.pre_mask) != a.pre_value) continue;
       ++s.generated;
-      if (static_cast<int64_t>(s.num_nodes) >= max_nodes) {
+      if ((static_cast<int64_t>(s.num_nodes) + 1) * kBytesPerNode > max_bytes) {
         outcome.status = PlanStatus::kLimitReached;
         outcome.detail = kDetailMemoryLimit;
         return outcome;
