@@ -37,6 +37,26 @@ void known(topoplan_status s) {
   require(s != TOPOPLAN_INTERNAL_ERROR, "internal error (an exception escaped into the C API)");
 }
 
+// The built-in tasks and their crowd planners, made once and shared by every input: making them
+// (generating goap-level, compiling a planner) cost far more than the calls an input makes, and
+// the C API takes both as const once made, so an input cannot change what the next one sees.
+struct Builtin {
+  topoplan_task* task = nullptr;
+  topoplan_crowd_planner* planner = nullptr;
+  bool planner_tried = false;
+};
+Builtin& builtin(int32_t index) {
+  // Never destroyed: still reachable when LeakSanitizer looks, after static destructors.
+  static auto* made = new std::vector<Builtin>(static_cast<size_t>(topoplan_num_builtin_tasks()));
+  Builtin& b = (*made)[static_cast<size_t>(index)];
+  if (b.task == nullptr) {
+    char error[256] = {};
+    known(topoplan_task_builtin(topoplan_builtin_task_name(index), &b.task, error, sizeof error));
+    require(b.task != nullptr, "a built-in task does not load");
+  }
+  return b;
+}
+
 struct Session {
   explicit Session(FuzzedDataProvider& data) : in(data) {}
   Session(const Session&) = delete;
@@ -47,6 +67,7 @@ struct Session {
   topoplan_plan_cache* cache = nullptr;
   topoplan_crowd* crowd = nullptr;
   topoplan_town* town = nullptr;
+  Builtin* shared = nullptr;  // task and planner are the built-in's (not freed here)
   std::vector<topoplan_plan_handle> handles;  // given by batches (some stale by now)
   char error[256] = {};
 
@@ -54,8 +75,10 @@ struct Session {
     topoplan_crowd_free(crowd);
     topoplan_town_free(town);
     topoplan_plan_cache_free(cache);
-    topoplan_crowd_planner_free(planner);
-    topoplan_task_free(task);
+    if (shared == nullptr) {
+      topoplan_crowd_planner_free(planner);
+      topoplan_task_free(task);
+    }
   }
 
   int32_t vars() const { return topoplan_task_num_variables(task); }
@@ -194,10 +217,14 @@ struct Session {
   }
 
   void make_crowd() {
-    if (planner == nullptr) {
+    if (planner == nullptr && shared != nullptr && !shared->planner_tried) {
+      shared->planner_tried = true;
+      known(topoplan_crowd_planner_create(task, &shared->planner, error, sizeof error));
+      planner = shared->planner;
+    } else if (planner == nullptr && shared == nullptr) {
       known(topoplan_crowd_planner_create(task, &planner, error, sizeof error));
-      if (planner == nullptr) return;
     }
+    if (planner == nullptr) return;
     topoplan_crowd_free(crowd);
     crowd = nullptr;
     if (in.ConsumeBool()) {
@@ -404,8 +431,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                               "fuzz", &s.task, s.error, sizeof s.error));
   } else {
     const int32_t n = topoplan_num_builtin_tasks();
-    const char* name = topoplan_builtin_task_name(in.ConsumeIntegralInRange<int32_t>(0, n - 1));
-    known(topoplan_task_builtin(name, &s.task, s.error, sizeof s.error));
+    s.shared = &builtin(in.ConsumeIntegralInRange<int32_t>(0, n - 1));
+    s.task = s.shared->task;
+    s.planner = s.shared->planner;
+    if (in.ConsumeIntegralInRange<int>(0, 15) == 0) {  // a name that is (almost surely) not one
+      const std::string name = in.ConsumeRandomLengthString(12);
+      topoplan_task* t = nullptr;
+      known(topoplan_task_builtin(name.c_str(), &t, s.error, sizeof s.error));
+      topoplan_task_free(t);
+    }
   }
   if (s.task == nullptr || topoplan_task_num_variables(s.task) > 64) return 0;
   for (int step = 0; step < 24 && in.remaining_bytes() > 0; ++step) {
