@@ -7,6 +7,7 @@
 
 #include "topoplan/runtime/analysis.h"
 #include "topoplan/runtime/compiled.h"
+#include "topoplan/runtime/limits.h"
 #include "topoplan/runtime/plan.h"
 #include "topoplan/runtime/planner.h"
 #include "topoplan/runtime/validate.h"
@@ -191,7 +192,8 @@ std::unique_ptr<BenchRunner> make_runner(const std::string& planner, const Task&
   auto r = std::make_unique<RegistryRunner>(task, *info, max_expansions);
   for (size_t i = 0; i < task.instances.size(); ++i) {
     if (!r->run(i)) {
-      why = planner + ": " + std::string(to_string(r->last().status)) + ": " + r->last().message;
+      why = planner + ": " + std::string(to_string(r->last().status)) + ": " +
+            limit_words_for(r->last().message, LimitDoor::kCli);
       return nullptr;
     }
     if (!check_plan(task, i, r->last().actions, why, planner)) return nullptr;

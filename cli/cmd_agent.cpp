@@ -97,7 +97,7 @@ int run_agent(const AgentOptions& options) {
   }
   if (r.status != PlanStatus::kSolved) {
     std::fprintf(stderr, "topoplan agent: %s: %s\n", std::string(to_string(r.status)).c_str(),
-                 r.message.c_str());
+                 limit_words_for(r.message, LimitDoor::kCli).c_str());
     return kExitNoPlan;
   }
   for (const PlanStep& step : r.plan) {

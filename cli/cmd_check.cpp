@@ -311,13 +311,14 @@ InstanceCheck check_instance(const Domain& d, const Instance& inst, size_t index
     c.reach_note =
         std::to_string(reach.choices) + " producer choice(s)" +
         (reach.optimal_in_choices ? ", optimal among plans with one producer per value" : "");
-  if (reach.result.status != PlanStatus::kSolved) c.reach_note = reach.result.message;
+  if (reach.result.status != PlanStatus::kSolved)
+    c.reach_note = limit_words_for(reach.result.message, LimitDoor::kCli);
   c.advice = advise(d, inst);
   const PlanResult r = plan_topo(d, inst);
   c.topo = r.status;
   c.length = static_cast<int64_t>(r.actions.size());
   if (r.status == PlanStatus::kSolved) return c;
-  c.message = r.message;
+  c.message = limit_words_for(r.message, LimitDoor::kCli);
   if (r.status == PlanStatus::kUnsupported) {
     const ClassReport cr = analyze(d, inst.npc_class);
     if (!cr.unary)

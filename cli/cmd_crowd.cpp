@@ -541,7 +541,7 @@ void add_crowd_command(CLI::App& app, int& exit_code) {
                   ".sas) whose instances serve as routines")
       ->capture_default_str();
   add_limit(*cmd, limits::kTownNpcs, options->npcs, "NPCs in the town")->capture_default_str();
-  add_number(*cmd, "--threads", options->threads, 1, 256, "worker threads (built-in pool)")
+  add_limit(*cmd, limits::kCrowdThreads, options->threads, "worker threads (built-in pool)")
       ->capture_default_str();
   add_number(*cmd, "--frames", options->frames, 1, 1'000'000, "warm frames measured")
       ->capture_default_str();

@@ -61,7 +61,7 @@ int run_plan(const PlanOptions& options) {
   }
   if (result.status != PlanStatus::kSolved) {
     std::fprintf(stderr, "topoplan plan: %s: %s\n", std::string(to_string(result.status)).c_str(),
-                 result.message.c_str());
+                 limit_words_for(result.message, LimitDoor::kCli).c_str());
     return exit_code_for(result.status);
   }
   // Defence in depth: never print a plan the validator rejects.

@@ -41,6 +41,14 @@ T unwrap(Result<T> r) {
 
 using TaskPtr = std::shared_ptr<Task>;
 
+// A required object argument: pybind11 turns None into an empty holder, which the binding must
+// refuse (TypeError naming the argument) before it reaches through it.
+template <class T>
+const std::shared_ptr<T>& required(const std::shared_ptr<T>& p, const char* what) {
+  if (!p) throw py::type_error(std::string(what) + " must not be None");
+  return p;
+}
+
 // A str argument, or InputError naming `what`.
 std::string str_of(const py::handle& h, const char* what);
 

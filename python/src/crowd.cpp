@@ -10,6 +10,8 @@
 #include <optional>
 #include <type_traits>
 
+#include "topoplan/runtime/limits.h"
+
 #include "topoplan/runtime/crowd.h"
 
 namespace topoplan_py {
@@ -255,6 +257,7 @@ void bind_crowd(py::module_& m) {
   // Crowds.
   py::class_<PyCrowdPlanner, std::shared_ptr<PyCrowdPlanner>>(m, "CrowdPlanner")
       .def(py::init([](TaskPtr t) {
+             required(t, "task");
              auto p = std::make_shared<PyCrowdPlanner>();
              p->task = t;
              p->planner = unwrap(CrowdPlanner::create(t->domain));
@@ -287,6 +290,7 @@ void bind_crowd(py::module_& m) {
   py::class_<PyPlanCache, std::shared_ptr<PyPlanCache>>(m, "PlanCache")
       .def(py::init([](std::shared_ptr<PyCrowdPlanner> p, int32_t capacity, int32_t max_plan_length,
                        int32_t table_actions) {
+             required(p, "planner");
              auto c = std::make_shared<PyPlanCache>();
              c->owner = p;
              // table_actions: PlanCache::create's range ([0, 2^30]; 0: no plan table, no handles).
@@ -319,8 +323,10 @@ void bind_crowd(py::module_& m) {
                        std::optional<int64_t> fallback_max_expansions,
                        std::optional<int64_t> fallback_max_memory_bytes,
                        std::optional<double> fallback_max_seconds) {
-             if (threads < 1 || threads > 1024 || npcs_per_block < 1 || worker_memo_entries < 0)
-               throw py::value_error("threads in [1, 1024], npcs_per_block >= 1");
+             required(p, "planner");
+             // The table of limits; Crowd::create checks the def's other fields in its words.
+             if (auto e = check_limit(limits::kCrowdThreads, int64_t{threads}, "Crowd"))
+               throw py::value_error(e->message);
              if (cache && cache->owner != p)
                throw py::value_error("the cache was made for another CrowdPlanner");
              auto c = std::make_shared<PyCrowd>();

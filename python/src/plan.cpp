@@ -125,6 +125,7 @@ void bind_plan(py::module_& m) {
           py::gil_scoped_release release;
           r = p->plan(t.domain, inst, o);
         }
+        r.message = limit_words_for(std::move(r.message), LimitDoor::kPython);
         py::dict d;
         d["status"] = std::string(to_string(r.status));
         put_fields(d, r, "actions", &PlanResult::actions, "cost", &PlanResult::cost, "message",
@@ -167,6 +168,7 @@ void bind_plan(py::module_& m) {
   // ℙ on the hot path.
   py::class_<PyTopo, std::shared_ptr<PyTopo>>(m, "TopoPlanner")
       .def(py::init([](TaskPtr t, const py::object& npc_class) {
+             required(t, "task");
              const ClassId c = class_of(t->domain, npc_class);
              auto p = std::make_shared<PyTopo>();
              p->task = t;

@@ -25,6 +25,7 @@ struct PyPlanner {
 void bind_prepared(py::module_& m) {
   py::class_<PyPlanner, std::shared_ptr<PyPlanner>>(m, "Planner")
       .def(py::init([](TaskPtr t, const std::string& name, const py::object& npc_class) {
+             required(t, "task");
              if (find_planner(name) == nullptr)
                throw py::key_error("name: no planner '" + name + "'");
              const ClassId c = class_of(t->domain, npc_class);

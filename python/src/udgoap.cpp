@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "topoplan/runtime/limits.h"
 #include "topoplan/udgoap/planner.h"
 #include "topoplan/udgoap/scenario.h"
 
@@ -66,6 +67,7 @@ void bind_udgoap(py::module_& m) {
 
   py::class_<PyAgent, std::shared_ptr<PyAgent>>(m, "UdgoapAgent")
       .def(py::init([](std::shared_ptr<PyWorld> w) {
+             required(w, "world");
              auto a = std::make_shared<PyAgent>();
              a->world = w;
              a->state = udgoap::make_agent_state(w->world);
@@ -125,7 +127,7 @@ void bind_udgoap(py::module_& m) {
             d["steps"] = steps;
             d["utility"] = r.utility;
             d["initial_utility"] = r.initial_utility;
-            d["message"] = r.message;
+            d["message"] = limit_words_for(r.message, LimitDoor::kPython);
             d["expanded"] = r.expanded;
             d["generated"] = r.generated;
             return d;

@@ -24,6 +24,8 @@ what is wrong.
 """
 from __future__ import annotations
 
+import os
+
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Union
 
@@ -96,6 +98,14 @@ class Validation:
         return self.valid
 
 
+def _task(task: object) -> Task:
+    """`task` itself, or TypeError: the functions below reach into it before the extension
+    would refuse it."""
+    if not isinstance(task, Task):
+        raise TypeError(f"task must be a Task, not {type(task).__name__}")
+    return task
+
+
 def planners() -> List[str]:
     """The planner names plan() accepts, in the library's order ("auto" first)."""
     return [name for name, _ in _topoplan.planners()]
@@ -110,7 +120,7 @@ def plan(task: Task, instance: InstanceRef = None, planner: str = "auto", *,
     planner's default; for "auto" the limits bound its A* stage (default 500,000 expansions,
     256 MiB, 1 s). A limit outside its range (topoplan::limits: max_expansions >= 1,
     max_memory_bytes >= 1, max_seconds in [0, 1e9]) raises ValueError. The GIL is released while the planner runs."""
-    r = _topoplan._plan(task, instance, planner, max_expansions, max_memory_bytes,
+    r = _topoplan._plan(_task(task), instance, planner, max_expansions, max_memory_bytes,
                         None if max_seconds is None else float(max_seconds), objective)
     names = task.actions
     return PlanResult(status=r["status"], actions=list(r["actions"]),
@@ -121,6 +131,7 @@ def plan(task: Task, instance: InstanceRef = None, planner: str = "auto", *,
 
 def validate(task: Task, instance: InstanceRef, actions: Sequence[Union[int, str]]) -> Validation:
     """Checks a plan (action ids or names) from the instance's initial state."""
+    _task(task)
     ids = []
     for a in actions:
         if isinstance(a, str):
@@ -138,7 +149,12 @@ def validate(task: Task, instance: InstanceRef, actions: Sequence[Union[int, str
 def save_task(task: Task, path: str, format: str = "auto") -> None:
     """Writes the task: native TOML (every instance) or, for format "sas" or a .sas path,
     Fast Downward SAS (the first instance)."""
-    sas = format == "sas" or (format == "auto" and str(path).endswith(".sas"))
+    _task(task)
+    # A path, never a file descriptor: open(1, "w") would write to stdout and close it.
+    if isinstance(path, (int, bool)) or not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(f"path must be a str or os.PathLike, not {type(path).__name__}")
+    path = os.fsdecode(os.fspath(path))
+    sas = format == "sas" or (format == "auto" and path.endswith(".sas"))
     if format not in ("auto", "sas", "native"):
         raise ValueError("format: auto, native or sas")
     text = task.to_sas() if sas else task.to_native()

@@ -10,6 +10,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "topoplan/runtime/limits.h"
+
 using namespace topoplan;        // NOLINT(google-build-using-namespace)
 using namespace topoplan::capi;  // NOLINT(google-build-using-namespace)
 
@@ -218,12 +220,11 @@ topoplan_status crowd_create(const topoplan_crowd_planner* planner, const topopl
     if ((def->enqueue_task == nullptr) != (def->finish_task == nullptr))
       return fail(TOPOPLAN_INVALID_ARGUMENT, "enqueue_task and finish_task go together", error,
                   error_size);
-    if (def->threads < 1 || def->threads > 1024 || def->worker_count < 1 ||
-        def->worker_count > 1024 || def->npcs_per_block < 1 || def->worker_memo_entries < 0)
-      return fail(TOPOPLAN_INVALID_ARGUMENT,
-                  "threads and worker_count must be in [1, 1024], npcs_per_block >= 1, "
-                  "worker_memo_entries >= 0",
-                  error, error_size);
+    // The table of limits (limits.h), in its words; Crowd::create checks the other fields.
+    if (auto e = check_limit(limits::kCrowdThreads, int64_t{def->threads}, "crowd def"))
+      return fail(TOPOPLAN_INVALID_ARGUMENT, e->message, error, error_size);
+    if (auto e = check_limit(limits::kCrowdWorkerCount, int64_t{def->worker_count}, "crowd def"))
+      return fail(TOPOPLAN_INVALID_ARGUMENT, e->message, error, error_size);
     if (def->cache != nullptr && def->cache->owner != planner)
       return fail(TOPOPLAN_INVALID_ARGUMENT, "the cache was made for another crowd planner", error,
                   error_size);

@@ -92,7 +92,8 @@ topoplan_status topoplan_plan(const topoplan_task* task, const char* planner,
       copy_text(r.stats.engine, stats->engine, sizeof stats->engine);
     }
     if (r.status != PlanStatus::kSolved)
-      return fail(from_plan_status(r.status), r.message, error, error_size);
+      return fail(from_plan_status(r.status), limit_words_for(r.message, LimitDoor::kC), error,
+                  error_size);
     if (length > capacity)
       return fail(TOPOPLAN_BUFFER_TOO_SMALL,
                   "the plan has " + std::to_string(length) + " actions, the buffer " +

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <vector>
+#include "topoplan/runtime/limits.h"
 #include "topoplan/udgoap/planner.h"
 #include "topoplan/udgoap/scenario.h"
 
@@ -181,7 +182,8 @@ topoplan_status topoplan_udgoap_plan(const topoplan_udgoap_world* world,
     *length = static_cast<int32_t>(r.plan.size());
     if (utility != nullptr) *utility = r.utility;
     if (r.status != PlanStatus::kSolved)
-      return fail(from_plan_status(r.status), r.message, error, error_size);
+      return fail(from_plan_status(r.status), limit_words_for(r.message, LimitDoor::kC), error,
+                  error_size);
     if (*length > capacity)
       return fail(TOPOPLAN_BUFFER_TOO_SMALL, "the plan has more steps than the buffer", error,
                   error_size);

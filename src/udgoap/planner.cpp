@@ -13,6 +13,8 @@
 namespace topoplan::udgoap {
 namespace {
 
+constexpr const LimitSpec* kExpansionSpec[] = {&topoplan::limits::kUdgoapMaxExpansions};
+
 // Utilities are compared on a 1e-9 grid so that equal arithmetic in different orders still
 // ties, and ties fall back to the plan state id (the thesis: "the first will be selected").
 int64_t utility_key(double u) {
@@ -298,7 +300,7 @@ UdgoapResult plan_udgoap(const World& world, const AgentState& agent,
     if (result.expanded >= options.limits.max_expansions) {
       result.status = PlanStatus::kLimitReached;
       result.message = "node limit: " + std::to_string(options.limits.max_expansions) +
-                       " plan states expanded (raise max_expansions)";
+                       " plan states expanded (" + topoplan::raise_limits(kExpansionSpec) + ")";
       return result;
     }
     ++result.expanded;
@@ -316,8 +318,10 @@ UdgoapResult plan_udgoap(const World& world, const AgentState& agent,
   }
   if (truncated) {
     result.status = PlanStatus::kLimitReached;
-    result.message = "node limit: plan states beyond max_plan_length (" +
-                     std::to_string(options.limits.max_plan_length) + ") or max_generated (" +
+    result.message = "node limit: plan states beyond " +
+                     std::string(topoplan::limits::kUdgoapMaxPlanLength.cxx) + " (" +
+                     std::to_string(options.limits.max_plan_length) + ") or " +
+                     std::string(topoplan::limits::kUdgoapMaxGenerated.cxx) + " (" +
                      std::to_string(options.limits.max_generated) + ") were dropped";
   } else {
     result.status = PlanStatus::kGaveUp;

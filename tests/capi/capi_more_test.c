@@ -601,7 +601,9 @@ static void test_chain(const char* dir) {
   chain.fallback_budget = 0;
   CHECK_STATUS(run_chain(planner, &chain, &b, &chained, &stats, error, sizeof error),
                TOPOPLAN_INVALID_ARGUMENT);
-  CHECK(strstr(error, "fallback_budget must be in [1, ") != NULL);
+  CHECK(strstr(error,
+               "'fallback_budget' (first-attempt expansions per NPC) must be an integer in [1, ") !=
+        NULL);
   chain.fallback_budget = (int64_t)1 << 41;
   CHECK_STATUS(run_chain(planner, &chain, &b, &chained, &stats, error, sizeof error),
                TOPOPLAN_INVALID_ARGUMENT);

@@ -49,6 +49,20 @@ class TownDef(ctypes.Structure):
                 ("seed", ctypes.c_uint64)]
 
 
+class CrowdDef(ctypes.Structure):
+    _fields_ = [("worker_count", ctypes.c_int32), ("threads", ctypes.c_int32),
+                ("enqueue_task", ctypes.c_void_p), ("finish_task", ctypes.c_void_p),
+                ("user_task_context", ctypes.c_void_p), ("cache", ctypes.c_void_p),
+                ("npcs_per_block", ctypes.c_int32), ("worker_memo_entries", ctypes.c_int32)]
+
+
+class CrowdChain(ctypes.Structure):
+    _fields_ = [("fallback", ctypes.c_char_p), ("class_fallback", ctypes.c_void_p),
+                ("num_class_fallback", ctypes.c_int32), ("reserved", ctypes.c_int32),
+                ("fallback_budget", ctypes.c_int64), ("max_expansions", ctypes.c_int64),
+                ("max_memory_bytes", ctypes.c_int64), ("max_seconds", ctypes.c_double)]
+
+
 class UdgoapLimits(ctypes.Structure):
     _fields_ = [("max_expansions", ctypes.c_int64), ("max_generated", ctypes.c_int64),
                 ("max_plan_length", ctypes.c_int32), ("reserved", ctypes.c_int32)]
@@ -78,7 +92,7 @@ class CApi:
         assert self.lib.topoplan_task_load(path.encode(), 0, ctypes.byref(t), self.err, 512) == 0
         return t
 
-    def plan(self, **limits):
+    def plan(self, status_ok=False, **limits):
         task = self.task(HORSE)
         problem = Problem()
         assert self.lib.topoplan_task_instance(task, 0, ctypes.byref(problem)) == 0
@@ -91,6 +105,23 @@ class CApi:
         s = self.lib.topoplan_plan(task, b"astar", ctypes.byref(problem), ctypes.byref(options),
                                    actions, 64, ctypes.byref(stats), self.err, 512)
         self.lib.topoplan_task_free(task)
+        if status_ok:
+            return self.lib.topoplan_status_string(s).decode(), self.err.value.decode()
+        return self.message(s)
+
+    def crowd(self, chain=None, **fields):
+        task, planner = self.crowd_planner()
+        d = CrowdDef()
+        self.lib.topoplan_crowd_def_init(ctypes.byref(d))
+        for k, v in fields.items():
+            setattr(d, k, v)
+        ch = CrowdChain()
+        self.lib.topoplan_crowd_chain_init(ctypes.byref(ch))
+        for k, v in (chain or {}).items():
+            setattr(ch, k, v)
+        out = ctypes.c_void_p()
+        s = self.lib.topoplan_crowd_create_with_chain(planner, ctypes.byref(d), ctypes.byref(ch),
+                                                      ctypes.byref(out), self.err, 512)
         return self.message(s)
 
     def crowd_planner(self):
@@ -184,6 +215,22 @@ def test_every_door_words_every_limit_the_same(c):
          ["crowd", "--situations", "1000000", "--npcs", "10"]),
         (api.town(npcs=10**8), None, ["crowd", "--npcs", "100000000"]),
         (api.town(backgrounds=10**8), None, None),
+        (api.crowd(threads=0), python_message(lambda: tp.Crowd(planner, 0)),
+         ["crowd", "--threads", "0", "--npcs", "10"]),
+        (api.crowd(threads=2000), python_message(lambda: tp.Crowd(planner, 2000)),
+         ["crowd", "--threads", "2000", "--npcs", "10"]),
+        (api.crowd(worker_count=0), None, None),
+        (api.crowd(npcs_per_block=0), python_message(lambda: tp.Crowd(planner, 1, None, 0)), None),
+        (api.crowd(worker_memo_entries=-1),
+         python_message(lambda: tp.Crowd(planner, 1, None, 64, -1)), None),
+        (api.crowd(chain={"fallback_budget": 0}),
+         python_message(lambda: tp.Crowd(planner, fallback_budget=0)), None),
+        (api.crowd(chain={"max_expansions": 2**41}),
+         python_message(lambda: tp.Crowd(planner, fallback_max_expansions=2**41)), None),
+        (api.crowd(chain={"max_memory_bytes": 0}),
+         python_message(lambda: tp.Crowd(planner, fallback_max_memory_bytes=0)), None),
+        (api.crowd(chain={"max_seconds": float("inf")}),
+         python_message(lambda: tp.Crowd(planner, fallback_max_seconds=float("inf"))), None),
     ]
     for c_msg, py_msg, cli_args in rows:
         assert RANGE.search(c_msg), c_msg
@@ -193,3 +240,29 @@ def test_every_door_words_every_limit_the_same(c):
             cli = cli_message(*cli_args)
             assert RANGE.search(cli).group(0) == RANGE.search(c_msg).group(0), (cli, c_msg)
     assert cli_ok, "no CLI: set TOPOPLAN_CLI"
+
+
+def test_a_limit_reached_names_the_field_of_its_door(c):
+    """A search stopped by its limit says what to raise in the caller's terms: the C struct's
+    field, Python's keyword, the CLI's flag (limits.h, limit_words_for)."""
+    api = CApi(c)
+    status, c_msg = api.plan(status_ok=True, max_expansions=1)
+    assert status == "limit reached", (status, c_msg)
+    assert "raise topoplan_plan_options.max_expansions, topoplan_plan_options.max_memory_bytes " \
+           "or topoplan_plan_options.max_seconds" in c_msg, c_msg
+    r = tp.plan(tp.load_task(HORSE), 0, "astar", max_expansions=1)
+    assert r.status == "limit reached"
+    assert "raise max_expansions=, max_memory_bytes= or max_seconds=" in r.message, r.message
+    _, agent = tp.load_scenario(WIZARD)
+    u = agent.plan(max_expansions=1)
+    assert u["status"] == "limit reached" and "raise max_expansions=" in u["message"], u
+    for text in (c_msg, r.message, u["message"]):
+        assert "--" not in text and "SearchLimits" not in text, text
+    if Path(CLI).exists() or "TOPOPLAN_CLI" in os.environ:
+        p = subprocess.run([CLI, "plan", HORSE, "--planner", "astar", "--max-expansions", "1"],
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 12, (p.returncode, p.stderr)
+        assert "raise --max-expansions, --max-memory or --max-seconds" in p.stderr, p.stderr
+        a = subprocess.run([CLI, "agent", WIZARD, "--max-expansions", "1"], capture_output=True,
+                           text=True, timeout=60)
+        assert "raise --max-expansions" in a.stderr, a.stderr

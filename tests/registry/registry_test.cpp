@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "topoplan/runtime/limits.h"
 #include "topoplan/runtime/plan.h"
 #include "topoplan/tools/families.h"
 
@@ -104,6 +105,35 @@ TEST(Registry, CheckNamesTheFieldAndItsRange) {
   EXPECT_EQ(e->message,
             "PlannerOptions.limits: 'max_seconds' (seconds of search; 0: none) must be a number in "
             "[0, 1e+09], found nan");
+}
+
+// A search stopped by a limit says which fields to raise, in the C++ spelling; each door rewrites
+// them into its own (the C struct's fields, Python's keywords, the CLI's flags) and no door is
+// told about another's.
+TEST(Registry, LimitReachedNamesTheFieldsOfEachDoor) {
+  const Task task = western_pus();
+  PlannerOptions one;
+  one.limits.max_expansions = 1;
+  for (const char* name : {"astar", "astar-back", "exact"}) {
+    const PlanResult r = find_planner(name)->plan(task.domain, task.instances.front(), one);
+    ASSERT_EQ(r.status, PlanStatus::kLimitReached) << name << ": " << r.message;
+    EXPECT_NE(r.message.find("raise SearchLimits::max_expansions"), std::string::npos) << r.message;
+    EXPECT_EQ(r.message.find("--"), std::string::npos) << r.message;
+    const std::string c = limit_words_for(r.message, LimitDoor::kC);
+    EXPECT_NE(c.find("raise topoplan_plan_options.max_expansions"), std::string::npos) << c;
+    EXPECT_EQ(c.find("SearchLimits"), std::string::npos) << c;
+    const std::string py = limit_words_for(r.message, LimitDoor::kPython);
+    EXPECT_NE(py.find("raise max_expansions="), std::string::npos) << py;
+    const std::string cli = limit_words_for(r.message, LimitDoor::kCli);
+    EXPECT_NE(cli.find("raise --max-expansions"), std::string::npos) << cli;
+  }
+  const LimitSpec* const all[] = {&limits::kMaxExpansions, &limits::kMaxMemoryBytes,
+                                  &limits::kMaxSeconds};
+  EXPECT_EQ(limit_words_for(raise_limits(all), LimitDoor::kCli),
+            "raise --max-expansions, --max-memory or --max-seconds");
+  EXPECT_EQ(limit_words_for(raise_limits(all), LimitDoor::kC),
+            "raise topoplan_plan_options.max_expansions, topoplan_plan_options.max_memory_bytes "
+            "or topoplan_plan_options.max_seconds");
 }
 
 }  // namespace

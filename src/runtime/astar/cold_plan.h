@@ -5,9 +5,14 @@
 #include <chrono>
 #include <string>
 
+#include "topoplan/runtime/limits.h"
 #include "topoplan/runtime/plan.h"
 
 namespace topoplan::detail {
+
+// The limits a search planner's LIMIT_REACHED message asks to raise.
+inline constexpr const LimitSpec* kSearchLimitSpecs[] = {
+    &limits::kMaxExpansions, &limits::kMaxMemoryBytes, &limits::kMaxSeconds};
 
 template <typename Planner>
 PlanResult plan_once(const Domain& domain, const Instance& instance, const PlannerOptions& options,
@@ -34,7 +39,7 @@ PlanResult plan_once(const Domain& domain, const Instance& instance, const Plann
     case PlanStatus::kLimitReached:
       result.message = std::string(what) + " stopped at a limit (" +
                        std::to_string(planner.expanded()) +
-                       " expansions): raise --max-expansions, --max-memory or --max-seconds";
+                       " expansions): " + raise_limits(kSearchLimitSpecs);
       break;
     default:
       break;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "runtime/crowd/internal.h"
+#include "topoplan/runtime/limits.h"
 
 namespace topoplan {
 
@@ -19,8 +20,6 @@ Error error_of(std::string message) {
   return Error{std::move(message), {}, 0};
 }
 
-constexpr int64_t kMaxWorkers = 4096;
-
 // The buffer of a fallback plan (a worker's, the retries'): actions.
 size_t fallback_plan_size(int32_t max_plan_length) {
   return static_cast<size_t>(std::max(max_plan_length, 64)) + 1;
@@ -28,29 +27,21 @@ size_t fallback_plan_size(int32_t max_plan_length) {
 
 // The def's fields that do not depend on the planner: "" or a one-line message.
 std::string check_def(const CrowdDef& def) {
-  // Every numeric field: its range, in one line naming the field, so bad input is refused here
-  // and never reaches a cast or an allocation.
-  auto range = [](const char* field, int64_t value, int64_t lo, int64_t hi) -> std::string {
-    if (value >= lo && value <= hi) return {};
-    return std::string("crowd: ") + field + " must be in [" + std::to_string(lo) + ", " +
-           std::to_string(hi) + "], got " + std::to_string(value);
-  };
-  for (const std::string& bad :
-       {range("worker_count", def.worker_count, 1, kMaxWorkers),
-        range("npcs_per_block", def.npcs_per_block, 1, 1 << 20),
-        // Checked before the unsigned cast below, which would turn a negative into 2^32 entries.
-        range("worker_memo_entries", def.worker_memo_entries, 0, 1 << 24),
-        range("fallback_budget", def.fallback_budget, 1, int64_t{1} << 40),
-        range("fallback_limits.max_expansions", def.fallback_limits.max_expansions, 1,
-              int64_t{1} << 40),
-        range("fallback_limits.max_memory_bytes", def.fallback_limits.max_memory_bytes, 1,
-              int64_t{1} << 50)})
-    if (!bad.empty()) return bad;
-  // isfinite first: NaN would pass a plain `max_seconds < 0` test. An infinite limit is no
-  // limit: that is spelled 0.
-  if (!std::isfinite(def.fallback_limits.max_seconds) || def.fallback_limits.max_seconds < 0)
-    return "crowd: fallback_limits.max_seconds must be finite and >= 0 (0: no limit), got " +
-           std::to_string(def.fallback_limits.max_seconds);
+  // Every numeric field against the table of limits, so bad input is refused here in the words
+  // of every door and never reaches a cast or an allocation (a negative worker_memo_entries
+  // would become 2^32 entries). An infinite max_seconds is no limit: that is spelled 0.
+  using namespace limits;  // NOLINT(google-build-using-namespace)
+  const std::pair<const LimitSpec*, int64_t> ints[] = {
+      {&kCrowdWorkerCount, def.worker_count},
+      {&kCrowdNpcsPerBlock, def.npcs_per_block},
+      {&kCrowdWorkerMemoEntries, def.worker_memo_entries},
+      {&kCrowdFallbackBudget, def.fallback_budget},
+      {&kCrowdFallbackMaxExpansions, def.fallback_limits.max_expansions},
+      {&kCrowdFallbackMaxMemoryBytes, def.fallback_limits.max_memory_bytes}};
+  for (const auto& [spec, value] : ints)
+    if (auto e = check_limit(*spec, value, "crowd")) return e->message;
+  if (auto e = check_limit(kCrowdFallbackMaxSeconds, def.fallback_limits.max_seconds, "crowd"))
+    return e->message;
   if ((def.enqueue_task == nullptr) != (def.finish_task == nullptr))
     return "crowd: set both enqueue_task and finish_task, or neither";
   for (const std::string& name : def.fallback)

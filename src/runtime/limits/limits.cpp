@@ -41,4 +41,42 @@ std::optional<Error> check_limit(const LimitSpec& spec, int64_t value, std::stri
   return Error{std::string(where) + ": " + msg, "", 0};
 }
 
+std::string limit_field(const LimitSpec& spec, LimitDoor door) {
+  switch (door) {
+    case LimitDoor::kCxx:
+      if (!spec.cxx.empty()) return std::string(spec.cxx);
+      break;
+    case LimitDoor::kC:
+      if (!spec.c.empty()) return std::string(spec.c);
+      break;
+    case LimitDoor::kPython:
+      return std::string(spec.name) + "=";  // Python's keyword arguments keep the table's names
+    case LimitDoor::kCli:
+      if (!spec.flag.empty()) return std::string(spec.flag);
+      break;
+  }
+  return std::string(spec.name);
+}
+
+std::string raise_limits(std::span<const LimitSpec* const> specs) {
+  std::string out = "raise";
+  for (size_t i = 0; i < specs.size(); ++i) {
+    out += i == 0 ? " " : i + 1 == specs.size() ? " or " : ", ";
+    out += limit_field(*specs[i], LimitDoor::kCxx);
+  }
+  return out;
+}
+
+std::string limit_words_for(std::string message, LimitDoor door) {
+  if (door == LimitDoor::kCxx) return message;
+  for (const LimitSpec& spec : limits::kAll) {
+    if (spec.cxx.empty()) continue;
+    const std::string to = limit_field(spec, door);
+    for (size_t at = message.find(spec.cxx); at != std::string::npos;
+         at = message.find(spec.cxx, at + to.size()))
+      message.replace(at, spec.cxx.size(), to);
+  }
+  return message;
+}
+
 }  // namespace topoplan

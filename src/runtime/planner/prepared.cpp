@@ -100,7 +100,7 @@ PlanResult plan_prepared(std::string_view name, const Domain& domain, const Inst
                   static_cast<long long>(limits.max_memory_bytes >> 20), limits.max_seconds);
     r.message = "no plan within the default planner's limits (" + std::string(words) + "; " +
                 std::to_string(r.stats.expanded) + " A* expansions): " + r.message +
-                "; raise --max-expansions, --max-memory or --time-limit, or ask --planner exact";
+                "; or plan with the planner 'exact'";
   }
   r.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

@@ -11,11 +11,19 @@
 
 #include "runtime/search/best_first.h"
 #include "tools/exact/exact_policy.h"
+#include "topoplan/runtime/limits.h"
 #include "topoplan/runtime/state.h"
 #include "topoplan/runtime/validate.h"
 #include "topoplan/tools/search.h"
 
 namespace topoplan {
+
+namespace {
+// The limit each stop of the search asks to raise.
+constexpr const LimitSpec* kExpansionSpec[] = {&limits::kMaxExpansions};
+constexpr const LimitSpec* kSecondsSpec[] = {&limits::kMaxSeconds};
+constexpr const LimitSpec* kMemorySpec[] = {&limits::kMaxMemoryBytes};
+}  // namespace
 
 PlanResult plan_exact(const Domain& domain, const Instance& instance,
                       const PlannerOptions& options) {
@@ -50,13 +58,14 @@ PlanResult plan_exact(const Domain& domain, const Instance& instance,
     case SearchStop::kExpansionLimit:
       return finish(PlanStatus::kLimitReached, "node limit reached (" +
                                                    std::to_string(limits.max_expansions) +
-                                                   " expansions); raise --max-expansions");
+                                                   " expansions); " + raise_limits(kExpansionSpec));
     case SearchStop::kTimeLimit:
-      return finish(PlanStatus::kLimitReached, "time limit reached");
+      return finish(PlanStatus::kLimitReached, "time limit reached; " + raise_limits(kSecondsSpec));
     case SearchStop::kMemoryLimit:
       return finish(PlanStatus::kLimitReached,
                     "memory limit reached (" + std::to_string(limits.max_memory_bytes) +
-                        " bytes) after " + std::to_string(search.states()) + " states");
+                        " bytes) after " + std::to_string(search.states()) + " states; " +
+                        raise_limits(kMemorySpec));
     case SearchStop::kExhausted:
     case SearchStop::kDeadRoot:
       break;
