@@ -86,6 +86,31 @@ struct Goal {
   std::vector<uint64_t> packed;       // crowd goal layout (free fields all ones)
 };
 
+// Where the examination of a range of agents writes: events go straight into the caller's array
+// when one part runs alone, into the part's own buffer when parts run in parallel (merged in part
+// order afterwards, so the events are the same for any number of threads).
+struct Part {
+  int32_t word_begin = 0, word_end = 0;  // the part's 64-agent words
+  std::span<Event> direct;               // one part: the caller's array
+  std::vector<Event> buffer;             // parallel parts: merged after the phase
+  bool buffered = false;
+  int64_t written = 0, dropped = 0;
+  std::vector<int32_t> enqueued;  // agents that asked for a plan, in examination order
+  std::array<int64_t, kNumReplanReasons> replans{};
+  int64_t examined = 0;
+  std::vector<uint64_t> scratch;  // one state
+
+  void put(const Event& e) {
+    if (buffered) {
+      buffer.push_back(e);
+    } else if (written < static_cast<int64_t>(direct.size())) {
+      direct[static_cast<size_t>(written++)] = e;
+    } else {
+      ++dropped;
+    }
+  }
+};
+
 }  // namespace
 
 struct AgentWorld::Impl {
@@ -127,20 +152,15 @@ struct AgentWorld::Impl {
   std::vector<uint16_t> out_length;
   std::vector<CrowdStatus> out_status;
   std::vector<uint64_t> scratch;  // one state
+  std::vector<Part> parts;        // parts[0] also writes the batch's events
 
   int64_t frame = 0;
   uint32_t version = 0;
   double time = 0;
 
-  // The update in progress.
-  std::span<Event> events;
-  UpdateStats* stats = nullptr;
-
-  void emit(AgentId a, EventKind kind, uint8_t detail, ActionId action, GoalId g, uint16_t at = 0) {
-    if (stats->events < static_cast<int64_t>(events.size()))
-      events[static_cast<size_t>(stats->events++)] = Event{a, kind, detail, at, action, g};
-    else
-      ++stats->events_dropped;
+  static void emit(Part& out, AgentId a, EventKind kind, uint8_t detail, ActionId action, GoalId g,
+                   uint16_t at = 0) {
+    out.put(Event{a, kind, detail, at, action, g});
   }
   uint64_t* state_of(int32_t i) { return state.data() + static_cast<size_t>(i) * words; }
   const uint64_t* state_of(int32_t i) const {
@@ -186,8 +206,8 @@ struct AgentWorld::Impl {
   }
   // Validates plan[from, len) and then the goal from the believed state: the first step that
   // fails, len when only the goal fails, -1 when the rest is a plan.
-  [[nodiscard]] int32_t first_broken(int32_t i, int32_t from) {
-    uint64_t* s = scratch.data();
+  [[nodiscard]] int32_t first_broken(Part& out, int32_t i, int32_t from) {
+    uint64_t* s = out.scratch.data();
     std::memcpy(s, state_of(i), sizeof(uint64_t) * static_cast<size_t>(words));
     const uint16_t* p = plan_of(i);
     const int32_t l = len[static_cast<size_t>(i)];
@@ -197,25 +217,25 @@ struct AgentWorld::Impl {
     }
     return goal_holds(s, goal[static_cast<size_t>(i)]) ? -1 : l;
   }
-  void enqueue(int32_t i, ReplanReason reason) {
+  // Marks the agent queued; the part's list goes into the queue after the examination phase.
+  void enqueue(Part& out, int32_t i, ReplanReason reason) {
     uint8_t& f = flags[static_cast<size_t>(i)];
     if ((f & kQueued) != 0) return;
     f |= kQueued;
     queued_reason[static_cast<size_t>(i)] = static_cast<uint8_t>(reason);
-    ++stats->replans[static_cast<size_t>(reason)];
-    queue[static_cast<size_t>((queue_head + queue_size) % def.capacity)] = i;
-    ++queue_size;
+    ++out.replans[static_cast<size_t>(reason)];
+    out.enqueued.push_back(i);
   }
-  void start(int32_t i) {
+  void start(Part& out, int32_t i) {
     const auto u = static_cast<size_t>(i);
     flags[u] |= kRunning;
     start_time[u] = time;
-    emit(i, EventKind::kStartAction, 0, plan_of(i)[step[u]], goal[u], step[u]);
+    emit(out, i, EventKind::kStartAction, 0, plan_of(i)[step[u]], goal[u], step[u]);
   }
-  void abort_running(int32_t i, ReplanReason why) {
+  void abort_running(Part& out, int32_t i, ReplanReason why) {
     const auto u = static_cast<size_t>(i);
     if ((flags[u] & kRunning) == 0) return;
-    emit(i, EventKind::kAbortAction, static_cast<uint8_t>(why), plan_of(i)[step[u]], goal[u],
+    emit(out, i, EventKind::kAbortAction, static_cast<uint8_t>(why), plan_of(i)[step[u]], goal[u],
          step[u]);
     flags[u] &= static_cast<uint8_t>(~kRunning);
   }
@@ -225,11 +245,13 @@ struct AgentWorld::Impl {
     step[static_cast<size_t>(i)] = 0;
   }
 
-  void examine(int32_t i, bool was_sensed, bool was_due);
-  void plan_batch();
+  void examine(Part& out, int32_t i, bool was_sensed, bool was_due);
+  void examine_part(Part& out);
+  static void run_parts(int32_t begin, int32_t end, int32_t worker, void* context);
+  void plan_batch(Part& out, UpdateStats& stats);
 };
 
-void AgentWorld::Impl::examine(int32_t i, bool was_sensed, bool was_due) {
+void AgentWorld::Impl::examine(Part& out, int32_t i, bool was_sensed, bool was_due) {
   const auto u = static_cast<size_t>(i);
   uint8_t f = flags[u];
   uint64_t* s = state_of(i);
@@ -256,16 +278,16 @@ void AgentWorld::Impl::examine(int32_t i, bool was_sensed, bool was_due) {
   if (g != old_goal) {
     const bool reached = old_goal != kNoGoal && goal_holds(s, old_goal);
     if (reached) {
-      emit(i, EventKind::kGoalReached, 0, -1, old_goal);
+      emit(out, i, EventKind::kGoalReached, 0, -1, old_goal);
       if (reason == ReplanReason::kNone) reason = ReplanReason::kPlanFinished;
     } else if (old_goal != kNoGoal && reason == ReplanReason::kNone) {
       reason = ReplanReason::kBetterGoal;
     }
-    abort_running(i, reason == ReplanReason::kNone ? ReplanReason::kNoPlan : reason);
+    abort_running(out, i, reason == ReplanReason::kNone ? ReplanReason::kNoPlan : reason);
     drop_plan(i);
     flags[u] &= static_cast<uint8_t>(~kBlocked);
     goal[u] = g;
-    emit(i, EventKind::kGoalChanged, 0, -1, g);
+    emit(out, i, EventKind::kGoalChanged, 0, -1, g);
   }
   if (g == kNoGoal) return;
   f = flags[u];
@@ -275,10 +297,10 @@ void AgentWorld::Impl::examine(int32_t i, bool was_sensed, bool was_due) {
     } else if (step[u] >= len[u]) {
       reason = ReplanReason::kPlanFinished;  // the goal still does not hold
     } else if (was_sensed || advanced) {
-      const int32_t broken = first_broken(i, step[u]);
+      const int32_t broken = first_broken(out, i, step[u]);
       if (broken >= 0) {
         reason = ReplanReason::kConditionBroken;
-        if (broken == step[u]) abort_running(i, reason);
+        if (broken == step[u]) abort_running(out, i, reason);
       }
     }
     if (reason == ReplanReason::kNone && was_due && (f & kHasPlan) != 0) {
@@ -291,13 +313,45 @@ void AgentWorld::Impl::examine(int32_t i, bool was_sensed, bool was_due) {
   }
   if (reason != ReplanReason::kNone) {
     last_reason[u] = static_cast<uint8_t>(reason);
-    enqueue(i, reason);
+    enqueue(out, i, reason);
   } else if (advanced && (flags[u] & kQueued) == 0) {
-    start(i);
+    start(out, i);
   }
 }
 
-void AgentWorld::Impl::plan_batch() {
+// The agents of the part's words that changed or are due, in agent order. Touches only these
+// agents' entries (and the part's own outputs), so parts may run on different threads.
+void AgentWorld::Impl::examine_part(Part& out) {
+  const auto now = static_cast<uint32_t>(frame);
+  const int32_t count = n;
+  for (int32_t word = out.word_begin; word < out.word_end; ++word) {
+    const int32_t base = word * 64;
+    const int32_t end = std::min(count, base + 64);
+    uint64_t due_bits = 0;
+    for (int32_t i = base; i < end; ++i)
+      due_bits |= static_cast<uint64_t>(next_due[static_cast<size_t>(i)] <= now) << (i - base);
+    const uint64_t sensed_bits = sensed[static_cast<size_t>(word)];
+    uint64_t bits = sensed_bits | due_bits;
+    if (bits == 0) continue;
+    sensed[static_cast<size_t>(word)] = 0;
+    while (bits != 0) {
+      const int bit = std::countr_zero(bits);
+      bits &= bits - 1;
+      const int32_t i = base + bit;
+      const bool is_due = ((due_bits >> bit) & 1) != 0;
+      if (is_due) next_due[static_cast<size_t>(i)] = now + period[static_cast<size_t>(i)];
+      ++out.examined;
+      examine(out, i, ((sensed_bits >> bit) & 1) != 0, is_due);
+    }
+  }
+}
+
+void AgentWorld::Impl::run_parts(int32_t begin, int32_t end, int32_t /*worker*/, void* context) {
+  auto* self = static_cast<Impl*>(context);
+  for (int32_t k = begin; k < end; ++k) self->examine_part(self->parts[static_cast<size_t>(k)]);
+}
+
+void AgentWorld::Impl::plan_batch(Part& out, UpdateStats& stats) {
   const int64_t take = std::min<int64_t>(queue_size, batch_cap);
   int32_t m = 0;
   for (int64_t k = 0; k < take; ++k) {
@@ -322,16 +376,16 @@ void AgentWorld::Impl::plan_batch() {
   const CrowdBatch batch{std::span<const uint16_t>(batch_class.data(), mm),
                          std::span<const uint64_t>(batch_init.data(), mm * w),
                          std::span<const uint64_t>(batch_goal.data(), mm * w)};
-  const CrowdOutput out{std::span<ActionId>(out_actions.data(), mm * static_cast<size_t>(max_len)),
-                        std::span<uint32_t>(out_offset.data(), mm),
-                        std::span<uint16_t>(out_length.data(), mm),
-                        std::span<CrowdStatus>(out_status.data(), mm)};
+  const CrowdOutput answers{
+      std::span<ActionId>(out_actions.data(), mm * static_cast<size_t>(max_len)),
+      std::span<uint32_t>(out_offset.data(), mm), std::span<uint16_t>(out_length.data(), mm),
+      std::span<CrowdStatus>(out_status.data(), mm)};
   const auto t0 = std::chrono::steady_clock::now();
-  crowd->plan(batch, out);
-  stats->plan_ns +=
+  crowd->plan(batch, answers);
+  stats.plan_ns +=
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
           .count();
-  stats->planned += m;
+  stats.planned += m;
   for (size_t k = 0; k < mm; ++k) {
     const int32_t i = batch_agent[k];
     const auto u = static_cast<size_t>(i);
@@ -343,16 +397,16 @@ void AgentWorld::Impl::plan_batch() {
       if ((st & kCrowdUnsolvable) != 0) np = NoPlanReason::kUnsolvable;
       if ((st & kCrowdBadInput) != 0) np = NoPlanReason::kBadInput;
       if ((st & kCrowdBufferTooSmall) != 0 || l > max_len) np = NoPlanReason::kTooLong;
-      abort_running(i, why);
+      abort_running(out, i, why);
       drop_plan(i);
       flags[u] |= kBlocked;
       plan_version[u] = version;
-      emit(i, EventKind::kNoPlan, static_cast<uint8_t>(np), -1, goal[u]);
+      emit(out, i, EventKind::kNoPlan, static_cast<uint8_t>(np), -1, goal[u]);
       continue;
     }
     const ActionId* p = out_actions.data() + out_offset[k];
     const bool keep = (flags[u] & kRunning) != 0 && l > 0 && plan_of(i)[step[u]] == p[0];
-    if (!keep) abort_running(i, why);
+    if (!keep) abort_running(out, i, why);
     uint16_t* dst = plan_of(i);
     for (int32_t j = 0; j < l; ++j) dst[j] = static_cast<uint16_t>(p[j]);
     len[u] = static_cast<uint8_t>(l);
@@ -360,11 +414,11 @@ void AgentWorld::Impl::plan_batch() {
     flags[u] |= kHasPlan;
     plan_frame[u] = static_cast<uint32_t>(frame);
     plan_version[u] = version;
-    emit(i, EventKind::kPlanned, static_cast<uint8_t>(why), l, goal[u]);
+    emit(out, i, EventKind::kPlanned, static_cast<uint8_t>(why), l, goal[u]);
     if (l == 0) {
       mark(i);  // the goal already holds: the next update picks the next goal
     } else if (!keep) {
-      start(i);
+      start(out, i);
     }
   }
 }
@@ -381,6 +435,7 @@ Result<AgentWorld> AgentWorld::create(const CrowdPlanner& planner, const AgentWo
     return bad("decision_period must be in [1, 2^20] frames");
   if (def.max_plan_age < 0) return bad("max_plan_age must be >= 0 (0: never)");
   if (def.max_plans_per_frame < 1) return bad("max_plans_per_frame must be >= 1");
+  if (def.min_agents_per_part < 64) return bad("min_agents_per_part must be >= 64");
   if (def.max_plan_length < 1 || def.max_plan_length > 255)
     return bad("max_plan_length must be in [1, 255]");
   const Domain& domain = planner.domain();
@@ -449,6 +504,17 @@ Result<AgentWorld> AgentWorld::create(const CrowdPlanner& planner, const AgentWo
   w.out_length.assign(b, 0);
   w.out_status.assign(b, 0);
   w.scratch.assign(words, 0);
+  // Parts: one per worker and a few more to even out the load (only with a task hook).
+  const int32_t workers =
+      def.crowd.enqueue_task != nullptr ? std::max(1, def.crowd.worker_count) : 1;
+  const int32_t part_count =
+      std::clamp(4 * workers, 1, std::max<int32_t>(1, static_cast<int32_t>(cap / 64 + 1)));
+  w.parts.resize(workers > 1 ? static_cast<size_t>(part_count) : 1);
+  for (Part& p : w.parts) {
+    p.scratch.assign(words, 0);
+    p.enqueued.reserve(w.parts.size() > 1 ? cap / w.parts.size() + 64 : cap);
+    if (w.parts.size() > 1) p.buffer.reserve(cap / w.parts.size() / 2 + 64);
+  }
   return world;
 }
 
@@ -617,40 +683,52 @@ UpdateStats AgentWorld::update(double dt, std::span<Event> events) {
   Impl& w = *impl_;
   UpdateStats stats;
   stats.frame = w.frame;
-  w.events = events;
-  w.stats = &stats;
   w.time += dt;
-  const auto frame = static_cast<uint32_t>(w.frame);
-  const int32_t n = w.n;
-  // Due agents into the `due` bitmap, 64 at a time.
-  for (int32_t base = 0; base < n; base += 64) {
-    const int32_t end = std::min(n, base + 64);
-    uint64_t bits = 0;
-    for (int32_t i = base; i < end; ++i)
-      bits |= static_cast<uint64_t>(w.next_due[static_cast<size_t>(i)] <= frame) << (i - base);
-    w.due[static_cast<size_t>(base >> 6)] = bits;
+  const int32_t words_used = (w.n + 63) / 64;
+  // Parts of whole 64-agent words, at least min_agents_per_part agents each; several only when
+  // the host gave threads.
+  int32_t count = 1;
+  if (w.def.crowd.enqueue_task != nullptr && w.parts.size() > 1)
+    count = std::clamp(words_used / std::max(1, w.def.min_agents_per_part / 64), 1,
+                       static_cast<int32_t>(w.parts.size()));
+  for (int32_t k = 0; k < count; ++k) {
+    Part& p = w.parts[static_cast<size_t>(k)];
+    p.word_begin = static_cast<int32_t>(static_cast<int64_t>(words_used) * k / count);
+    p.word_end = static_cast<int32_t>(static_cast<int64_t>(words_used) * (k + 1) / count);
+    p.buffered = count > 1;
+    p.direct = events;
+    p.buffer.clear();
+    p.written = p.dropped = p.examined = 0;
+    p.enqueued.clear();
+    p.replans = {};
   }
-  for (size_t word = 0; word * 64 < static_cast<size_t>(n); ++word) {
-    const uint64_t sensed = w.sensed[word];
-    const uint64_t due = w.due[word];
-    uint64_t bits = sensed | due;
-    if (bits == 0) continue;
-    w.sensed[word] = 0;
-    while (bits != 0) {
-      const int bit = std::countr_zero(bits);
-      bits &= bits - 1;
-      const auto i = static_cast<int32_t>(word * 64 + static_cast<size_t>(bit));
-      const bool is_due = ((due >> bit) & 1) != 0;
-      if (is_due) w.next_due[static_cast<size_t>(i)] = frame + w.period[static_cast<size_t>(i)];
-      ++stats.examined;
-      w.examine(i, ((sensed >> bit) & 1) != 0, is_due);
+  if (count == 1) {
+    w.examine_part(w.parts[0]);
+  } else {
+    const CrowdDef& cd = w.def.crowd;
+    void* task = cd.enqueue_task(&Impl::run_parts, count, 1, &w, cd.user_task_context);
+    if (task != nullptr) cd.finish_task(task, cd.user_task_context);
+  }
+  // Merge in part order: the queue, the counts and (parallel parts) the events.
+  Part& first = w.parts[0];
+  const bool merge_events = count > 1;
+  first.buffered = false;
+  for (int32_t k = 0; k < count; ++k) {
+    Part& p = w.parts[static_cast<size_t>(k)];
+    for (const int32_t i : p.enqueued) {
+      w.queue[static_cast<size_t>((w.queue_head + w.queue_size) % w.def.capacity)] = i;
+      ++w.queue_size;
     }
+    for (size_t r = 0; r < stats.replans.size(); ++r) stats.replans[r] += p.replans[r];
+    stats.examined += p.examined;
+    if (merge_events)
+      for (const Event& e : p.buffer) first.put(e);
   }
-  w.plan_batch();
+  w.plan_batch(first, stats);
+  stats.events = first.written;
+  stats.events_dropped = first.dropped;
   stats.waiting = w.queue_size;
   ++w.frame;
-  w.stats = nullptr;
-  w.events = {};
   return stats;
 }
 

@@ -351,7 +351,8 @@ TEST(Agents, SmallCallsNameTheFailedCondition) {
 // Western agents whose goals are their class's routines restricted to what the class changes;
 // every frame a share of them senses a random value of one of its class's variables, and the
 // "engine" finishes every running action after two frames. Returns a hash of the events.
-uint64_t western_run(int32_t threads, int32_t agents, int32_t frames, bool check_plans) {
+uint64_t western_run(int32_t threads, int32_t agents, int32_t frames, bool check_plans,
+                     int32_t min_agents_per_part = AgentWorldDef{}.min_agents_per_part) {
   const Task task = western();
   const Domain& d = task.domain;
   const CrowdPlanner planner = CrowdPlanner::create(d).value();
@@ -359,6 +360,7 @@ uint64_t western_run(int32_t threads, int32_t agents, int32_t frames, bool check
   def.capacity = agents;
   def.decision_period = 8;
   def.max_plan_age = 10;
+  def.min_agents_per_part = min_agents_per_part;
   std::unique_ptr<CrowdThreadPool> pool;
   if (threads > 1) {
     pool = std::make_unique<CrowdThreadPool>(threads);
@@ -447,6 +449,26 @@ TEST(Agents, EventsAreIdenticalForAnyThreadCount) {
   EXPECT_EQ(one, western_run(2, 5000, 30, false));
   EXPECT_EQ(one, western_run(3, 5000, 30, false));
   EXPECT_EQ(one, western_run(1, 5000, 30, false));
+}
+
+// The examination in parts of 64 agents (and of 192: parts of whole words, the last one short)
+// on 2 and 3 threads: the events are merged in agent order, as one thread writes them.
+TEST(Agents, EventsAreIdenticalWhenTheExaminationRunsInParts) {
+  const uint64_t one = western_run(1, 5000, 30, false);
+  EXPECT_EQ(one, western_run(2, 5000, 30, false, 64));
+  EXPECT_EQ(one, western_run(3, 5000, 30, false, 64));
+  EXPECT_EQ(one, western_run(2, 5000, 30, false, 192));
+  EXPECT_EQ(one, western_run(3, 5000, 30, false, 192));
+}
+
+TEST(Agents, PartsSmallerThanAWordAreRefused) {
+  const Task task = western();
+  const CrowdPlanner planner = CrowdPlanner::create(task.domain).value();
+  AgentWorldDef def;
+  def.min_agents_per_part = 63;
+  const Result<AgentWorld> made = AgentWorld::create(planner, def);
+  ASSERT_FALSE(made.ok());
+  EXPECT_NE(made.error().to_string().find("min_agents_per_part"), std::string::npos);
 }
 
 }  // namespace

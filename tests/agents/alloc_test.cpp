@@ -12,7 +12,7 @@
 namespace topoplan::agents {
 namespace {
 
-void run(int32_t threads) {
+void run(int32_t threads, int32_t min_agents_per_part = AgentWorldDef{}.min_agents_per_part) {
   const Task task = western();
   const Domain& d = task.domain;
   const CrowdPlanner planner = CrowdPlanner::create(d).value();
@@ -20,6 +20,7 @@ void run(int32_t threads) {
   def.capacity = 3000;
   def.decision_period = 4;
   def.max_plan_age = 20;
+  def.min_agents_per_part = min_agents_per_part;
   CrowdThreadPool pool(threads);
   if (threads > 1) pool.install(def.crowd);
   AgentWorld world = AgentWorld::create(planner, def).value();
@@ -63,6 +64,10 @@ TEST(AgentsAlloc, UpdateAllocatesNothingAtSteadyState) {
 }
 TEST(AgentsAlloc, UpdateAllocatesNothingOnThePool) {
   run(2);
+}
+// The examination in parts on the pool: the parts' buffers are reused from frame to frame.
+TEST(AgentsAlloc, UpdateAllocatesNothingWithTheExaminationInParts) {
+  run(2, 64);
 }
 
 }  // namespace
