@@ -324,7 +324,7 @@ void add_agents_command(CLI::App& app, int& exit_code) {
   add_number(*cmd, "--agents", o->agents, int32_t{1}, int32_t{1} << 26, "number of agents");
   add_number(*cmd, "--frames", o->frames, int32_t{1}, int32_t{1} << 24, "frames to run");
   add_number(*cmd, "--threads", o->threads, int32_t{1}, int32_t{256},
-             "threads of the planning batch (the built-in pool)");
+             "threads of the planning batch and of the agents' examination (the built-in pool)");
   add_number(*cmd, "--sense", o->sense, 0.0, 1.0,
              "share of the agents sensing a random change of one of their class's variables "
              "each frame");
