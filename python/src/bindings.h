@@ -7,6 +7,7 @@
 //   crowd.cpp   CrowdPlanner, PlanCache, Crowd (NumPy batches, the GIL released)
 //   udgoap.cpp  UDGOAP worlds and agents, scenario files
 //   sim.cpp     one episode of a simulation scenario
+//   agents.cpp  AgentWorld (the agent runtime; NumPy events), the engines' small calls
 #pragma once
 
 #include <pybind11/numpy.h>
@@ -114,5 +115,6 @@ void bind_prepared(py::module_& m);
 void bind_crowd(py::module_& m);
 void bind_udgoap(py::module_& m);
 void bind_sim(py::module_& m);
+void bind_agents(py::module_& m);
 
 }  // namespace topoplan_py

@@ -22,4 +22,5 @@ PYBIND11_MODULE(_topoplan, m) {
   topoplan_py::bind_crowd(m);
   topoplan_py::bind_udgoap(m);
   topoplan_py::bind_sim(m);
+  topoplan_py::bind_agents(m);
 }

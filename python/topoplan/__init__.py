@@ -30,6 +30,21 @@ from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Union
 
 from ._topoplan import (  # noqa: F401  (re-exported)
+    EVENT_ABORT,
+    EVENT_DTYPE,
+    EVENT_GOAL_CHANGED,
+    EVENT_GOAL_REACHED,
+    EVENT_KINDS,
+    EVENT_NO_PLAN,
+    EVENT_PLANNED,
+    EVENT_START,
+    NO_PLAN_REASONS,
+    REPLAN_REASONS,
+    AgentWorld,
+    action_applies,
+    apply_action,
+    failed_condition,
+    goal_holds,
     CROWD_BAD_INPUT,
     CROWD_BUFFER_TOO_SMALL,
     CROWD_CACHE_HIT,
@@ -59,6 +74,9 @@ from . import _topoplan
 InstanceRef = Union[None, int, str, Instance]
 
 __all__ = [
+    "EVENT_ABORT", "EVENT_DTYPE", "EVENT_GOAL_CHANGED", "EVENT_GOAL_REACHED", "EVENT_KINDS",
+    "EVENT_NO_PLAN", "EVENT_PLANNED", "EVENT_START", "NO_PLAN_REASONS", "REPLAN_REASONS",
+    "AgentWorld", "action_applies", "apply_action", "failed_condition", "goal_holds",
     "CROWD_BAD_INPUT", "CROWD_BUFFER_TOO_SMALL", "CROWD_CACHE_HIT", "CROWD_NO_PLAN",
     "CROWD_SOLVED", "CROWD_UNSOLVABLE", "Crowd", "CrowdPlanner", "InputError", "Instance",
     "PlanCache", "PlanResult", "Planner", "Task", "TopoPlanner", "UdgoapAgent", "UdgoapWorld", "Validation",
