@@ -48,12 +48,34 @@ PY
 # The engine samples, type-checked against stubs of the engine members they use.
 "${mcs[@]}" -target:library -define:UNITY_5_3_OR_NEWER -out:"$out/Sample.Unity.dll" \
   -r:"$out/Topoplan.Runtime.dll" "$here/Samples~/Crowd/"*.cs "$here/Tests~/EngineStubs/UnityEngine.cs"
+"${mcs[@]}" -target:library -define:UNITY_5_3_OR_NEWER -out:"$out/Sample.Village.Unity.dll" \
+  -r:"$out/Topoplan.Runtime.dll" "$here/Samples~/Village/VillageDirector.cs" \
+  "$here/Samples~/Village/VillageBehaviour.cs" "$here/Tests~/EngineStubs/UnityEngine.cs"
+# The village as a console program: compiled and run below.
+"${mcs[@]}" -out:"$out/village.exe" -r:"$out/Topoplan.Runtime.dll" "$here/Samples~/Village/VillageDirector.cs" \
+  "$here/Samples~/Village/VillageConsole.cs"
+# The same village loop in C, for the C# tests to compare event hashes with.
+${CC:-cc} -std=c99 -O2 -Wall -Wextra -Werror -I"$repo/include" "$here/Tests~/village.c" -L"$libdir" \
+  -ltopoplan_c -o "$out/village_c"
 "${mcs[@]}" -target:library -define:GODOT -out:"$out/Sample.Godot.dll" \
   -r:"$out/Topoplan.Runtime.dll" "$here/Samples~/Crowd/CrowdDirector.cs" "$here/Samples~/Godot/"*.cs \
   "$here/Tests~/EngineStubs/Godot.cs"
 # The tests, with the engine-agnostic sample they run.
 "${mcs[@]}" -nowarn:1591 -out:"$out/tests.exe" -r:"$out/Topoplan.Runtime.dll" -r:System.Core.dll \
-  "$here/Tests~/Runner.cs" "$here/Tests~/Tests.cs" "$here/Samples~/Crowd/CrowdDirector.cs"
+  "$here/Tests~/Runner.cs" "$here/Tests~/Tests.cs" "$here/Tests~/AgentTests.cs" \
+  "$here/Samples~/Crowd/CrowdDirector.cs" "$here/Samples~/Village/VillageDirector.cs"
 
 cd "$out"
-LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" mono --debug tests.exe "$repo" "${3:-}"
+export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+village=(2000 250 0.05 7)
+read -r _ _ hash events < <("$out/village_c" "$repo/examples/agents/village.toml" "${village[@]}" | grep checksum)
+export TOPOPLAN_VILLAGE_C="${village[*]} $hash $events"
+# The console sample must run and agree with C.
+sample=$(mono --debug village.exe "$repo/examples/agents/village.toml" "${village[@]}")
+if ! grep -q "event hash $hash" <<<"$sample"; then
+  echo "bindings/csharp: the village console sample's event hash differs from C's ($hash):" >&2
+  tail -3 <<<"$sample" >&2
+  exit 1
+fi
+echo "village sample: $(tail -2 <<<"$sample" | head -1)"
+mono --debug tests.exe "$repo" "${3:-}"
