@@ -15,6 +15,7 @@ repo=$(cd "$here/../.." && pwd)
 libdir=$(cd "$(dirname "$1")" && pwd)
 out=${2:-$libdir/csharp}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 mcs=(mcs -langversion:experimental -unsafe -warnaserror -nologo)
 
 # Unity imports a package from a git URL read-only and ignores an asset without its .meta file:
@@ -62,7 +63,7 @@ ${CC:-cc} -std=c99 -O2 -Wall -Wextra -Werror -I"$repo/include" "$here/Tests~/vil
   "$here/Tests~/EngineStubs/Godot.cs"
 # The tests, with the engine-agnostic sample they run.
 "${mcs[@]}" -nowarn:1591 -out:"$out/tests.exe" -r:"$out/Topoplan.Runtime.dll" -r:System.Core.dll \
-  "$here/Tests~/Runner.cs" "$here/Tests~/Tests.cs" "$here/Tests~/AgentTests.cs" \
+  "$here/Tests~/Runner.cs" "$here/Tests~/Tests.cs" "$here/Tests~/AgentTests.cs" "$here/Tests~/PendingTests.cs" \
   "$here/Samples~/Crowd/CrowdDirector.cs" "$here/Samples~/Village/VillageDirector.cs"
 
 cd "$out"

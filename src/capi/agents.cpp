@@ -266,6 +266,47 @@ topoplan_status topoplan_agents_action_failed(topoplan_agents* agents, int32_t a
   return TOPOPLAN_OK;
 }
 
+topoplan_status topoplan_agents_set_facts(topoplan_agents* agents, const topoplan_agent_fact* facts,
+                                          int32_t count) {
+  if (agents == nullptr || count < 0 || (facts == nullptr && count > 0))
+    return TOPOPLAN_INVALID_ARGUMENT;
+  const Domain& d = domain_of(agents);
+  const auto n = static_cast<size_t>(count);
+  for (size_t k = 0; k < n; ++k) {
+    const topoplan_agent_fact& f = facts[k];
+    if (!agent_ok(agents, f.agent) || f.var < 0 || f.var >= d.num_variables() || f.value < 0 ||
+        f.value >= d.domain_size(f.var))
+      return TOPOPLAN_INVALID_ARGUMENT;
+  }
+  for (size_t k = 0; k < n; ++k)
+    agents->world.set_fact(facts[k].agent, facts[k].var, facts[k].value);
+  return TOPOPLAN_OK;
+}
+
+topoplan_status topoplan_agents_report(topoplan_agents* agents,
+                                       const topoplan_agent_report* reports, int32_t count,
+                                       int32_t* applied) {
+  if (agents == nullptr || count < 0 || (reports == nullptr && count > 0))
+    return TOPOPLAN_INVALID_ARGUMENT;
+  const auto n = static_cast<size_t>(count);
+  for (size_t k = 0; k < n; ++k)
+    if (!agent_ok(agents, reports[k].agent) || (reports[k].outcome != TOPOPLAN_AGENT_FINISHED &&
+                                                reports[k].outcome != TOPOPLAN_AGENT_FAILED))
+      return TOPOPLAN_INVALID_ARGUMENT;
+  int32_t done = 0;
+  for (size_t k = 0; k < n; ++k) {
+    const topoplan_agent_report& r = reports[k];
+    if (r.action < 0 || agents->world.running_action(r.agent) != r.action) continue;
+    if (r.outcome == TOPOPLAN_AGENT_FINISHED)
+      agents->world.action_finished(r.agent);
+    else
+      agents->world.action_failed(r.agent);
+    ++done;
+  }
+  if (applied != nullptr) *applied = done;
+  return TOPOPLAN_OK;
+}
+
 void topoplan_agents_bump_world_version(topoplan_agents* agents) {
   if (agents != nullptr) agents->world.bump_world_version();
 }

@@ -1,6 +1,7 @@
 // The C API: crowds (docs/crowds.md) — the crowd planner, the plan cache, batches.
 #include "internal.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstddef>
 #include <optional>
@@ -325,9 +326,17 @@ bool handle_view(const topoplan_crowd* crowd, const topoplan_crowd_batch* batch,
 
 void copy_stats(const CrowdStats& s, topoplan_crowd_stats* out) {
   if (out == nullptr) return;
-  *out = topoplan_crowd_stats{
-      s.served, s.planned,         s.cache_hits, s.solved,  s.buffer_too_small, s.complete ? 1 : 0,
-      0,        s.solved_fallback, s.resumed,    s.no_plan, s.pending};
+  *out = topoplan_crowd_stats{s.served,
+                              s.planned,
+                              s.cache_hits,
+                              s.solved,
+                              s.buffer_too_small,
+                              s.complete ? 1 : 0,
+                              static_cast<int32_t>(s.unsolvable),  // at most count, below 2^31
+                              s.solved_fallback,
+                              s.resumed,
+                              s.no_plan,
+                              s.pending};
 }
 }  // namespace
 
@@ -401,6 +410,22 @@ topoplan_status topoplan_crowd_plan_frame_handles(topoplan_crowd* crowd,
                                                   double budget_seconds,
                                                   topoplan_crowd_stats* stats) {
   return crowd_plan_frame(crowd, batch, output, handles, true, cursor, budget_seconds, stats);
+}
+
+topoplan_status topoplan_crowd_pending(const topoplan_crowd* crowd, int64_t* npcs, int64_t capacity,
+                                       int64_t* count) {
+  if (crowd == nullptr || count == nullptr || capacity < 0 || (npcs == nullptr && capacity > 0))
+    return TOPOPLAN_INVALID_ARGUMENT;
+  const int64_t n = crowd->crowd->pending();
+  *count = n;
+  for (int64_t k = 0; k < std::min(n, capacity); ++k) npcs[k] = crowd->crowd->pending_npc(k);
+  return capacity < n ? TOPOPLAN_BUFFER_TOO_SMALL : TOPOPLAN_OK;
+}
+
+topoplan_status topoplan_crowd_discard_pending(topoplan_crowd* crowd) {
+  if (crowd == nullptr) return TOPOPLAN_INVALID_ARGUMENT;
+  crowd->crowd->discard_pending();
+  return TOPOPLAN_OK;
 }
 
 topoplan_status topoplan_crowd_resolve(const topoplan_crowd* crowd, topoplan_plan_handle handle,

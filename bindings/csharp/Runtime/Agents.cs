@@ -62,6 +62,11 @@ namespace Topoplan
         [DllImport(Lib)] internal static extern int topoplan_agents_action_failed(IntPtr agents, int agent);
         [DllImport(Lib)] internal static extern void topoplan_agents_bump_world_version(AgentsHandle agents);
         [DllImport(Lib)]
+        internal static extern int topoplan_agents_set_facts(IntPtr agents, AgentFact* facts, int count);
+        [DllImport(Lib)]
+        internal static extern int topoplan_agents_report(IntPtr agents, AgentReport* reports, int count,
+                                                          out int applied);
+        [DllImport(Lib)]
         internal static extern int topoplan_agents_update(IntPtr agents, double dt, AgentEvent* events,
                                                           int capacity, AgentUpdateStats* stats);
         [DllImport(Lib)] internal static extern int topoplan_agents_fact(IntPtr agents, int agent, int var);
@@ -230,6 +235,55 @@ namespace Topoplan
         }
     }
 
+    /// <summary>A sensed fact for <see cref="AgentWorld.SetFacts"/> (topoplan_agent_fact).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AgentFact
+    {
+        /// <summary>The agent that sensed it.</summary>
+        public int Agent;
+        /// <summary>The variable.</summary>
+        public int Var;
+        /// <summary>Its value.</summary>
+        public int Value;
+
+        /// <summary>Agent <paramref name="agent"/> sensed <paramref name="var"/> = <paramref name="value"/>.</summary>
+        public AgentFact(int agent, int var, int value)
+        {
+            Agent = agent;
+            Var = var;
+            Value = value;
+        }
+    }
+
+    /// <summary>How an action the engine ran ended (TOPOPLAN_AGENT_FINISHED, _FAILED).</summary>
+    public enum AgentOutcome
+    {
+        /// <summary>It finished: its effects join the agent's belief.</summary>
+        Finished = 0,
+        /// <summary>It could not be run: the agent replans.</summary>
+        Failed = 1,
+    }
+
+    /// <summary>The engine's report on an action for <see cref="AgentWorld.Report"/> (topoplan_agent_report).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct AgentReport
+    {
+        /// <summary>The agent.</summary>
+        public int Agent;
+        /// <summary>The action the engine ran (the start event's).</summary>
+        public int Action;
+        /// <summary>How it ended.</summary>
+        public AgentOutcome Outcome;
+
+        /// <summary>Agent <paramref name="agent"/>'s <paramref name="action"/> ended with <paramref name="outcome"/>.</summary>
+        public AgentReport(int agent, int action, AgentOutcome outcome)
+        {
+            Agent = agent;
+            Action = action;
+            Outcome = outcome;
+        }
+    }
+
     /// <summary>What an event asks of the engine (TOPOPLAN_AGENT_*).</summary>
     public enum AgentEventKind : byte
     {
@@ -340,6 +394,11 @@ namespace Topoplan
     public sealed unsafe class AgentWorld : IDisposable
     {
         readonly AgentsHandle handle;
+        // The native pointer for the hot calls, which skip SafeHandle's reference count (a
+        // P/Invoke with a SafeHandle argument costs Mono an interlocked add and release, more
+        // than the call itself): a world is used by one thread at a time, so a Dispose cannot
+        // run during a call, and GC.KeepAlive(handle) after each call keeps the finalizer away.
+        IntPtr raw;
         readonly CrowdPlanner planner;
         readonly int numVariables;
 
@@ -354,12 +413,26 @@ namespace Topoplan
             Utf8.Check(NativeAgents.topoplan_agents_create(planner.Handle, ref def, out h, error, (UIntPtr)Utf8.ErrorSize),
                        error, "topoplan_agents_create");
             handle = Handles.Wrap<AgentsHandle>(h, planner.Handle);
+            raw = h;
             this.planner = planner;
             numVariables = planner.NumVariables;
         }
 
         /// <summary>Frees the world (its planner stays alive while others hold it).</summary>
-        public void Dispose() { handle.Dispose(); }
+        public void Dispose()
+        {
+            raw = IntPtr.Zero;
+            handle.Dispose();
+        }
+
+        IntPtr Raw
+        {
+            get
+            {
+                if (raw == IntPtr.Zero) throw new ObjectDisposedException("AgentWorld");
+                return raw;
+            }
+        }
 
         /// <summary>The crowd planner.</summary>
         public CrowdPlanner Planner { get { return planner; } }
@@ -449,16 +522,8 @@ namespace Topoplan
         public void SetFact(int agent, int var, int value)
         {
             int s;
-            bool held = false;
-            try
-            {
-                handle.DangerousAddRef(ref held);
-                s = NativeAgents.topoplan_agents_set_fact(handle.DangerousGetHandle(), agent, var, value);
-            }
-            finally
-            {
-                if (held) handle.DangerousRelease();
-            }
+            s = NativeAgents.topoplan_agents_set_fact(Raw, agent, var, value);
+            GC.KeepAlive(handle);
             if (s != 0) FactFailed(s, agent, var, value);
         }
 
@@ -484,16 +549,8 @@ namespace Topoplan
         public void ActionFinished(int agent)
         {
             int s;
-            bool held = false;
-            try
-            {
-                handle.DangerousAddRef(ref held);
-                s = NativeAgents.topoplan_agents_action_finished(handle.DangerousGetHandle(), agent);
-            }
-            finally
-            {
-                if (held) handle.DangerousRelease();
-            }
+            s = NativeAgents.topoplan_agents_action_finished(Raw, agent);
+            GC.KeepAlive(handle);
             if (s != 0) Fail(s, "topoplan_agents_action_finished", "agent " + agent + " of " + Count);
         }
 
@@ -502,17 +559,53 @@ namespace Topoplan
         public void ActionFailed(int agent)
         {
             int s;
-            bool held = false;
-            try
-            {
-                handle.DangerousAddRef(ref held);
-                s = NativeAgents.topoplan_agents_action_failed(handle.DangerousGetHandle(), agent);
-            }
-            finally
-            {
-                if (held) handle.DangerousRelease();
-            }
+            s = NativeAgents.topoplan_agents_action_failed(Raw, agent);
+            GC.KeepAlive(handle);
             if (s != 0) Fail(s, "topoplan_agents_action_failed", "agent " + agent + " of " + Count);
+        }
+
+        /// <summary>
+        /// <see cref="SetFact"/> for each entry, in order, in one call across the boundary (the
+        /// hot way: a P/Invoke costs more than setting a fact). No allocation.
+        /// </summary>
+        /// <exception cref="TopoplanException"><see cref="Status.InvalidArgument"/> naming the first bad entry; nothing is applied then.</exception>
+        public void SetFacts(ReadOnlySpan<AgentFact> facts)
+        {
+            int s;
+            fixed (AgentFact* f = facts)
+                s = NativeAgents.topoplan_agents_set_facts(Raw, f, facts.Length);
+            GC.KeepAlive(handle);
+            if (s == 0) return;
+            int count = Count, k = 0;
+            while (k < facts.Length - 1 && facts[k].Agent >= 0 && facts[k].Agent < count && facts[k].Var >= 0 &&
+                   facts[k].Var < numVariables && facts[k].Value >= 0 &&
+                   facts[k].Value < planner.DomainSize(facts[k].Var))
+                ++k;
+            Fail(s, "topoplan_agents_set_facts", "entry " + k + ": agent " + facts[k].Agent + " of " + count +
+                 ", variable " + facts[k].Var + " of " + numVariables + ", value " + facts[k].Value +
+                 ": one is out of range; nothing applied");
+        }
+
+        /// <summary>
+        /// The engine's reports, in order, in one call. A report applies only while its action is
+        /// still the agent's running action (one about an action since aborted or replaced is
+        /// stale and skipped). Returns the reports applied. No allocation.
+        /// </summary>
+        /// <exception cref="TopoplanException"><see cref="Status.InvalidArgument"/> naming the first bad entry; nothing is applied then.</exception>
+        public int Report(ReadOnlySpan<AgentReport> reports)
+        {
+            int s, applied;
+            fixed (AgentReport* r = reports)
+                s = NativeAgents.topoplan_agents_report(Raw, r, reports.Length, out applied);
+            GC.KeepAlive(handle);
+            if (s == 0) return applied;
+            int count = Count, k = 0;
+            while (k < reports.Length - 1 && reports[k].Agent >= 0 && reports[k].Agent < count &&
+                   (reports[k].Outcome == AgentOutcome.Finished || reports[k].Outcome == AgentOutcome.Failed))
+                ++k;
+            Fail(s, "topoplan_agents_report", "entry " + k + ": agent " + reports[k].Agent + " of " + count +
+                 ", outcome " + (int)reports[k].Outcome + ": one is out of range; nothing applied");
+            return 0;
         }
 
         /// <summary>The level changed: every plan is made again on its agent's next due frame.</summary>
@@ -529,17 +622,9 @@ namespace Topoplan
         {
             AgentUpdateStats stats;
             int s;
-            bool held = false;
-            try
-            {
-                handle.DangerousAddRef(ref held);
-                fixed (AgentEvent* e = events)
-                    s = NativeAgents.topoplan_agents_update(handle.DangerousGetHandle(), dt, e, events.Length, &stats);
-            }
-            finally
-            {
-                if (held) handle.DangerousRelease();
-            }
+            fixed (AgentEvent* e = events)
+                s = NativeAgents.topoplan_agents_update(Raw, dt, e, events.Length, &stats);
+            GC.KeepAlive(handle);
             if (s != 0)
                 Fail(s, "topoplan_agents_update", "dt " + dt + " must be >= 0");
             return stats;
@@ -557,16 +642,8 @@ namespace Topoplan
         public int Fact(int agent, int var)
         {
             int r;
-            bool held = false;
-            try
-            {
-                handle.DangerousAddRef(ref held);
-                r = NativeAgents.topoplan_agents_fact(handle.DangerousGetHandle(), agent, var);
-            }
-            finally
-            {
-                if (held) handle.DangerousRelease();
-            }
+            r = NativeAgents.topoplan_agents_fact(Raw, agent, var);
+            GC.KeepAlive(handle);
             if (r < 0)
                 throw Utf8.Fail(Status.InvalidArgument, "topoplan_agents_fact: agent " + agent + " of " + Count +
                                 ", variable " + var + " of " + numVariables);
@@ -613,16 +690,9 @@ namespace Topoplan
         /// <summary>The action <paramref name="agent"/> runs (-1: none, or a bad agent id).</summary>
         public int RunningAction(int agent)
         {
-            bool held = false;
-            try
-            {
-                handle.DangerousAddRef(ref held);
-                return NativeAgents.topoplan_agents_running_action(handle.DangerousGetHandle(), agent);
-            }
-            finally
-            {
-                if (held) handle.DangerousRelease();
-            }
+            int r = NativeAgents.topoplan_agents_running_action(Raw, agent);
+            GC.KeepAlive(handle);
+            return r;
         }
 
         /// <summary>The share of the plan done, in [0, 1] (-1: a bad agent id).</summary>

@@ -45,7 +45,9 @@ namespace Topoplan
         public long Solved;
         /// <summary>NPCs whose block's share of the action buffer was too small.</summary>
         public long BufferTooSmall;
-        int complete, reserved;
+        int complete;
+        /// <summary>NPCs answered Unsolvable by this call (ℙ's proof, or a fallback's).</summary>
+        public int Unsolvable;
         /// <summary>Of <see cref="Solved"/>: plans of the fallback planner.</summary>
         public long SolvedFallback;
         /// <summary>Pending NPCs retried by this call.</summary>
@@ -146,7 +148,14 @@ namespace Topoplan
             words = Native.topoplan_crowd_planner_words(Handle);
             maxPlanLength = Native.topoplan_crowd_planner_max_plan_length(Handle);
             numVariables = task.NumVariables;
+            domainSizes = new int[numVariables];
+            for (int v = 0; v < numVariables; ++v) domainSizes[v] = task.DomainSize(v);
         }
+
+        readonly int[] domainSizes;
+
+        /// <summary>Values of variable <paramref name="var"/> (0 when out of range).</summary>
+        internal int DomainSize(int var) { return var >= 0 && var < numVariables ? domainSizes[var] : 0; }
 
         /// <summary>Frees the planner once its caches and crowds are gone.</summary>
         public void Dispose() { Handle.Dispose(); }
@@ -419,6 +428,41 @@ namespace Topoplan
                                 " (a NULL array, a count out of [0, 2^31), capacity out of [0, 2^32), a cursor out of" +
                                 " [0, count], a negative budget, or handles without a cache)");
             return stats;
+        }
+
+        /// <summary>NPCs the frame calls left pending (their status is <see cref="CrowdStatus.Pending"/>); the next frame call retries them first.</summary>
+        public long PendingCount
+        {
+            get
+            {
+                long count;
+                int s = Native.topoplan_crowd_pending(handle, null, 0, out count);
+                if (s != (int)Status.BufferTooSmall) Utf8.Check(s, null, "topoplan_crowd_pending");
+                return count;
+            }
+        }
+
+        /// <summary>Copies the pending NPCs, ascending, into <paramref name="npcs"/>; returns how many.</summary>
+        /// <exception cref="TopoplanException"><see cref="Status.BufferTooSmall"/> when the span is shorter than <see cref="PendingCount"/> (the count in the message).</exception>
+        public int CopyPending(Span<long> npcs)
+        {
+            long count;
+            int s;
+            fixed (long* p = npcs)
+                s = Native.topoplan_crowd_pending(handle, p, npcs.Length, out count);
+            if (s == (int)Status.BufferTooSmall)
+                throw Utf8.Fail(Status.BufferTooSmall, "topoplan_crowd_pending: " + count + " pending NPCs, the span holds " + npcs.Length);
+            Utf8.Check(s, null, "topoplan_crowd_pending");
+            return (int)count;
+        }
+
+        /// <summary>
+        /// Forgets the pending NPCs: they keep <see cref="CrowdStatus.Pending"/> (length 0) in
+        /// their output, and a frame call at cursor 0 starts a new pass at once.
+        /// </summary>
+        public void DiscardPending()
+        {
+            Utf8.Check(Native.topoplan_crowd_discard_pending(handle), null, "topoplan_crowd_discard_pending");
         }
 
         /// <summary>

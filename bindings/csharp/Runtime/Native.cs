@@ -210,6 +210,10 @@ namespace Topoplan
                                                                      double budgetSeconds,
                                                                      CrowdStats* stats);
         [DllImport(Lib)]
+        internal static extern int topoplan_crowd_pending(CrowdHandle crowd, long* npcs, long capacity,
+                                                          out long count);
+        [DllImport(Lib)] internal static extern int topoplan_crowd_discard_pending(CrowdHandle crowd);
+        [DllImport(Lib)]
         internal static extern int topoplan_crowd_resolve(CrowdHandle crowd, PlanHandle handle,
                                                           out int* actions, out int length);
     }

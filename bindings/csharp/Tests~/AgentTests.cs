@@ -211,6 +211,61 @@ namespace Topoplan.Tests
         }
 
         [Test]
+        public static void FactsAndReportsInOneCall()
+        {
+            using (var rig = new Rig())
+            {
+                AgentWorld w = rig.World;
+                int second = w.AddAgent(0, new[] { 0, 0, 0 });
+                rig.Update();
+                int walk = rig.Task.FindAction("WalkToDoor"), open = rig.Task.FindAction("OpenDoor");
+                Assert.Equal(walk, w.RunningAction(second), "both walk");
+                // A stale report (about an action the agent does not run) is skipped.
+                int applied = w.Report(new[] { new AgentReport(rig.Agent, open, AgentOutcome.Finished),
+                                               new AgentReport(second, walk, AgentOutcome.Finished) });
+                Assert.Equal(1, applied, "one report applied");
+                rig.Update();
+                Assert.Equal(walk, w.RunningAction(rig.Agent), "still walking");
+                Assert.Equal(open, w.RunningAction(second), "at the door");
+                w.SetFacts(new[] { new AgentFact(rig.Agent, 1, 1), new AgentFact(second, 2, 1) });
+                Assert.Equal(1, w.Fact(rig.Agent, 1), "door open");
+                Assert.Equal(1, w.Fact(second, 2), "bread held");
+                // Refused whole, naming the bad entry.
+                Assert.Throws(Status.InvalidArgument,
+                              () => w.SetFacts(new[] { new AgentFact(rig.Agent, 1, 0), new AgentFact(second, 1, 9) }),
+                              "entry 1", "value 9", "nothing applied");
+                Assert.Equal(1, w.Fact(rig.Agent, 1), "the first entry was not applied");
+                Assert.Throws(Status.InvalidArgument,
+                              () => w.Report(new[] { new AgentReport(7, walk, AgentOutcome.Failed) }), "entry 0", "agent 7");
+                Assert.Throws(Status.InvalidArgument,
+                              () => w.Report(new[] { new AgentReport(0, walk, (AgentOutcome)5) }), "outcome 5");
+                Assert.Equal(0, w.Report(new AgentReport[0]), "nothing to report");
+                w.SetFacts(new AgentFact[0]);
+            }
+        }
+
+        [Test]
+        public static void UseAfterDisposeThrows()
+        {
+            var rig = new Rig();
+            rig.World.Dispose();
+            try
+            {
+                rig.World.SetFact(0, 1, 0);
+                throw new AssertionException("SetFact after Dispose did not throw");
+            }
+            catch (ObjectDisposedException) { }
+            try
+            {
+                rig.World.AddAgent(0, new[] { 0, 0, 0 });
+                throw new AssertionException("AddAgent after Dispose did not throw");
+            }
+            catch (ObjectDisposedException) { }
+            rig.Planner.Dispose();
+            rig.Task.Dispose();
+        }
+
+        [Test]
         public static void AgentHotCallsDoNotAllocate()
         {
             using (var rig = new Rig(1000))
@@ -218,8 +273,18 @@ namespace Topoplan.Tests
                 AgentWorld w = rig.World;
                 for (int i = 1; i < 1000; ++i) w.AddAgent(0, new[] { 0, 0, 0 });
                 var events = new AgentEvent[4096];
+                var facts = new AgentFact[200];
+                var reports = new AgentReport[200];
                 Action frame = () =>
                 {
+                    int nf = 0, nr = 0;
+                    for (int i = 1; i < 1000; i += 5)
+                    {
+                        facts[nf++] = new AgentFact(i, 1, (i / 5) & 1);
+                        if (w.RunningAction(i) >= 0) reports[nr++] = new AgentReport(i, w.RunningAction(i), AgentOutcome.Finished);
+                    }
+                    w.SetFacts(new ReadOnlySpan<AgentFact>(facts, 0, nf));
+                    w.Report(new ReadOnlySpan<AgentReport>(reports, 0, nr));
                     for (int i = 0; i < 1000; i += 7)
                     {
                         if (w.RunningAction(i) >= 0)
@@ -270,7 +335,7 @@ namespace Topoplan.Tests
             {
                 var t = new System.Threading.Thread(() =>
                 {
-                    for (int i = 0; i < 100; ++i)
+                    for (int i = 0; i < 60; ++i)
                     {
                         // Nothing disposed: the finalizers free the world, its planner and its task.
                         var task = PlanningTask.Parse(Village, "village.toml", TaskFormat.Native);
@@ -279,21 +344,25 @@ namespace Topoplan.Tests
                         world.SetClassGoals(0, world.AddGoalList(new[] { g }));
                         world.AddAgent(0, new[] { 0, 0, 0 });
                         world.Update(0.1, new AgentEvent[8]);
-                        if (i % 50 == 49) GC.Collect();
+                        if (i % 30 == 29) GC.Collect();
                     }
                 });
                 t.Start();
                 t.Join();
                 Fixture.Collect();
             };
+            // Each world holds a plan cache of 65,536 entries (megabytes): a leak of the 180 worlds
+            // measured would be hundreds of MB; the allocator's high-water mark moves by tens.
+            rounds();
             rounds();
             Assert.Equal(0L, NativeHandle.LiveCount, "no handle alive after the first rounds");
             long rssBefore = Fixture.RssKb();
             rounds();
             rounds();
+            rounds();
             long rssAfter = Fixture.RssKb();
             Assert.Equal(0L, NativeHandle.LiveCount, "handle count back to zero");
-            Assert.True(rssAfter - rssBefore < 16 * 1024, "RSS grew by " + (rssAfter - rssBefore) + " KB over 200 rounds");
+            Assert.True(rssAfter - rssBefore < 48 * 1024, "RSS grew by " + (rssAfter - rssBefore) + " KB over 180 rounds");
         }
 
         [Test]

@@ -1,5 +1,8 @@
 // The C# side of bench.sh: the batch and the calls of bench.c through the package, timed in
-// thread CPU time (clock_gettime through libc, as bench.c). Not a test: a measurement.
+// thread CPU time (clock_gettime through libc, as bench.c), or with "agents" first the village
+// loop of Tests~/village.c through Samples~/Village/VillageDirector.cs. Not a test: a measurement.
+//   bench.exe DOMAIN NPCS
+//   bench.exe agents VILLAGE AGENTS FRAMES SENSE SEED THREADS WARMUP
 using System;
 using System.Runtime.InteropServices;
 using Topoplan;
@@ -24,8 +27,36 @@ static unsafe class Bench
         return x >> 33;
     }
 
+    // The village: ns per agent per update (the update call) and per frame (the engine's calls
+    // included), both over the frames after WARMUP, and the event hash village.c prints.
+    static int Agents(string[] a)
+    {
+        var inv = System.Globalization.CultureInfo.InvariantCulture;
+        int agents = int.Parse(a[2]), frames = int.Parse(a[3]), threads = int.Parse(a[6]), warmup = int.Parse(a[7]);
+        string text = System.IO.File.ReadAllText(a[1]);
+        using (var village = new Topoplan.Samples.VillageDirector(text, a[1], agents, double.Parse(a[4], inv),
+                                                                  ulong.Parse(a[5]), threads))
+        {
+            village.Clock = CpuSeconds;
+            double frameSeconds = 0, updateAtWarmup = 0;
+            for (int f = 0; f < frames; ++f)
+            {
+                if (f == warmup) updateAtWarmup = village.UpdateSeconds;
+                double t0 = CpuSeconds();
+                village.Frame();
+                if (f >= warmup) frameSeconds += CpuSeconds() - t0;
+            }
+            double per = (double)(frames - warmup) * agents;
+            Console.WriteLine(string.Format(inv, "cs agents {0:F1}\ncs agents-frame {1:F1}\ncs agents-checksum {2:x16} {3}",
+                                            (village.UpdateSeconds - updateAtWarmup) * 1e9 / per,
+                                            frameSeconds * 1e9 / per, village.EventHash, village.Events));
+        }
+        return 0;
+    }
+
     static int Main(string[] args)
     {
+        if (args.Length > 0 && args[0] == "agents") return Agents(args);
         using (PlanningTask task = PlanningTask.Load(args[0]))
         using (var planner = new CrowdPlanner(task))
         using (var crowd = new Crowd(planner))

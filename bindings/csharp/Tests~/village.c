@@ -1,9 +1,11 @@
 /* The loop of Samples~/Village/VillageDirector.cs in C, call for call: the same agents, scripted
- * senses, random senses and engine reports, so the same event hash. test.sh compares the hashes;
+ * senses, random senses and engine reports (one topoplan_agents_report and one
+ * topoplan_agents_set_facts call per frame), so the same event hash. test.sh compares the hashes;
  * bench.sh times both. Prints "c agents NS" (thread CPU time in topoplan_agents_update per agent
  * per frame), "c agents-frame NS" (the whole frame, the engine's calls included) and
  * "c agents-checksum HASH EVENTS".
- *   village DOMAIN AGENTS FRAMES SENSE SEED [THREADS] */
+ * The first WARMUP frames (default 0) are not timed.
+ *   village DOMAIN AGENTS FRAMES SENSE SEED [THREADS] [WARMUP] */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +108,18 @@ static char* domain_part(const char* path, size_t* size) {
   return text;
 }
 
+/* The frame's facts, for one topoplan_agents_set_facts call. */
+static topoplan_agent_fact* facts;
+static int32_t n_facts, facts_cap;
+
+static void add_fact(int32_t agent, int32_t var, int32_t value) {
+  if (n_facts == facts_cap) facts = realloc(facts, (size_t)(facts_cap *= 2) * sizeof *facts);
+  facts[n_facts].agent = agent;
+  facts[n_facts].var = var;
+  facts[n_facts].value = value;
+  ++n_facts;
+}
+
 /* A goal of one fact: var = value. */
 static int32_t add_goal(topoplan_agents* world, int32_t* goal, int32_t n, const char* name,
                         const char* var, const char* value) {
@@ -134,12 +148,14 @@ int main(int argc, char** argv) {
   topoplan_agent_event* events;
   int32_t events_cap;
   sensed script[8];
-  const int32_t warmup = 0;
+  int32_t warmup;
   char* text;
   size_t text_size = 0;
+  topoplan_agent_report* reports;
+  int32_t n_reports, reports_cap, applied = 0;
 
   if (argc < 6) {
-    fprintf(stderr, "usage: village DOMAIN AGENTS FRAMES SENSE SEED [THREADS]\n");
+    fprintf(stderr, "usage: village DOMAIN AGENTS FRAMES SENSE SEED [THREADS] [WARMUP]\n");
     return 2;
   }
   agents = atoi(argv[2]);
@@ -147,6 +163,13 @@ int main(int argc, char** argv) {
   sense = atof(argv[4]);
   seed = strtoull(argv[5], NULL, 10);
   threads = argc > 6 ? atoi(argv[6]) : 1;
+  warmup = argc > 7 ? atoi(argv[7]) : 0;
+  if (agents < 1 || frames < 1 || threads < 1 || warmup < 0 || warmup >= frames || sense < 0 ||
+      sense > 1) {
+    fprintf(stderr,
+            "village: AGENTS, FRAMES, THREADS >= 1, WARMUP in [0, FRAMES), SENSE in [0, 1]\n");
+    return 2;
+  }
   rng = seed;
   text = domain_part(argv[1], &text_size);
   check(topoplan_task_parse(text, text_size, TOPOPLAN_FORMAT_NATIVE, argv[1], &task, error,
@@ -195,6 +218,10 @@ int main(int argc, char** argv) {
     check(topoplan_agents_add(world, cls[i], morning.init, n, &id, error, sizeof error), "add",
           error);
   }
+  reports_cap = agents > 16 ? agents : 16;
+  reports = malloc((size_t)reports_cap * sizeof *reports);
+  facts_cap = 2 * agents + 16;
+  facts = malloc((size_t)facts_cap * sizeof *facts);
   events_cap = 4 * agents + 64;
   events = malloc((size_t)events_cap * sizeof *events);
   for (k = 0; k <= ACTION_FRAMES; ++k) {
@@ -208,28 +235,33 @@ int main(int argc, char** argv) {
     const int32_t next = (f + ACTION_FRAMES) % (ACTION_FRAMES + 1);
     int32_t e;
     t0 = cpu_seconds();
+    n_reports = 0;
     for (k = 0; k < wheel_count[slot]; k += 2) {
-      const int32_t agent = wheel[slot][k], action = wheel[slot][k + 1];
-      if (topoplan_agents_running_action(world, agent) != action) continue;
-      if (chosen(seed, f, agent, 15, 1.0 / FAIL_EVERY))
-        check(topoplan_agents_action_failed(world, agent), "failed", NULL);
-      else
-        check(topoplan_agents_action_finished(world, agent), "finished", NULL);
+      const int fails = chosen(seed, f, wheel[slot][k], 15, 1.0 / FAIL_EVERY);
+      if (n_reports == reports_cap)
+        reports = realloc(reports, (size_t)(reports_cap *= 2) * sizeof *reports);
+      reports[n_reports].agent = wheel[slot][k];
+      reports[n_reports].action = wheel[slot][k + 1];
+      reports[n_reports].outcome = fails ? TOPOPLAN_AGENT_FAILED : TOPOPLAN_AGENT_FINISHED;
+      ++n_reports;
     }
     wheel_count[slot] = 0;
+    check(topoplan_agents_report(world, reports, n_reports, &applied), "report", NULL);
+    n_facts = 0;
     for (e = 0; e < 8; ++e) {
       if (script[e].frame != time_of_day) continue;
       for (i = 0; i < agents; ++i)
         if ((script[e].npc_class < 0 || cls[i] == script[e].npc_class) &&
             chosen(seed, f, i, e, script[e].share))
-          check(topoplan_agents_set_fact(world, i, script[e].var, script[e].value), "fact", NULL);
+          add_fact(i, script[e].var, script[e].value);
     }
     sensing = (int64_t)(sense * agents);
     for (k = 0; k < sensing; ++k) {
       const int32_t a = below(&rng, agents);
       const int32_t var = below(&rng, n);
-      check(topoplan_agents_set_fact(world, a, var, below(&rng, domain_size[var])), "fact", NULL);
+      add_fact(a, var, below(&rng, domain_size[var]));
     }
+    check(topoplan_agents_set_facts(world, facts, n_facts), "facts", NULL);
     t1 = cpu_seconds();
     check(topoplan_agents_update(world, 1.0 / 60, events, events_cap, &st), "update", NULL);
     if (f >= warmup) update_s += cpu_seconds() - t1;
@@ -262,6 +294,8 @@ int main(int argc, char** argv) {
   topoplan_task_free(task);
   for (k = 0; k <= ACTION_FRAMES; ++k) free(wheel[k]);
   free(events);
+  free(reports);
+  free(facts);
   free(cls);
   free(goal);
   free(domain_size);

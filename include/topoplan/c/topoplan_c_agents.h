@@ -103,6 +103,33 @@ TOPOPLAN_API topoplan_status topoplan_agents_action_finished(topoplan_agents* ag
 TOPOPLAN_API topoplan_status topoplan_agents_action_failed(topoplan_agents* agents, int32_t agent);
 TOPOPLAN_API void topoplan_agents_bump_world_version(topoplan_agents* agents);
 
+/* The same, many at a time: one call per frame instead of one per fact or report (a call across
+ * a foreign-function boundary — C#, Python — costs more than the work of one). */
+typedef struct topoplan_agent_fact {
+  int32_t agent;
+  int32_t var;
+  int32_t value;
+} topoplan_agent_fact;
+/* topoplan_agents_set_fact for each entry, in order. Every entry is checked first: on a bad one
+ * nothing is applied and TOPOPLAN_INVALID_ARGUMENT is returned. */
+TOPOPLAN_API topoplan_status topoplan_agents_set_facts(topoplan_agents* agents,
+                                                       const topoplan_agent_fact* facts,
+                                                       int32_t count);
+#define TOPOPLAN_AGENT_FINISHED 0 /* topoplan_agents_action_finished */
+#define TOPOPLAN_AGENT_FAILED 1   /* topoplan_agents_action_failed */
+typedef struct topoplan_agent_report {
+  int32_t agent;
+  int32_t action;  /* the action the engine ran (the START event's) */
+  int32_t outcome; /* TOPOPLAN_AGENT_FINISHED or TOPOPLAN_AGENT_FAILED */
+} topoplan_agent_report;
+/* Reports, in order. A report applies only while `action` is still the agent's running action:
+ * one about an action the runtime has since aborted or replaced is stale and skipped. *applied
+ * (may be NULL) counts the reports applied. Every entry is checked first: on a bad agent id or
+ * outcome nothing is applied and TOPOPLAN_INVALID_ARGUMENT is returned. */
+TOPOPLAN_API topoplan_status topoplan_agents_report(topoplan_agents* agents,
+                                                    const topoplan_agent_report* reports,
+                                                    int32_t count, int32_t* applied);
+
 /* Events (agents.h's Event, same layout). */
 #define TOPOPLAN_AGENT_START 0   /* action: start it; step: its index in the plan */
 #define TOPOPLAN_AGENT_ABORT 1   /* action: stop it; detail: TOPOPLAN_REPLAN_* */

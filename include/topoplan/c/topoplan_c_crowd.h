@@ -178,8 +178,9 @@ typedef struct topoplan_crowd_stats {
   int64_t cache_hits;
   int64_t solved;
   int64_t buffer_too_small;
-  int32_t complete; /* 1 when every NPC of the batch has been served and none is pending */
-  int32_t reserved;
+  int32_t complete;   /* 1 when every NPC of the batch has been served and none is pending */
+  int32_t unsolvable; /* NPCs answered TOPOPLAN_CROWD_UNSOLVABLE by this call (below 2^31, as count;
+                       * 0 from a library without topoplan_crowd_pending) */
   /* The planner chain (docs/crowds.md): ℙ, then the fallback (GOAP A*) for the NPCs ℙ gives up
    * on. Added in ABI version 2. */
   int64_t solved_fallback; /* of `solved`: plans of the fallback (cache hits included) */
@@ -204,6 +205,17 @@ TOPOPLAN_API topoplan_status topoplan_crowd_plan_frame(topoplan_crowd* crowd,
                                                        const topoplan_crowd_output* output,
                                                        int64_t* cursor, double budget_seconds,
                                                        topoplan_crowd_stats* stats);
+
+/* The NPCs topoplan_crowd_plan_frame left pending (TOPOPLAN_CROWD_PENDING in the output they
+ * were served to), ascending: *count = how many; the first min(count, capacity) NPC indices
+ * into npcs (NULL when capacity is 0). TOPOPLAN_BUFFER_TOO_SMALL when capacity < *count. The next
+ * frame call retries them first; a cursor at 0 waits for them. One thread per crowd. */
+TOPOPLAN_API topoplan_status topoplan_crowd_pending(const topoplan_crowd* crowd, int64_t* npcs,
+                                                    int64_t capacity, int64_t* count);
+/* Forgets the pending NPCs: they keep TOPOPLAN_CROWD_PENDING (length 0) in their output, and a
+ * frame call at cursor 0 starts a new pass at once. topoplan_crowd_plan does the same first.
+ * One thread per crowd. */
+TOPOPLAN_API topoplan_status topoplan_crowd_discard_pending(topoplan_crowd* crowd);
 
 /* Plan handles (docs/crowds.md, "Plan handles"): with a cache, a solved NPC can be answered by a
  * handle into the cache's plan table instead of a copy of its plan — a warm NPC then costs a

@@ -358,6 +358,7 @@ struct CrowdStats {
   int64_t solved_fallback = 0;  // of `solved`: plans of a fallback planner (cache hits included)
   int64_t resumed = 0;          // pending NPCs retried by this call (counted in served before)
   int64_t no_plan = 0;          // NPCs answered kCrowdNoPlan by this call
+  int64_t unsolvable = 0;       // NPCs answered kCrowdUnsolvable by this call (ℙ or a fallback)
   int64_t pending = 0;          // NPCs left pending at the end of the call (plan_frame only)
   int64_t retry_slices = 0;     // fallback searches run on pending NPCs by this call
   bool complete = false;        // every NPC of the batch has been served and none is pending
@@ -393,6 +394,10 @@ class Crowd {
                         double budget_seconds = 1.67e-3);
   // NPCs left pending (plan_frame), in NPC order; their status in the output is kCrowdPending.
   [[nodiscard]] int64_t pending() const { return static_cast<int64_t>(pending_.size()); }
+  // The index-th pending NPC (index in [0, pending())).
+  [[nodiscard]] int64_t pending_npc(int64_t index) const {
+    return pending_[static_cast<size_t>(index)].npc;
+  }
   // Forgets the pending NPCs (they stay kCrowdPending in the output they were served to).
   void discard_pending() { pending_.clear(); }
 

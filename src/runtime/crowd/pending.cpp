@@ -129,6 +129,7 @@ void Crowd::resume_pending(const CrowdBatch& batch, const CrowdOutput& out, int6
       }
     } else if (ps == PlanStatus::kUnsolvable) {
       st = kCrowdUnsolvable | kCrowdFallback;
+      ++stats.unsolvable;
     } else {
       ++stats.no_plan;
     }

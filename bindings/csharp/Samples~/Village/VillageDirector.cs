@@ -3,10 +3,11 @@
 //
 // The engine's side of a frame: actions the runtime started run for ActionFrames frames, then the
 // engine reports them finished (their effects join the agent's belief) or, one in FailEvery,
-// failed (the agent replans); the village's day plays its scripted senses (the baker closes the
-// door, bread is stolen and restocked, the guard looks away; at night everyone is hungry and tired
-// again); a share Sense of the agents senses a random fact. Then AgentWorld.Update, and the
-// events: starts go on the engine's wheel. The same loop in C (Tests~/village.c) gives the same
+// failed (the agent replans), all in one call (AgentWorld.Report); the village's day plays its
+// scripted senses (the baker closes the door, bread is stolen and restocked, the guard looks away;
+// at night everyone is hungry and tired again) and a share Sense of the agents senses a random
+// fact, all in one call (AgentWorld.SetFacts). Then AgentWorld.Update, and the events: starts go
+// on the engine's wheel. The same loop in C (Tests~/village.c) gives the same
 // event hash for the same arguments.
 using System;
 using Topoplan;
@@ -43,6 +44,8 @@ namespace Topoplan.Samples
         readonly int[][] wheel = new int[ActionFrames + 1][];
         readonly int[] wheelCount = new int[ActionFrames + 1];
         ulong rng;
+        AgentReport[] reports;
+        AgentFact[] facts;
 
         /// <summary>The frames run so far.</summary>
         public int FrameNumber { get; private set; }
@@ -52,10 +55,12 @@ namespace Topoplan.Samples
         public long Events { get; private set; }
         /// <summary>Actions started so far.</summary>
         public long Started { get; private set; }
-        /// <summary>Actions the engine reported finished.</summary>
+        /// <summary>Reports "finished" the engine sent.</summary>
         public long Finished { get; private set; }
-        /// <summary>Actions the engine reported failed.</summary>
+        /// <summary>Reports "failed" the engine sent.</summary>
         public long Failed { get; private set; }
+        /// <summary>Reports the runtime applied (the others were stale).</summary>
+        public long Applied { get; private set; }
         /// <summary>Goals reached.</summary>
         public long Reached { get; private set; }
         /// <summary>No-plan answers.</summary>
@@ -121,6 +126,8 @@ namespace Topoplan.Samples
                 world.AddAgent(agentClass[i], morning.Init);
             }
             events = new AgentEvent[4 * agentCount + 64];
+            reports = new AgentReport[Math.Max(16, agentCount)];
+            facts = new AgentFact[2 * agentCount + 16];
             for (int k = 0; k <= ActionFrames; ++k) wheel[k] = new int[2 * Math.Max(16, agentCount / 2)];
             EventHash = 1469598103934665603UL;
         }
@@ -169,6 +176,12 @@ namespace Topoplan.Samples
             return z ^ (z >> 31);
         }
 
+        void AddFact(ref int n, AgentFact f)
+        {
+            if (n == facts.Length) Array.Resize(ref facts, 2 * facts.Length);
+            facts[n++] = f;
+        }
+
         static int Below(ref ulong x, int n) { return (int)(((Mix(ref x) >> 32) * (ulong)n) >> 32); }
 
         /// <summary>Whether <paramref name="agent"/> is among the share of a scripted sense (or an outcome fails).</summary>
@@ -186,26 +199,23 @@ namespace Topoplan.Samples
         public AgentUpdateStats Frame(Action<AgentEvent> onEvent = null)
         {
             int frame = FrameNumber;
-            // Actions due now: the engine reports each one still running.
+            // Actions due now: one report each, in one call (the runtime skips the stale ones:
+            // actions it aborted or replaced since it started them).
             int slot = frame % (ActionFrames + 1);
             int[] due = wheel[slot];
+            int nReports = 0;
+            if (reports.Length < wheelCount[slot] / 2) Array.Resize(ref reports, wheelCount[slot] / 2);
             for (int k = 0; k < wheelCount[slot]; k += 2)
             {
-                int agent = due[k], action = due[k + 1];
-                if (world.RunningAction(agent) != action) continue;
-                if (Chosen(seed, frame, agent, 15, 1.0 / FailEvery))
-                {
-                    world.ActionFailed(agent);
-                    ++Failed;
-                }
-                else
-                {
-                    world.ActionFinished(agent);
-                    ++Finished;
-                }
+                bool fails = Chosen(seed, frame, due[k], 15, 1.0 / FailEvery);
+                reports[nReports++] = new AgentReport(due[k], due[k + 1], fails ? AgentOutcome.Failed : AgentOutcome.Finished);
+                if (fails) ++Failed;
+                else ++Finished;
             }
             wheelCount[slot] = 0;
-            // The day's script.
+            Applied += world.Report(new ReadOnlySpan<AgentReport>(reports, 0, nReports));
+            // The day's script, then random senses: one call.
+            int nFacts = 0;
             int time = frame % DayFrames;
             for (int e = 0; e < script.Length; ++e)
             {
@@ -213,16 +223,16 @@ namespace Topoplan.Samples
                 for (int i = 0; i < agents; ++i)
                     if ((script[e].NpcClass < 0 || agentClass[i] == script[e].NpcClass) &&
                         Chosen(seed, frame, i, e, script[e].Share))
-                        world.SetFact(i, script[e].Var, script[e].Value);
+                        AddFact(ref nFacts, new AgentFact(i, script[e].Var, script[e].Value));
             }
-            // Random senses.
             long sensing = (long)(sense * agents);
             for (long k = 0; k < sensing; ++k)
             {
                 int i = Below(ref rng, agents);
                 int v = Below(ref rng, domainSize.Length);
-                world.SetFact(i, v, Below(ref rng, domainSize[v]));
+                AddFact(ref nFacts, new AgentFact(i, v, Below(ref rng, domainSize[v])));
             }
+            world.SetFacts(new ReadOnlySpan<AgentFact>(facts, 0, nFacts));
 
             double t0 = Clock != null ? Clock() : 0;
             AgentUpdateStats s = world.Update(1.0 / 60, events);
