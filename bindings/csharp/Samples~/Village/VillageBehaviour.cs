@@ -20,18 +20,20 @@ namespace Topoplan.Samples
         public int logged = 2;
 
         VillageDirector director;
+        System.Action<AgentEvent> log;  // made once: a lambda per frame would allocate per frame
 
         void Start()
         {
             director = new VillageDirector(village.text, village.name, agents, sense, 1);
+            log = e =>
+            {
+                if (e.Agent < logged) Debug.Log(director.World.Describe(e));
+            };
         }
 
         void Update()
         {
-            AgentUpdateStats s = director.Frame(e =>
-            {
-                if (e.Agent < logged) Debug.Log(director.World.Describe(e));
-            });
+            AgentUpdateStats s = director.Frame(log);
             if (director.FrameNumber % VillageDirector.DayFrames == 0)
                 Debug.Log("village: " + s.Planned + " plans this frame, " + director.Reached + " goals reached so far");
         }
