@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
   int64_t pending[NPCS], count = -1, k, i, cursor = 0, unsolvable = 0, proved = 0;
   int32_t max_len, words, vars, frames = 0;
   int32_t *state, *goal, plan[256];
+  uint64_t* init;
   topoplan_problem p;
   topoplan_plan_stats ps;
 
@@ -75,6 +76,18 @@ int main(int argc, char** argv) {
   CHECK(max_len <= 64);
   words = topoplan_crowd_planner_words(planner);
   vars = topoplan_task_num_variables(task);
+  state = malloc(sizeof(int32_t) * (size_t)vars);
+  goal = malloc(sizeof(int32_t) * (size_t)vars);
+  /* The town's NPCs are solvable: one in three gets a changed fact (some become unsolvable). */
+  init = malloc(sizeof(uint64_t) * (size_t)(NPCS * words));
+  memcpy(init, b.init, sizeof(uint64_t) * (size_t)(NPCS * words));
+  for (i = 0; i < NPCS; i += 3) {
+    const int32_t v = (int32_t)(i / 3 % vars);
+    CHECK_STATUS(topoplan_crowd_unpack_state(planner, init + i * words, state, vars), TOPOPLAN_OK);
+    state[v] = (int32_t)(i / 7 % topoplan_task_domain_size(task, v));
+    CHECK_STATUS(topoplan_crowd_pack_state(planner, state, vars, init + i * words), TOPOPLAN_OK);
+  }
+  b.init = init;
 
   /* The reference: one plan call; its unsolvable counter is its UNSOLVABLE words. */
   topoplan_crowd_def_init(&cdef);
@@ -91,8 +104,6 @@ int main(int argc, char** argv) {
   CHECK(unsolvable > 0);
 
   /* Every unsolvable answer is proved: A* (complete) finds no plan either. */
-  state = malloc(sizeof(int32_t) * (size_t)vars);
-  goal = malloc(sizeof(int32_t) * (size_t)vars);
   for (i = 0; i < NPCS && proved < 25; ++i) {
     if (!(reference.status[i] & TOPOPLAN_CROWD_UNSOLVABLE)) continue;
     CHECK_STATUS(topoplan_crowd_unpack_state(planner, b.init + i * words, state, vars),
@@ -162,6 +173,7 @@ int main(int argc, char** argv) {
 
   free(state);
   free(goal);
+  free(init);
   topoplan_crowd_free(crowd);
   topoplan_town_free(town);
   topoplan_crowd_planner_free(planner);
