@@ -59,14 +59,16 @@ void expect_same_stats(const CrowdStats& a, const CrowdStats& b, bool planned) {
   EXPECT_EQ(a.buffer_too_small, b.buffer_too_small);
   EXPECT_EQ(a.solved_fallback, b.solved_fallback);
   EXPECT_EQ(a.no_plan, b.no_plan);
+  EXPECT_EQ(a.unsolvable, b.unsolvable);
   EXPECT_EQ(a.resumed, b.resumed);
 }
 
 // The counters a batch reports are those of its output.
 void expect_stats_count_output(const Batch& x) {
-  int64_t solved = 0, too_small = 0, fallback = 0, no_plan = 0;
+  int64_t solved = 0, too_small = 0, fallback = 0, no_plan = 0, unsolvable = 0;
   for (const CrowdStatus st : x.r.status) {
     solved += (st & kCrowdSolved) != 0;
+    unsolvable += (st & kCrowdUnsolvable) != 0;
     too_small += (st & kCrowdBufferTooSmall) != 0;
     fallback += (st & kCrowdSolved) != 0 && (st & kCrowdFallback) != 0;
     no_plan += (st & kCrowdNoPlan) != 0;
@@ -75,6 +77,7 @@ void expect_stats_count_output(const Batch& x) {
   EXPECT_EQ(x.stats.buffer_too_small, too_small);
   EXPECT_EQ(x.stats.solved_fallback, fallback);
   EXPECT_EQ(x.stats.no_plan, no_plan);
+  EXPECT_EQ(x.stats.unsolvable, unsolvable);
 }
 
 // What the town's answers cover, summed over a test (so that it cannot pass on easy towns).
