@@ -68,8 +68,12 @@ ${CC:-cc} -std=c99 -O2 -Wall -Wextra -Werror -I"$repo/include" "$here/Tests~/vil
 
 cd "$out"
 export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-village=(2000 250 0.05 7)
-read -r _ _ hash events < <("$out/village_c" "$repo/examples/agents/village.toml" "${village[@]}" | grep checksum)
+village=(2000 250 0.05 7)  # agents, frames, share sensing per frame, seed
+read -r _ _ hash events < <("$out/village_c" "$repo/examples/agents/village.toml" "${village[@]}" | grep checksum) || true
+if [ -z "${hash:-}" ]; then
+  echo "bindings/csharp: Tests~/village.c printed no event hash" >&2
+  exit 1
+fi
 export TOPOPLAN_VILLAGE_C="${village[*]} $hash $events"
 # The console sample must run and agree with C.
 sample=$(mono --debug village.exe "$repo/examples/agents/village.toml" "${village[@]}")
