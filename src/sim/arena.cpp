@@ -10,6 +10,7 @@
 
 #include "arena_world.h"
 #include "topoplan/runtime/astar.h"
+#include "topoplan/runtime/astar_back.h"
 #include "topoplan/udgoap/planner.h"
 
 namespace topoplan::sim {
@@ -184,7 +185,8 @@ GoapModel build_goap_model(const ArenaConfig& c) {
 
 class GoapSelector final : public Selector {
  public:
-  GoapSelector(Arena& a, const GoapModel& m) : a_(a), m_(m), astar_(m.domain) {
+  GoapSelector(Arena& a, const GoapModel& m)
+      : a_(a), m_(m), astar_(m.domain), back_(m.domain), backward_(a.cfg().goap_backward) {
     init_.resize(kGoapVars);
     goal_.resize(kGoapVars);
     out_.reserve(64);
@@ -222,7 +224,9 @@ class GoapSelector final : public Selector {
     if (g.goal == gMana) goal_[vMana] = 5;
     PlannerOptions opt;
     opt.limits.max_expansions = 100000;
-    if (astar_.plan(init_, goal_, kAllActions, opt, out_) != PlanStatus::kSolved) return false;
+    const PlanStatus st = backward_ ? back_.plan(init_, goal_, kAllActions, opt, out_)
+                                    : astar_.plan(init_, goal_, kAllActions, opt, out_);
+    if (st != PlanStatus::kSolved) return false;
     for (ActionId a : out_) {
       const size_t i = static_cast<size_t>(a);
       const int32_t kind = m_.step_kind[i];
@@ -239,6 +243,8 @@ class GoapSelector final : public Selector {
   Arena& a_;
   const GoapModel& m_;
   AStarPlanner astar_;
+  BackAStarPlanner back_;
+  bool backward_;
   std::vector<ValueId> init_, goal_;
   std::vector<ActionId> out_;
 };

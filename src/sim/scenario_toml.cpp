@@ -169,8 +169,18 @@ bool Reader::read_arena(const toml::table& root, ArenaConfig& c) {
   }
   if (!ok) return false;
   if (const toml::table* t = table(root, "goap", ok)) {
-    if (!check_keys(*t, {"costs", "health_goal_below"}, "[goap]")) return false;
+    if (!check_keys(*t, {"costs", "health_goal_below", "planner"}, "[goap]")) return false;
     if (!num(*t, "health_goal_below", "[goap]", 0.0, 1e6, c.goap_health)) return false;
+    std::string planner = "astar";
+    int planner_line = 0;
+    if (!get_string(*t, "planner", "[goap]", false, Empty::kReject, planner, &planner_line)) {
+      return false;
+    }
+    if (planner != "astar" && planner != "astar-back") {
+      return fail(planner_line, "'planner' of [goap] must be \"astar\" or \"astar-back\", found " +
+                                    quote(planner));
+    }
+    c.goap_backward = planner == "astar-back";
     if (const toml::table* m = table(*t, "costs", ok)) {
       const std::string where = "goap.costs";
       if (!check_keys(*m, {"goto", "melee", "lightning", "blast", "heal"}, where)) return false;

@@ -1,6 +1,7 @@
 // The arena: determinism (same seed → same replay, any thread count), replanning, the loop.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 #include <thread>
 #include <vector>
@@ -82,6 +83,56 @@ TEST(Arena, SelectorsReplanAndEpisodesEnd) {
     EXPECT_GT(e.counters.replans[static_cast<size_t>(Replan::kPlanDone)], 0) << to_string(k);
     EXPECT_GT(e.counters.steps_failed, 0) << to_string(k);  // misses, interrupted spells
   }
+}
+
+// The thesis's GOAP regresses from the goal ([goap] planner = "astar-back"): the selector plans
+// with BackAStarPlanner, whose plans are cost-optimal like forward A*'s (tests/runtime), so the
+// wizard fights and replans the same way; ties between equal-cost plans may differ.
+TEST(Arena, BackwardGoapPlansAndEpisodesEnd) {
+  ArenaConfig c = arena().arena;
+  ASSERT_FALSE(c.goap_backward);  // forward A* unless the file says otherwise
+  c.goap_backward = true;
+  int64_t plans = 0;
+  for (uint64_t seed : {11u, 12u, 13u}) {
+    const ArenaEpisode e = run_arena_episode(c, SelectorKind::kGoap, seed);
+    EXPECT_FALSE(e.censored);
+    EXPECT_GT(e.kills, 0);
+    EXPECT_EQ(e.counters.plan_failures, 0);
+    EXPECT_EQ(e.lifespan, run_arena_episode(c, SelectorKind::kGoap, seed).lifespan);
+    plans += e.counters.plans;
+  }
+  EXPECT_GT(plans, 30);
+}
+
+TEST(Arena, GoapPlannerKeyIsReadAndChecked) {
+  const std::string dir = std::string(TOPOPLAN_SOURCE_DIR) + "/domains/sim";
+  std::string text;
+  {
+    Result<SimScenario> r = load_sim_scenario(dir + "/arena.toml");
+    ASSERT_TRUE(r.ok());
+  }
+  FILE* f = std::fopen((dir + "/arena.toml").c_str(), "rb");
+  ASSERT_NE(f, nullptr);
+  char buf[4096];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);
+  std::fclose(f);
+  const size_t at = text.find("[goap]\n");
+  ASSERT_NE(at, std::string::npos);
+  std::string back = text;
+  back.insert(at + 7, "planner = \"astar-back\"\n");
+  Result<SimScenario> ok = parse_sim_scenario(back, "back.toml", dir);
+  ASSERT_TRUE(ok.ok()) << ok.error().to_string();
+  EXPECT_TRUE(ok->arena.goap_backward);
+  std::string bad = text;
+  bad.insert(at + 7, "planner = \"dijkstra\"\n");
+  Result<SimScenario> no = parse_sim_scenario(bad, "bad.toml", dir);
+  ASSERT_FALSE(no.ok());
+  EXPECT_NE(no.error().to_string().find("bad.toml:"), std::string::npos) << no.error().to_string();
+  EXPECT_NE(
+      no.error().to_string().find("'planner' of [goap] must be \"astar\" or \"astar-back\", found"),
+      std::string::npos)
+      << no.error().to_string();
+  EXPECT_NE(no.error().to_string().find("dijkstra"), std::string::npos);
 }
 
 }  // namespace

@@ -63,6 +63,10 @@ struct ArenaConfig {
   double cost_goto = 0.23, cost_melee = 0.38, cost_lightning = 0.71, cost_blast = 0.53,
          cost_heal = 0.30;
   double goap_health = 35.0;
+  // The GOAP selector's search: forward A* (AStarPlanner) or, as the thesis's GOAP (Sloan 2015
+  // §2.5.2.2), regressive A* from the goal (BackAStarPlanner). Both return an optimal plan; ties
+  // between plans of equal cost may be settled differently.
+  bool goap_backward = false;
   // UDGOAP: the template scenario (agent "wizard", prototypes "antlion", "health_potion",
   // "mana_potion", anything else kept as is) and how much of the world is planned over.
   udgoap::World udgoap_template;
