@@ -226,6 +226,8 @@ std::optional<Error> World::check() const {
     if (!(d.weight >= 0.0 && d.weight <= 1e9))
       return err("drive " + d.name + ": 'weight' must be in [0, 1e9], found " +
                  def_check::number(d.weight));
+    for (const Condition& c : d.removal)
+      if (bad_condition(c)) return err("drive " + d.name + ": bad removal reference");
     for (const GoalGenerator& g : d.generators) {
       if (!(g.goal.weight >= 0.0 && g.goal.weight <= 1e9))
         return err("goal " + g.goal.name + ": 'weight' must be in [0, 1e9], found " +
