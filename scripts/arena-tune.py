@@ -20,8 +20,8 @@ running scheduler whose workers can import topoplan). Both give the same lifespa
 seed s is seeded stream_seed(s, i) (src/sim/core.cpp) by either engine, and the sweep's hash
 covers every lifespan.
 
-Writes OUT/sweep-*.csv (every candidate and its mean), OUT/tuned/arena.toml +
-arena-udgoap.toml (the tuned scenario), OUT/final-*.txt|json and OUT/summary.json.
+Writes OUT/sweep-*.csv (every candidate and its mean), OUT/tuned-PLANNER/arena.toml +
+arena-udgoap.toml (the tuned scenarios), OUT/final-PLANNER.json and OUT/summary.json.
 """
 import argparse
 import csv
@@ -164,7 +164,9 @@ class CliEngine:
             r = subprocess.run([self.cli, "sim", path, "--selector", selector, "--episodes",
                                 str(episodes), "--seed", str(seed), "--threads",
                                 str(self.threads), "--json", "--quiet"],
-                               check=True, capture_output=True, text=True)
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                raise SystemExit(f"arena-tune: {' '.join(r.args)}: exit {r.returncode}\n{r.stderr}")
             s = json.loads(r.stdout)["selectors"][0]
             out.append((s["mean"], s["lifespans_hash"]))
             progress(k + 1, len(candidates))
@@ -235,6 +237,23 @@ def sweep(engine, name, candidates, labels, selector, seed, episodes, out_dir):
             "hash": f"{h:016x}"}
 
 
+def report(j, cmd):
+    """Prints the final table beside Table 6.3 and the tests; returns it for summary.json."""
+    print(f"final: {cmd}")
+    print("| selector | mean (s) | std. dev. (s) | median (s) | censored | thesis mean | thesis "
+          "std. dev. |\n|---|---|---|---|---|---|---|")
+    for r in j["selectors"]:
+        print(f"| {r['selector']} | {r['mean']:.2f} | {r['stddev']:.2f} | {r['median']:.2f} | "
+              f"{r['censored']} | {r['thesis_mean']:.2f} | {r['thesis_stddev']:.2f} |")
+    kw = j.get("kruskal_wallis")
+    if kw:
+        print(f"Kruskal-Wallis H = {kw['h']:.2f}, df = {kw['df']}, p = {kw['p']:.3g} (thesis "
+              f"{kw['thesis_p']}); Dunn, Hochberg-adjusted: " +
+              ", ".join(f"{d['a']}-{d['b']} z = {d['z']:.2f} p = {d['p_adjusted']:.3g}"
+                        for d in j["dunn"]), flush=True)
+    return {"selectors": j["selectors"], "kruskal_wallis": kw, "dunn": j.get("dunn")}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cli", default="build/rel/cli/topoplan")
@@ -247,9 +266,13 @@ def main():
     ap.add_argument("--sets", type=int, default=270, help="random sets per GOAP/UDGOAP (270)")
     ap.add_argument("--set-episodes", type=int, default=10, help="thesis 10")
     ap.add_argument("--final-episodes", type=int, default=300, help="thesis 300; 0: none")
+    ap.add_argument("--final-planners", default="astar-back,astar",
+                    help="GOAP searches of the final runs (astar-back, astar)")
     ap.add_argument("--tune-seed", type=int, default=2)
     ap.add_argument("--final-seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2, help="cli engine: threads per run")
+    ap.add_argument("--reuse", action="append", default=[], metavar="SUMMARY.json",
+                    help="tuned values of sweeps run earlier (their OUT/summary.json)")
     ap.add_argument("--dask", default="", help="local:N or a scheduler address (tcp://...)")
     ap.add_argument("--shard", type=int, default=10, help="dask: episodes per task")
     a = ap.parse_args()
@@ -258,7 +281,7 @@ def main():
             ap.error(f"--{flag.replace('_', '-')} must be at least 1")
     if a.sets < 0 or a.final_episodes < 0 or 100 % a.fsm_step != 0:
         ap.error("--sets and --final-episodes must be >= 0; --fsm-step must divide 100")
-    only = set(a.only.split(","))
+    only = {x for x in a.only.split(",") if x not in ("", "none")}
     if not only <= {"fsm", "goap", "goap-back", "udgoap"}:
         ap.error(f"--only: fsm, goap, goap-back, udgoap; found {a.only}")
 
@@ -272,6 +295,13 @@ def main():
     rng = random.Random(a.tune_seed)
     summary = {"args": vars(a)}
     tuned = {"fsm": None, "costs": None, "costs_back": None, "weights": None}
+    for path in a.reuse:
+        with open(path) as f:
+            earlier = json.load(f)["tuned"]
+        for k, v in earlier.items():
+            if v is not None:
+                tuned[k] = tuple(v) if k == "fsm" else v
+        summary.setdefault("reused", []).append(path)
     try:
         if "fsm" in only:
             grid = range(0, 101, a.fsm_step)
@@ -286,7 +316,9 @@ def main():
         for name, planner in (("goap", "astar"), ("goap-back", "astar-back")):
             if name not in only or not sets:
                 continue
-            cands = [variant(base, template, costs=c, planner=planner) for c in sets]
+            # Forward A* is the scenario's default: its files carry no planner key.
+            cands = [variant(base, template, costs=c,
+                             planner=None if planner == "astar" else planner) for c in sets]
             summary[name] = sweep(engine, name, cands, sets, "goap", a.tune_seed,
                                   a.set_episodes, a.out)
             tuned["costs" if planner == "astar" else "costs_back"] = summary[name]["best"]
@@ -305,18 +337,21 @@ def main():
     summary["tuned"] = tuned
     if a.final_episodes > 0:
         for planner, costs in (("astar-back", tuned["costs_back"]), ("astar", tuned["costs"])):
-            arena, tpl = variant(base, template, fsm=tuned["fsm"], costs=costs, planner=planner,
+            if planner not in a.final_planners.split(","):
+                continue
+            arena, tpl = variant(base, template, fsm=tuned["fsm"], costs=costs,
+                                 planner=None if planner == "astar" else planner,
                                  weights=tuned["weights"])
             d = os.path.join(a.out, f"tuned-{planner}")
             path = write_scenario(d, arena, tpl)
             cmd = [a.cli, "sim", path, "--episodes", str(a.final_episodes), "--seed",
-                   str(a.final_seed), "--threads", str(a.threads), "--quiet"]
-            for suffix, extra in (("txt", []), ("json", ["--json"])):
-                r = subprocess.run(cmd + extra, check=True, capture_output=True, text=True)
-                with open(os.path.join(a.out, f"final-{planner}.{suffix}"), "w") as f:
-                    f.write(r.stdout)
-            print(f"final ({planner}): {' '.join(cmd)}")
-            print(open(os.path.join(a.out, f"final-{planner}.txt")).read(), flush=True)
+                   str(a.final_seed), "--threads", str(a.threads), "--quiet", "--json"]
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode != 0:
+                raise SystemExit(f"arena-tune: {' '.join(cmd)}: exit {r.returncode}\n{r.stderr}")
+            with open(os.path.join(a.out, f"final-{planner}.json"), "w") as f:
+                f.write(r.stdout)
+            summary[f"final-{planner}"] = report(json.loads(r.stdout), " ".join(cmd))
     with open(os.path.join(a.out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
 
