@@ -193,6 +193,10 @@
     $("a-action").textContent = s ? s.action ?? "–" : "(not yet in the world)";
     $("a-goal").textContent = s ? s.goal ?? "–" : "–";
     $("a-pos").textContent = s && typeof s.x === "number" ? `(${s.x.toFixed(2)}, ${s.y.toFixed(2)}) at tick ${s.tick}` : "–";
+    // Agents recordings (topoplan agents --record): the plan and why the agent replanned.
+    $("a-reason").textContent = s && s.reason !== undefined ?
+      s.reason + (s.no_plan !== undefined ? ` · no plan: ${s.no_plan}` : "") : "–";
+    $("a-plan").textContent = s && Array.isArray(s.plan) ? s.plan.join(" → ") || "(goal holds)" : "–";
     const names = [...new Set([...(R.header.drives || []), ...Object.keys((s && s.drives) || {})])];
     $("drives").innerHTML = names.map((d) => {
       const v = s && s.drives ? s.drives[d] : undefined;
@@ -209,7 +213,9 @@
     if (past === shownPast) return;
     shownPast = past;
     const box = $("events");
-    box.innerHTML = R.events.map((e) =>
+    // A window around the current tick: recordings of many agents hold tens of thousands.
+    const from = Math.max(0, past - 200), to = Math.min(R.events.length, past + 50);
+    box.innerHTML = R.events.slice(from, to).map((e) =>
       `<div class="${e.tick <= tick ? "past" : "future"}">[${e.tick}] ${esc(e.text ?? "")}</div>`).join("") ||
       '<div class="muted">no events</div>';
     const shown = box.querySelectorAll("div.past");

@@ -65,6 +65,30 @@ const Topoplan = (() => {
           json(m._tp_bench_western(minSeconds, reps, fixedBatch)),
         crowd: (npcs = 100000, reps = 5, frames = 10) => json(m._tp_bench_crowd(npcs, reps, frames)),
       },
+      // NPCs living by the agent runtime (docs/agents.md): a domain file with [agents], [[goal]]
+      // and [[event]] tables, played as `topoplan agents` plays it (same file, agents and seed:
+      // the same events hash).
+      agents: {
+        create: (text, filename = "agents.toml", count = 100, seed = 1) =>
+          withString(text, (pt) => withString(filename, (pf) =>
+            json(m._tp_agents_create(pt, pf, count, seed)))),
+        // One frame: {frame, ms, events, examined, planned, waiting, watched: [lines of agent
+        // `watch`], event_hash, replans: [by reason], no_plan: [by reason]}.
+        frame: (sense = 0, watch = -1, scripted = true) =>
+          json(m._tp_agents_frame(sense, watch, scripted ? 1 : 0)),
+        run: (frames, sense = 0) => json(m._tp_agents_run(frames, sense)),
+        // A sensed fact (agent -1: every agent); false on a bad id.
+        sense: (agent, variable, value) => m._tp_agents_sense(agent, variable, value) === 0,
+        fail: (agent) => m._tp_agents_fail(agent) === 0,
+        agent: (i) => json(m._tp_agents_agent(i)),
+        // Per agent `columns` int32 (place value, running action, goal, last replan reason, last
+        // no-plan reason or -1, frame of its last plan or -1): a view into the module's memory, valid until the memory grows
+        // (call again when view.buffer !== module.HEAP32.buffer).
+        view: (count, columns) => {
+          const p = m._tp_agents_view() >> 2;
+          return m.HEAP32.subarray(p, p + count * columns);
+        },
+      },
       parseReplay,
     };
     return api;
@@ -73,8 +97,12 @@ const Topoplan = (() => {
   // Reads a `topoplan sim --replay` file (JSON Lines): a header, one "state" line per agent per
   // recorded tick, "event" lines, an "end" line. Unknown fields and unknown line types are kept
   // or skipped, never an error; a line that is not JSON is reported with its number.
+  //
+  // A `topoplan agents --record` file (one decision per line: {tick, agent, class, goal, plan,
+  // reason} or {..., no_plan, reason}, no "type") is read as a replay too: agentsToReplay.
   function parseReplay(text) {
     const out = { header: null, ticks: [], byTick: new Map(), events: [], end: null, errors: [] };
+    const decisions = [];
     const lines = text.split(/\r?\n/);
     for (let i = 0; i < lines.length; ++i) {
       const line = lines[i].trim();
@@ -88,6 +116,10 @@ const Topoplan = (() => {
       }
       if (typeof o !== "object" || o === null) {
         out.errors.push({ line: i + 1, message: "not a JSON object" });
+        continue;
+      }
+      if (o.type === undefined && typeof o.tick === "number" && typeof o.agent === "number") {
+        decisions.push(o);
         continue;
       }
       switch (o.type) {
@@ -119,9 +151,75 @@ const Topoplan = (() => {
           break;  // a newer producer's line type: ignored
       }
     }
+    if (!out.header && decisions.length) agentsToReplay(decisions, out);
     if (!out.header) out.errors.unshift({ line: 1, message: "no header line" });
     out.ticks.sort((a, b) => a - b);
     return out;
+  }
+
+  // An agents recording as a replay: each agent a fixed seat (classes in blocks of rows), one
+  // state per decision (its action: the plan's first step; its goal, plan and replan reason), the
+  // last state carried to the last tick, each decision an event, and the replans by reason as
+  // the result. Frames are 1/60 s, as `topoplan agents` updates.
+  function agentsToReplay(decisions, out) {
+    const dt = 1 / 60;
+    const classOf = new Map();
+    for (const d of decisions) if (!classOf.has(d.agent)) classOf.set(d.agent, String(d.class ?? ""));
+    const ids = [...classOf.keys()].sort((a, b) => a - b);
+    const classes = [...new Set(ids.map((id) => classOf.get(id)))];
+    const width = Math.max(6, Math.ceil(Math.sqrt(ids.length * 2)));
+    const rows = [];  // [class, ids of the row]
+    for (const c of classes) {
+      const mine = ids.filter((id) => classOf.get(id) === c);
+      for (let k = 0; k < mine.length; k += width) rows.push([c, mine.slice(k, k + width), k === 0]);
+    }
+    const seat = new Map(), spots = [];
+    const height = 2 * rows.length + 2;
+    rows.forEach(([c, row, first], r) => {
+      const y = height - 2 - 2 * r;
+      if (first) spots.push({ name: c || "agents", x: 1, y });
+      row.forEach((id, k) => seat.set(id, [4 + 2 * k, y]));
+    });
+    out.header = {
+      type: "header", version: 1, scenario: "agents recording", selector: "agent runtime",
+      seed: "–", dt, world: { width: 2 * width + 5, height }, spots, drives: [],
+      agents: ids.map((id) => ({ id, name: `agent ${id}`, kind: classOf.get(id) || "agent" })),
+      agentsRecording: true,
+    };
+    const replans = {}, noPlan = {}, last = new Map();
+    let lastTick = 0;
+    for (const d of decisions) {
+      const [x, y] = seat.get(d.agent);
+      const plan = Array.isArray(d.plan) ? d.plan : null;
+      const s = {
+        type: "state", tick: d.tick, t: d.tick * dt, npc: d.agent, x, y, goal: d.goal,
+        action: plan ? (plan[0] ?? "(goal holds)") : `no plan (${d.no_plan ?? "?"})`,
+        plan, reason: d.reason, no_plan: d.no_plan,
+      };
+      let frame = out.byTick.get(d.tick);
+      if (!frame) {
+        frame = { tick: d.tick, t: d.tick * dt, agents: new Map() };
+        out.byTick.set(d.tick, frame);
+        out.ticks.push(d.tick);
+      }
+      frame.agents.set(d.agent, s);
+      last.set(d.agent, s);
+      lastTick = Math.max(lastTick, d.tick);
+      replans[d.reason] = (replans[d.reason] || 0) + 1;
+      if (d.no_plan !== undefined) noPlan[d.no_plan] = (noPlan[d.no_plan] || 0) + 1;
+      out.events.push({
+        type: "event", tick: d.tick, t: d.tick * dt, x, y,
+        text: `agent ${d.agent} (${classOf.get(d.agent)}) → ${d.goal}: ${d.reason}` +
+          (plan ? `: ${plan.join(" → ") || "(nothing to do)"}` : `, no plan: ${d.no_plan}`),
+      });
+    }
+    // The last decision of each agent holds until the end of the recording.
+    let end = out.byTick.get(lastTick);
+    for (const [id, s] of last)
+      if (!end.agents.has(id)) end.agents.set(id, { ...s, tick: lastTick, t: lastTick * dt });
+    out.events.sort((a, b) => a.tick - b.tick);
+    out.end = { type: "end", tick: lastTick, t: lastTick * dt,
+      result: { agents: ids.length, decisions: decisions.length, replans, no_plan: noPlan } };
   }
 
   return { create, parseReplay };

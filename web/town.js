@@ -244,6 +244,10 @@
   function tick(now) {
     const dt = Math.min(0.1, (now - last) / 1e3);
     last = now;
+    if (document.body.dataset.view === "agents") {  // the agents tab runs its own loop
+      requestAnimationFrame(tick);
+      return;
+    }
     try {
       if (running) planFrame();
       move(dt);
