@@ -215,7 +215,7 @@ namespace {
 CrowdOutput with_room_pointer(const CrowdOutput& given) {
   static ActionId no_room[1];
   CrowdOutput out = given;
-  if (out.actions.data() == nullptr) out.actions = std::span<ActionId>(no_room, 0);
+  if (out.actions.data() == nullptr) out.actions = std::span<ActionId>(no_room).first(0);
   return out;
 }
 }  // namespace
