@@ -22,6 +22,7 @@
 
 #include "random_domains.h"
 #include "topoplan/io/formats.h"
+#include "topoplan/runtime/planner.h"
 #include "topoplan/runtime/reform.h"
 #include "topoplan/runtime/validate.h"
 #include "topoplan/tools/search.h"
@@ -38,15 +39,17 @@ struct Figures {
   int64_t instances = 0, exact_solved = 0, exact_unsolvable = 0, exact_limit = 0;
   int64_t solved = 0, optimal = 0, unsolvable = 0, gave_up = 0, unsupported = 0;
   int64_t pu = 0, choices = 0, max_choices = 0;
+  int64_t hot_solved = 0;  // plans of the prepared "topo-reach"
   void print(const char* what) const {
     std::printf(
         "%s: %lld instances (exact: %lld solvable, %lld unsolvable, %lld over its limit); "
         "topo-reach: %lld plans (%lld at the optimum), %lld unsolvable, %lld gave up, "
-        "%lld unsupported; %lld post-unique after reformulation; %lld choices (max %lld)\n",
+        "%lld unsupported; %lld post-unique after reformulation; %lld choices (max %lld); "
+        "prepared topo-reach: %lld plans\n",
         what, (long long)instances, (long long)exact_solved, (long long)exact_unsolvable,
         (long long)exact_limit, (long long)solved, (long long)optimal, (long long)unsolvable,
         (long long)gave_up, (long long)unsupported, (long long)pu, (long long)choices,
-        (long long)max_choices);
+        (long long)max_choices, (long long)hot_solved);
   }
 };
 
@@ -61,6 +64,42 @@ bool one_producer_per_value(const Domain& d, std::span<const ActionId> plan) {
       if (!fresh && it->second != a) return false;
     }
   return true;
+}
+
+// The prepared planners on one instance: "topo-reach" (its plan valid, optimal when it does not
+// say otherwise, "unsolvable" only when the exact search agrees) and "auto" (the exact optimum).
+void check_hot(const Domain& d, const Instance& inst, const PlanResult& ex, Figures& f,
+               const std::string& where) {
+  Result<CompiledActionSet> set = CompiledActionSet::create(d, inst.npc_class);
+  ASSERT_TRUE(set) << where;
+  for (const char* name : {"topo-reach", "auto"}) {
+    Result<std::unique_ptr<HotPlanner>> p = create_hot_planner(name, *set);
+    if (!p) {
+      ASSERT_STREQ(name, "topo-reach") << where << ": " << p.error().to_string();
+      continue;  // a class without any action that changes a value
+    }
+    auto scratch = (*p)->make_scratch();
+    std::vector<ActionId> out(static_cast<size_t>((*p)->max_plan_length()));
+    int32_t len = 0;
+    const PlanOutcome o = (*p)->plan(*scratch, inst.init, inst.goal, out, &len);
+    const bool is_auto = std::string_view(name) == "auto";
+    if (o.status == PlanStatus::kSolved) {
+      out.resize(static_cast<size_t>(len));
+      const Validation v = validate_plan(d, inst, out);
+      ASSERT_TRUE(v.valid) << where << " " << name << ": " << v.reason;
+      ASSERT_NE(ex.status, PlanStatus::kUnsolvable) << where << " " << name;
+      if (ex.status != PlanStatus::kSolved) continue;
+      ASSERT_GE(v.cost, ex.cost) << where << " " << name;
+      if (is_auto || (o.detail & kDetailNotProvenOptimal) == 0) {
+        ASSERT_EQ(v.cost, ex.cost) << where << " " << name << ": not marked unproven";
+      }
+      if (!is_auto) ++f.hot_solved;
+    } else if (o.status == PlanStatus::kUnsolvable) {
+      ASSERT_NE(ex.status, PlanStatus::kSolved) << where << " " << name;
+    } else {
+      ASSERT_NE(o.status, PlanStatus::kBufferTooSmall) << where << " " << name;
+    }
+  }
 }
 
 // Checks one instance; returns false (with a gtest failure) when a property breaks.
@@ -90,6 +129,9 @@ void check(const Domain& d, const Instance& inst, Figures& f, const std::string&
       if (rr.reformulated_pu) {
         ASSERT_EQ(r.cost, ex.cost) << where << ": no choice was needed";
       }
+      if (rr.proven_optimal) {
+        ASSERT_EQ(r.cost, ex.cost) << where << ": proven optimal";
+      }
       break;
     }
     case PlanStatus::kUnsolvable:
@@ -106,6 +148,7 @@ void check(const Domain& d, const Instance& inst, Figures& f, const std::string&
       break;
   }
   (void)one_producer_per_value;
+  check_hot(d, inst, ex, f, where);
 }
 
 TEST(Reach, CorpusInstancesAndRandomPairs) {

@@ -44,6 +44,9 @@ inline constexpr PlanDetail kDetailTimeLimit = 1u << 6;    // ... max_seconds
 inline constexpr PlanDetail kDetailSelfCheck = 1u << 7;    // the emitted plan failed re-simulation
 inline constexpr PlanDetail kDetailBadInput = 1u << 8;     // s0 / goal size or value out of range
 inline constexpr PlanDetail kDetailExhausted = 1u << 9;    // every reachable state was searched
+// On kSolved: a valid plan that the planner does not prove optimal ("topo-reach" after a
+// producer choice); "auto" passes such a task on to its next stage.
+inline constexpr PlanDetail kDetailNotProvenOptimal = 1u << 10;
 
 struct PlanOutcome {
   // kSolved: out[0, *len) is a plan. kBufferTooSmall: *len = the length needed. kUnsolvable:

@@ -116,6 +116,9 @@ struct ReachResult {
   // With choices: optimal among plans that use one producer per value when this is true (the
   // space was exhausted and ℙ answered every choice).
   bool optimal_in_choices = false;
+  // kSolved and the plan is the exact optimum: no choice was needed, or its cost equals a lower
+  // bound on every plan (the costs of the actions every plan contains).
+  bool proven_optimal = false;
 };
 
 // ℙ after reformulation, over producer choices (see the header comment). kSolved: a valid plan;

@@ -8,7 +8,9 @@
 // unary or not post-unique) is left out of this planner; the planner exists as long as one stage
 // accepts the set, and explain() still gives the refused stage's reason.
 //
-// Why it stays optimal: ℙ's plans are minimal (every action it picks is in every plan), and A*'s
+// Why it stays optimal: ℙ's plans are minimal (every action it picks is in every plan), ℙ's reach
+// answers only with plans it proves optimal (on an equivalent task without a producer choice, or
+// at the lower bound; other plans carry kDetailNotProvenOptimal and the call goes on), and A*'s
 // heuristic is admissible, so whichever stage answers, the cost is the optimum; A* runs within
 // the call's limits (kAutoSearchLimits unless the def or the call says otherwise).
 #include <algorithm>
@@ -25,7 +27,7 @@ namespace topoplan {
 namespace {
 
 // The stages of "auto", first to last.
-constexpr std::array<std::string_view, 2> kAutoStages = {"topo", "astar"};
+constexpr std::array<std::string_view, 3> kAutoStages = {"topo", "topo-reach", "astar"};
 
 struct AutoScratch final : PlanScratch {
   std::vector<std::unique_ptr<PlanScratch>> stages;  // one per created stage
@@ -68,6 +70,9 @@ class AutoHotPlanner final : public HotPlanner {
       s.tried = i + 1;
       s.expanded += ss.expanded;
       s.generated += ss.generated;
+      // A plan not proven optimal is no answer here: a later stage finds the optimum.
+      if (o.status == PlanStatus::kSolved && (o.detail & kDetailNotProvenOptimal) != 0 && i + 1 < n)
+        continue;
       // An answer, or a reason every later stage would share (bad input, a short buffer).
       if (o.status == PlanStatus::kSolved || o.status == PlanStatus::kUnsolvable ||
           o.status == PlanStatus::kBufferTooSmall || (o.detail & kDetailBadInput) != 0)

@@ -8,7 +8,7 @@
 namespace topoplan {
 
 std::string describe(PlanDetail detail) {
-  static constexpr std::array<std::pair<PlanDetail, const char*>, 10> kWords{{
+  static constexpr std::array<std::pair<PlanDetail, const char*>, 11> kWords{{
       {kDetailGoalUnreachable, "goal unreachable"},
       {kDetailPreconditionUnmet, "pre-condition unmet"},
       {kDetailOrderingCycle, "ordering cycle"},
@@ -19,6 +19,7 @@ std::string describe(PlanDetail detail) {
       {kDetailSelfCheck, "self-check failed"},
       {kDetailBadInput, "bad input"},
       {kDetailExhausted, "state space exhausted"},
+      {kDetailNotProvenOptimal, "not proven optimal"},
   }};
   std::string out;
   for (const auto& [bit, words] : kWords) {

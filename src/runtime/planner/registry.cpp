@@ -33,6 +33,8 @@ Result<std::unique_ptr<HotPlanner>> create_topo_hot(const CompiledActionSet& set
                                                     const HotPlannerDef& def);
 Result<std::unique_ptr<HotPlanner>> create_astar_hot(const CompiledActionSet& set,
                                                      const HotPlannerDef& def);
+Result<std::unique_ptr<HotPlanner>> create_topo_reach_hot(const CompiledActionSet& set,
+                                                          const HotPlannerDef& def);
 Result<std::unique_ptr<HotPlanner>> create_auto_hot(const CompiledActionSet& set,
                                                     const HotPlannerDef& def);
 
@@ -93,7 +95,9 @@ namespace {
 PlanResult plan_auto(const Domain& domain, const Instance& instance, const PlannerOptions& options);
 
 const std::array kPlanners = {
-    PlannerInfo{"auto", "default: ℙ, then GOAP A* within bounded limits (optimal when it answers)",
+    PlannerInfo{"auto",
+                "default: ℙ, then ℙ's reach, then GOAP A* within bounded limits (optimal when it "
+                "answers)",
                 &plan_auto, &create_auto_hot},
     PlannerInfo{"astar", "GOAP forward A* (packed states, admissible DTG heuristic; optimal)",
                 &plan_astar, &create_astar_hot},
@@ -106,10 +110,10 @@ const std::array kPlanners = {
     PlannerInfo{"topo-reach",
                 "ℙ after exact reformulation (merged variables, pruned actions), over producer "
                 "choices when a value has several producers",
-                &plan_topo_reach},
+                &plan_topo_reach, &create_topo_reach_hot},
 };
 // The default planner's cold path: its hot planner (src/runtime/planner/auto_hot.cpp, the chain
-// ℙ then GOAP A*) through the generic helper, within options.auto_limits.
+// ℙ, ℙ's reach, then GOAP A*) through the generic helper, within options.auto_limits.
 PlanResult plan_auto(const Domain& domain, const Instance& instance,
                      const PlannerOptions& options) {
   return plan_prepared("auto", domain, instance, options);

@@ -34,9 +34,9 @@ struct Search {
   const Domain& d;
   const Instance& inst;
   int32_t budget;
-  std::vector<Work> acts;    // the reformulated actions, as Work (for the closures)
-  std::vector<int32_t> off;  // value slot offsets
-  std::vector<std::vector<ActionId>> producers;  // per slot: every reformulated action setting it
+  const std::vector<Work>& acts;                        // the actions, as Work (for the closures)
+  const std::vector<int32_t>& off;                      // value slot offsets
+  const std::vector<std::vector<ActionId>>& producers;  // per slot: every action setting it
 
   int64_t best_cost = kInfinite;
   std::vector<ActionId> best;
@@ -46,23 +46,18 @@ struct Search {
   bool exhausted = true;     // no node was skipped for the budget
   bool all_answered = true;  // ℙ answered (plan or proof) on every leaf
   bool branched = false;
+  int64_t root_bound = -1;                         // the root's lower bound (after narrowing)
   PlanStatus single_status = PlanStatus::kGaveUp;  // the leaf's status when nothing branched
   std::string single_message;
   std::set<std::vector<uint8_t>> seen;
 
-  Search(const Domain& dom, const Instance& in, int32_t max_choices)
-      : d(dom), inst(in), budget(max_choices) {
-    off.assign(static_cast<size_t>(d.num_variables()) + 1, 0);
-    for (VarId v = 0; v < d.num_variables(); ++v) off[v + 1] = off[v] + d.domain_size(v);
-    producers.resize(static_cast<size_t>(off.back()));
-    for (ActionId a = 0; a < d.num_actions(); ++a) {
-      Work w{a, d.cost(a), {}, {}};
-      for (const Effect& e : d.effects(a)) w.eff.push_back(e);
-      for (const Fact& f : d.prevail(a)) w.prv.push_back(f);
-      producers[slot(w.eff[0].var, w.eff[0].post)].push_back(a);
-      acts.push_back(std::move(w));
-    }
-  }
+  Search(const reform_detail::ChoiceTables& t, const Instance& in, int32_t max_choices)
+      : d(*t.domain),
+        inst(in),
+        budget(max_choices),
+        acts(t.acts),
+        off(t.off),
+        producers(t.producers) {}
   [[nodiscard]] size_t slot(VarId v, ValueId x) const { return static_cast<size_t>(off[v] + x); }
 
   // Drops from `mask` the actions that cannot apply or cannot matter.
@@ -147,7 +142,9 @@ struct Search {
     ++nodes;
     narrow(mask);
     // kInfinite proves the node has no plan; otherwise it is cut when it cannot beat the best.
-    if (lower_bound(mask) >= best_cost) {
+    const int64_t bound = lower_bound(mask);
+    if (root_bound < 0) root_bound = bound;
+    if (bound >= best_cost) {
       ++pruned;
       return;
     }
@@ -175,6 +172,61 @@ struct Search {
 };
 
 }  // namespace
+
+namespace reform_detail {
+
+ChoiceTables ChoiceTables::build(const Domain& d) {
+  ChoiceTables t;
+  t.domain = &d;
+  t.off.assign(static_cast<size_t>(d.num_variables()) + 1, 0);
+  for (VarId v = 0; v < d.num_variables(); ++v) t.off[v + 1] = t.off[v] + d.domain_size(v);
+  t.producers.resize(static_cast<size_t>(t.off.back()));
+  for (ActionId a = 0; a < d.num_actions(); ++a) {
+    Work w{a, d.cost(a), {}, {}};
+    for (const Effect& e : d.effects(a)) w.eff.push_back(e);
+    for (const Fact& f : d.prevail(a)) w.prv.push_back(f);
+    t.producers[static_cast<size_t>(t.off[w.eff[0].var] + w.eff[0].post)].push_back(a);
+    t.acts.push_back(std::move(w));
+  }
+  return t;
+}
+
+PlanStatus ChoiceOutcome::status_without_plan() const {
+  if (!branched && choices == 1 && single_status == PlanStatus::kUnsolvable)
+    return PlanStatus::kUnsolvable;
+  // The root had no plan by its bound: a needed value without any producer.
+  if (!branched && choices == 0 && pruned == 1) return PlanStatus::kUnsolvable;
+  return PlanStatus::kGaveUp;
+}
+
+std::string ChoiceOutcome::message_without_plan() const {
+  if (!branched && choices == 1 && single_status == PlanStatus::kUnsolvable) return single_message;
+  if (!branched && choices == 0 && pruned == 1)
+    return "a value the goal needs has no producer among the relevant actions";
+  return branched ? "no plan with one producer per value among " + std::to_string(choices) +
+                        " choices" + (exhausted ? "" : " (budget spent)")
+                  : single_message;
+}
+
+ChoiceOutcome search_choices(const ChoiceTables& tables, const Instance& instance,
+                             int32_t max_choices) {
+  Search search(tables, instance, std::max(max_choices, 1));
+  search.dfs(std::vector<uint8_t>(static_cast<size_t>(tables.domain->num_actions()), 1));
+  ChoiceOutcome o;
+  o.best_cost = search.best_cost;
+  o.best = std::move(search.best);
+  o.choices = search.choices;
+  o.pruned = search.pruned;
+  o.branched = search.branched;
+  o.exhausted = search.exhausted;
+  o.all_answered = search.all_answered;
+  o.root_bound = search.root_bound;
+  o.single_status = search.single_status;
+  o.single_message = std::move(search.single_message);
+  return o;
+}
+
+}  // namespace reform_detail
 
 ReachResult plan_reach(const Domain& domain, const Instance& instance,
                        const ReachOptions& options) {
@@ -208,27 +260,15 @@ ReachResult plan_reach(const Domain& domain, const Instance& instance,
                      "than ReformOptions::max_merged_values, or too many copies)";
     return finish();
   }
-  Search search(d, ref->instance, std::max(options.max_choices, 1));
-  search.dfs(std::vector<uint8_t>(static_cast<size_t>(d.num_actions()), 1));
+  const reform_detail::ChoiceTables tables = reform_detail::ChoiceTables::build(d);
+  reform_detail::ChoiceOutcome search =
+      reform_detail::search_choices(tables, ref->instance, options.max_choices);
   rr.choices = search.choices;
   rr.pruned = search.pruned;
   rr.reformulated_pu = !search.branched;
   if (search.best_cost == kInfinite) {
-    if (!search.branched && search.choices == 1 &&
-        search.single_status == PlanStatus::kUnsolvable) {
-      result.status = PlanStatus::kUnsolvable;
-      result.message = search.single_message;
-    } else if (!search.branched && search.choices == 0 && search.pruned == 1) {
-      // The root had no plan by its bound: a needed value without any producer.
-      result.status = PlanStatus::kUnsolvable;
-      result.message = "a value the goal needs has no producer among the relevant actions";
-    } else {
-      result.status = PlanStatus::kGaveUp;
-      result.message = search.branched ? "no plan with one producer per value among " +
-                                             std::to_string(search.choices) + " choices" +
-                                             (search.exhausted ? "" : " (budget spent)")
-                                       : search.single_message;
-    }
+    result.status = search.status_without_plan();
+    result.message = search.message_without_plan();
     return finish();
   }
   std::vector<ActionId> plan = ref->map_plan(search.best);
@@ -239,6 +279,7 @@ ReachResult plan_reach(const Domain& domain, const Instance& instance,
     return finish();
   }
   rr.optimal_in_choices = search.exhausted && search.all_answered;
+  rr.proven_optimal = !search.branched || search.best_cost == search.root_bound;
   result.status = PlanStatus::kSolved;
   result.actions = std::move(plan);
   result.cost = v.cost;

@@ -2,10 +2,13 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "topoplan/runtime/domain.h"
+#include "topoplan/runtime/plan.h"
 
 namespace topoplan::reform_detail {
 
@@ -23,5 +26,38 @@ struct Work {
 void relaxed_closure(const Domain& d, std::span<const Work> acts, std::span<const ValueId> s0,
                      std::span<const ValueId> goal, std::vector<uint8_t>& reach_act,
                      std::vector<uint8_t>& relevant_act, std::vector<uint8_t>& reached);
+
+// What the producer-choice search reads of a unary task, built once per task (per prepared class
+// on the hot path, per reformulation on the cold one): its actions as Work and, per value slot,
+// every action setting it. `domain` must outlive the tables.
+struct ChoiceTables {
+  const Domain* domain = nullptr;
+  std::vector<Work> acts;
+  std::vector<int32_t> off;                      // value slot offsets
+  std::vector<std::vector<ActionId>> producers;  // per slot
+  [[nodiscard]] static ChoiceTables build(const Domain& d);
+};
+
+// The producer-choice search's answer (src/runtime/reform/choice.cpp).
+struct ChoiceOutcome {
+  int64_t best_cost = std::numeric_limits<int64_t>::max();  // max: no plan found
+  std::vector<ActionId> best;                               // in the task's actions
+  int32_t choices = 0;
+  int32_t pruned = 0;
+  bool branched = false;
+  bool exhausted = true;
+  bool all_answered = true;
+  int64_t root_bound = -1;  // lower bound on every plan's cost (the root's, after narrowing)
+  PlanStatus single_status = PlanStatus::kGaveUp;
+  std::string single_message;
+  // When no plan was found: kUnsolvable with a proof, or kGaveUp; and why, in words.
+  [[nodiscard]] PlanStatus status_without_plan() const;
+  [[nodiscard]] std::string message_without_plan() const;
+};
+
+// ℙ over producer choices on a unary task (reform.h, step 2) for `instance` (its init and goal;
+// its class is ignored: every action of the tables' domain is available).
+[[nodiscard]] ChoiceOutcome search_choices(const ChoiceTables& tables, const Instance& instance,
+                                           int32_t max_choices);
 
 }  // namespace topoplan::reform_detail
