@@ -18,8 +18,7 @@ expect "plan to stdout" 0 '^\(PickUpBucket\)$' -- "$bin" plan "$hb"
 expect "stats name the engine" 0 'engine: topo,' -- "$bin" plan "$hb" --stats
 expect "exact stats name exact" 0 'engine: exact,' -- "$bin" plan "$hb" --planner exact --stats
 
-# auto = ℙ, then ℙ's reach, then A* within bounded limits, then kLimitReached (never the exact
-# search)
+# auto = ℙ, then A* within bounded limits, then kLimitReached (never the exact search)
 cat >"$tmp/twin.toml" <<'EOF2'
 [domain]
 name = "twin"
@@ -46,46 +45,11 @@ name = "up"
 init = { a = "0", b = "0" }
 goal = { a = "3", b = "3" }
 EOF2
-expect "auto: ℙ's reach answers what topo refuses" 0 'engine: topo-reach,' -- "$bin" plan "$tmp/twin.toml" --stats
+expect "auto: A* answers what topo refuses" 0 'engine: astar,' -- "$bin" plan "$tmp/twin.toml" --stats
 expect "auto: the reason is its own field" 0 '^; reason: topo unsupported' -- "$bin" plan "$tmp/twin.toml" --stats
-expect "auto: ℙ's reach plan is optimal" 0 '^; cost = 3 ' -- "$bin" plan "$tmp/twin.toml"
-# An optimal plan that repeats an action (flip-up twice): beyond ℙ and its reach, A* answers.
-cat >"$tmp/repeat.toml" <<'EOF2'
-[domain]
-name = "repeat"
-[[variable]]
-name = "a"
-values = ["0", "1"]
-[[variable]]
-name = "b"
-values = ["0", "1", "2"]
-[[action]]
-name = "flip-up"
-pre = { a = "0" }
-post = { a = "1" }
-[[action]]
-name = "flip-down"
-pre = { a = "1" }
-post = { a = "0" }
-[[action]]
-name = "step-1"
-pre = { b = "0" }
-post = { b = "1" }
-prevail = { a = "1" }
-[[action]]
-name = "step-2"
-pre = { b = "1" }
-post = { b = "2" }
-prevail = { a = "0" }
-[[instance]]
-name = "there"
-init = { a = "0", b = "0" }
-goal = { a = "1", b = "2" }
-EOF2
-expect "auto: A* answers a repeated action" 0 'engine: astar,' -- "$bin" plan "$tmp/repeat.toml" --stats
-expect "auto: A* plan is optimal" 0 '^; cost = 5 ' -- "$bin" plan "$tmp/repeat.toml"
-expect "auto: limit reached exits 12" 12 "default planner's limits.*--planner exact" -- "$bin" plan "$tmp/repeat.toml" --max-expansions 1
-expect "auto: --time-limit is accepted" 0 '^; cost = 5 ' -- "$bin" plan "$tmp/repeat.toml" --time-limit 5
+expect "auto: A* plan is optimal" 0 '^; cost = 3 ' -- "$bin" plan "$tmp/twin.toml"
+expect "auto: limit reached exits 12" 12 "default planner's limits.*--planner exact" -- "$bin" plan "$tmp/twin.toml" --max-expansions 1
+expect "auto: --time-limit is accepted" 0 '^; cost = 3 ' -- "$bin" plan "$tmp/twin.toml" --time-limit 5
 expect "exact only when asked" 0 'engine: exact,' -- "$bin" plan "$tmp/twin.toml" --planner exact --stats
 
 # GOAP levels: check says per instance what ℙ gives; bench goap-levels validates every plan

@@ -8,10 +8,9 @@
 // unary or not post-unique) is left out of this planner; the planner exists as long as one stage
 // accepts the set, and explain() still gives the refused stage's reason.
 //
-// Why it stays optimal: ℙ's plans are minimal (every action it picks is in every plan), ℙ's reach
-// answers only with plans it proves optimal (on an equivalent task without a producer choice, or
-// at the lower bound; other plans carry kDetailNotProvenOptimal and the call goes on), and A*'s
-// heuristic is admissible, so whichever stage answers, the cost is the optimum; A* runs within
+// Why it stays optimal: ℙ's plans are minimal (every action it picks is in every plan), a stage's
+// plan marked kDetailNotProvenOptimal is passed over, and A*'s heuristic is admissible, so
+// whichever stage answers, the cost is the optimum; A* runs within
 // the call's limits (kAutoSearchLimits unless the def or the call says otherwise).
 #include <algorithm>
 #include <array>
@@ -27,7 +26,9 @@ namespace topoplan {
 namespace {
 
 // The stages of "auto", first to last.
-constexpr std::array<std::string_view, 3> kAutoStages = {"topo", "topo-reach", "astar"};
+// "topo-reach" is not a stage: prepared, it costs 10-1000x A* on the real GOAP corpus
+// (docs/benchmarks.md, "ℙ's reach, prepared"), since its producer-choice leaves build a ℙ each.
+constexpr std::array<std::string_view, 2> kAutoStages = {"topo", "astar"};
 
 struct AutoScratch final : PlanScratch {
   std::vector<std::unique_ptr<PlanScratch>> stages;  // one per created stage

@@ -95,9 +95,7 @@ namespace {
 PlanResult plan_auto(const Domain& domain, const Instance& instance, const PlannerOptions& options);
 
 const std::array kPlanners = {
-    PlannerInfo{"auto",
-                "default: ℙ, then ℙ's reach, then GOAP A* within bounded limits (optimal when it "
-                "answers)",
+    PlannerInfo{"auto", "default: ℙ, then GOAP A* within bounded limits (optimal when it answers)",
                 &plan_auto, &create_auto_hot},
     PlannerInfo{"astar", "GOAP forward A* (packed states, admissible DTG heuristic; optimal)",
                 &plan_astar, &create_astar_hot},
@@ -113,7 +111,7 @@ const std::array kPlanners = {
                 &plan_topo_reach, &create_topo_reach_hot},
 };
 // The default planner's cold path: its hot planner (src/runtime/planner/auto_hot.cpp, the chain
-// ℙ, ℙ's reach, then GOAP A*) through the generic helper, within options.auto_limits.
+// ℙ then GOAP A*) through the generic helper, within options.auto_limits.
 PlanResult plan_auto(const Domain& domain, const Instance& instance,
                      const PlannerOptions& options) {
   return plan_prepared("auto", domain, instance, options);
