@@ -48,7 +48,7 @@ EOF2
 expect "auto: A* answers what topo refuses" 0 'engine: astar,' -- "$bin" plan "$tmp/twin.toml" --stats
 expect "auto: the reason is its own field" 0 '^; reason: topo unsupported' -- "$bin" plan "$tmp/twin.toml" --stats
 expect "auto: A* plan is optimal" 0 '^; cost = 3 ' -- "$bin" plan "$tmp/twin.toml"
-expect "auto: limit reached exits 12" 12 "default planner's limits.*--planner exact" -- "$bin" plan "$tmp/twin.toml" --max-expansions 1
+expect "auto: limit reached exits 12" 12 "default planner's limits.*the planner 'exact'" -- "$bin" plan "$tmp/twin.toml" --max-expansions 1
 expect "auto: --time-limit is accepted" 0 '^; cost = 3 ' -- "$bin" plan "$tmp/twin.toml" --time-limit 5
 expect "exact only when asked" 0 'engine: exact,' -- "$bin" plan "$tmp/twin.toml" --planner exact --stats
 

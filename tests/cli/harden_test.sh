@@ -35,7 +35,7 @@ expect "crowd --churn 1e400" 2 '--churn: ' -- "$bin" crowd "${small[@]}" --churn
 expect "crowd --churn 0.5x" 2 '--churn: ' -- "$bin" crowd "${small[@]}" --churn 0.5x
 expect "crowd --cache-entries -1" 2 '--cache-entries: must be an integer in \[1, ' -- "$bin" crowd "${small[@]}" --cache-entries -1
 expect "crowd --memo-entries -1" 2 '--memo-entries: must be an integer in \[0, ' -- "$bin" crowd "${small[@]}" --memo-entries -1
-expect "crowd --threads 0" 2 '--threads: must be an integer in \[1, 256\]' -- "$bin" crowd "${small[@]}" --threads 0
+expect "crowd --threads 0" 2 '--threads: must be an integer in \[1, 1024\]' -- "$bin" crowd "${small[@]}" --threads 0
 expect "crowd --npcs 0" 2 '--npcs: must be an integer in \[1, ' -- "$bin" crowd --npcs 0
 expect "crowd --npcs 3e9 (int overflow)" 2 '--npcs: ' -- "$bin" crowd --npcs 3000000000
 expect "crowd --frames 0" 2 '--frames: ' -- "$bin" crowd "${small[@]}" --frames 0
