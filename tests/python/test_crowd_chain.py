@@ -110,7 +110,7 @@ def test_crowd_chain_errors():
         tp.Crowd(planner, class_fallback={"nobody": "astar"})
     with pytest.raises(ValueError, match="nope"):
         tp.Crowd(planner, class_fallback={"guard": ["astar", "nope"]})
-    with pytest.raises(ValueError, match=r"fallback_budget must be in \[1, "):
+    with pytest.raises(ValueError, match=r"'fallback_budget' \(first-attempt expansions per NPC\) must be an integer in \[1, "):
         tp.Crowd(planner, fallback_budget=0)
     with pytest.raises(ValueError, match="max_expansions"):
         tp.Crowd(planner, fallback_max_expansions=0)
