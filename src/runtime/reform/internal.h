@@ -60,4 +60,8 @@ struct ChoiceOutcome {
 [[nodiscard]] ChoiceOutcome search_choices(const ChoiceTables& tables, const Instance& instance,
                                            int32_t max_choices);
 
+// Per action, 1 when another action has the same effects and conditions at a lower cost (or the
+// same cost and an earlier index): the dominated duplicates every reformulation drops.
+std::vector<uint8_t> dominated_duplicates(const std::vector<Work>& acts);
+
 }  // namespace topoplan::reform_detail

@@ -182,29 +182,7 @@ Result<std::unique_ptr<HotPlanner>> create_topo_reach_hot(const CompiledActionSe
     if (!w.eff.empty()) acts.push_back(std::move(w));
   }
   // Dominated duplicates: the cheapest (then the first) of the same conditions and effects.
-  auto key = [](const Work& w) {
-    std::vector<int64_t> k;
-    std::vector<Effect> e = w.eff;
-    std::vector<Fact> p = w.prv;
-    std::sort(e.begin(), e.end(), [](auto& a, auto& b) { return a.var < b.var; });
-    std::sort(p.begin(), p.end(), [](auto& a, auto& b) { return a.var < b.var; });
-    for (const Effect& x : e) k.insert(k.end(), {x.var, x.pre, x.post});
-    k.push_back(-2);
-    for (const Fact& x : p) k.insert(k.end(), {x.var, x.value});
-    return k;
-  };
-  std::map<std::vector<int64_t>, size_t> best;
-  std::vector<uint8_t> drop(acts.size(), 0);
-  for (size_t i = 0; i < acts.size(); ++i) {
-    auto [it, fresh] = best.emplace(key(acts[i]), i);
-    if (fresh) continue;
-    if (acts[i].cost < acts[it->second].cost) {
-      drop[it->second] = 1;
-      it->second = i;
-    } else {
-      drop[i] = 1;
-    }
-  }
+  const std::vector<uint8_t> drop = reform_detail::dominated_duplicates(acts);
   DomainDef def;
   def.name = d.name();
   for (VarId v = 0; v < d.num_variables(); ++v) {

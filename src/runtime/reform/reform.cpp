@@ -236,29 +236,7 @@ Result<Reformulation> reformulate(const Domain& domain, const Instance& instance
     }
     acts = std::move(kept);
     // Dominated duplicates: same effects and conditions; the cheapest (then the first) stays.
-    auto key = [](const Work& w) {
-      std::vector<int64_t> k;
-      std::vector<Effect> e = w.eff;
-      std::vector<Fact> p = w.prv;
-      std::sort(e.begin(), e.end(), [](auto& a, auto& b) { return a.var < b.var; });
-      std::sort(p.begin(), p.end(), [](auto& a, auto& b) { return a.var < b.var; });
-      for (const Effect& x : e) k.insert(k.end(), {x.var, x.pre, x.post});
-      k.push_back(-2);
-      for (const Fact& x : p) k.insert(k.end(), {x.var, x.value});
-      return k;
-    };
-    std::map<std::vector<int64_t>, size_t> best;
-    std::vector<uint8_t> drop(acts.size(), 0);
-    for (size_t i = 0; i < acts.size(); ++i) {
-      auto [it, fresh] = best.emplace(key(acts[i]), i);
-      if (fresh) continue;
-      if (acts[i].cost < acts[it->second].cost) {
-        drop[it->second] = 1;
-        it->second = i;
-      } else {
-        drop[i] = 1;
-      }
-    }
+    std::vector<uint8_t> drop = reform_detail::dominated_duplicates(acts);
     kept.clear();
     for (size_t i = 0; i < acts.size(); ++i) {
       if (drop[i])
@@ -463,3 +441,34 @@ Result<Reformulation> reformulate(const Domain& domain, const Instance& instance
 }
 
 }  // namespace topoplan
+
+namespace topoplan::reform_detail {
+
+std::vector<uint8_t> dominated_duplicates(const std::vector<Work>& acts) {
+  auto key = [](const Work& w) {
+    std::vector<int64_t> k;
+    std::vector<Effect> e = w.eff;
+    std::vector<Fact> p = w.prv;
+    std::sort(e.begin(), e.end(), [](auto& a, auto& b) { return a.var < b.var; });
+    std::sort(p.begin(), p.end(), [](auto& a, auto& b) { return a.var < b.var; });
+    for (const Effect& x : e) k.insert(k.end(), {x.var, x.pre, x.post});
+    k.push_back(-2);
+    for (const Fact& x : p) k.insert(k.end(), {x.var, x.value});
+    return k;
+  };
+  std::map<std::vector<int64_t>, size_t> best;
+  std::vector<uint8_t> drop(acts.size(), 0);
+  for (size_t i = 0; i < acts.size(); ++i) {
+    auto [it, fresh] = best.emplace(key(acts[i]), i);
+    if (fresh) continue;
+    if (acts[i].cost < acts[it->second].cost) {
+      drop[it->second] = 1;
+      it->second = i;
+    } else {
+      drop[i] = 1;
+    }
+  }
+  return drop;
+}
+
+}  // namespace topoplan::reform_detail
