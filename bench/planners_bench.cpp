@@ -49,7 +49,7 @@ void bm_topo(benchmark::State& state, const Task& t) {
   for (auto _ : state) {
     const Instance& inst = t.instances[i];
     int32_t len = 0;
-    const PlanStatus s = ps[which[i]].plan(ss[which[i]], inst.init, inst.goal, out, &len);
+    const PlanStatus s = ps[which[i]].plan(ss[which[i]], inst.init, inst.goal, out, &len).status;
     if (s != PlanStatus::kSolved) return state.SkipWithError("topo: no plan");
     benchmark::DoNotOptimize(len);
     if (++i == t.instances.size()) i = 0;

@@ -76,6 +76,7 @@ struct PyTopo {
   TopoPlanner planner;
   TopoScratch scratch;
   std::vector<ActionId> out;
+  PlanOutcome last{};  // the last plan()'s outcome (explain())
 };
 
 }  // namespace
@@ -189,10 +190,10 @@ void bind_plan(py::module_& m) {
             if (static_cast<size_t>(s0.size()) != vars || static_cast<size_t>(g.size()) != vars)
               throw py::value_error("init and goal: one int32 per variable");
             int32_t len = 0;
-            const PlanStatus s =
-                p.planner.plan(p.scratch, {s0.data(), vars}, {g.data(), vars}, p.out, &len);
-            if (p.scratch.failure() == TopoFailure::kBadInput)
-              throw py::value_error(p.planner.explain(p.scratch));
+            p.last = p.planner.plan(p.scratch, {s0.data(), vars}, {g.data(), vars}, p.out, &len);
+            const PlanStatus s = p.last.status;
+            if ((p.last.detail & kDetailBadInput) != 0)
+              throw py::value_error(p.planner.explain(p.last));
             py::list actions;
             if (s == PlanStatus::kSolved)
               for (int32_t i = 0; i < len; ++i) actions.append(p.out[static_cast<size_t>(i)]);
@@ -201,7 +202,7 @@ void bind_plan(py::module_& m) {
           py::arg("init"), py::arg("goal"),
           "ℙ from int32 arrays (one value per variable; -1 = free in the goal): (status, "
           "actions). Not thread-safe: one TopoPlanner per thread.")
-      .def("explain", [](const PyTopo& p) { return p.planner.explain(p.scratch); });
+      .def("explain", [](const PyTopo& p) { return p.planner.explain(p.last); });
 }
 
 }  // namespace topoplan_py

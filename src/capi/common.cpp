@@ -28,6 +28,11 @@ topoplan_status from_plan_status(PlanStatus s) {
   return TOPOPLAN_INTERNAL_ERROR;
 }
 
+topoplan_status from_outcome(const PlanOutcome& outcome) {
+  if ((outcome.detail & kDetailBadInput) != 0) return TOPOPLAN_INVALID_ARGUMENT;
+  return from_plan_status(outcome.status);
+}
+
 std::optional<std::string> to_instance(const Domain& d, const topoplan_problem* p, Instance& out) {
   if (p == nullptr || p->init == nullptr || p->goal == nullptr) return "problem: NULL pointer";
   if (p->num_variables != d.num_variables())

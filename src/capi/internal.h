@@ -31,6 +31,7 @@ struct topoplan_topo {
 struct topoplan_scratch {
   const topoplan_topo* owner;
   topoplan::TopoScratch scratch;
+  topoplan::PlanOutcome last{};  // the last topoplan_topo_plan's outcome (topoplan_topo_explain)
 };
 struct topoplan_crowd_planner {
   const topoplan_task* task;
@@ -72,7 +73,10 @@ topoplan_status guarded(char* error, size_t size, F&& body) noexcept {
   }
 }
 
+// The C status of a plan: the one mapping of PlanStatus, and of a PlanOutcome (bad input is the
+// caller's argument: TOPOPLAN_INVALID_ARGUMENT).
 topoplan_status from_plan_status(PlanStatus s);
+topoplan_status from_outcome(const PlanOutcome& outcome);
 
 // An Instance from a C problem, checked against the domain; the reason when it does not fit.
 std::optional<std::string> to_instance(const Domain& d, const topoplan_problem* p, Instance& out);

@@ -79,8 +79,7 @@ topoplan_status topoplan_planner_plan_within(topoplan_planner* planner, const in
     planner->last = o;
     planner->planned = true;
     planner->answered_by = o.planner.empty() ? planner->planner->name() : o.planner;
-    if ((o.detail & kDetailBadInput) != 0) return TOPOPLAN_INVALID_ARGUMENT;
-    return from_plan_status(o.status);
+    return from_outcome(o);
   });
 }
 

@@ -57,17 +57,10 @@ topoplan_status topoplan_topo_plan(const topoplan_topo* topo, topoplan_scratch* 
       num_variables != topo->planner.domain().num_variables())
     return TOPOPLAN_INVALID_ARGUMENT;
   const auto n = static_cast<size_t>(num_variables);
-  const PlanStatus s = topo->planner.plan(
+  scratch->last = topo->planner.plan(
       scratch->scratch, std::span<const ValueId>(init, n), std::span<const ValueId>(goal, n),
       std::span<ActionId>(actions, static_cast<size_t>(capacity)), length);
-  switch (scratch->scratch.failure()) {
-    case TopoFailure::kBadInput:
-      return TOPOPLAN_INVALID_ARGUMENT;
-    case TopoFailure::kBufferTooSmall:
-      return TOPOPLAN_BUFFER_TOO_SMALL;
-    default:
-      return from_plan_status(s);
-  }
+  return from_outcome(scratch->last);
 }
 
 topoplan_status topoplan_topo_explain(const topoplan_topo* topo, const topoplan_scratch* scratch,
@@ -75,7 +68,7 @@ topoplan_status topoplan_topo_explain(const topoplan_topo* topo, const topoplan_
   return guarded(text, text_size, [&]() -> topoplan_status {
     if (topo == nullptr || scratch == nullptr || scratch->owner != topo)
       return fail(TOPOPLAN_INVALID_ARGUMENT, "topo/scratch NULL or mismatched", text, text_size);
-    copy_text(topo->planner.explain(scratch->scratch), text, text_size);
+    copy_text(topo->planner.explain(scratch->last), text, text_size);
     return TOPOPLAN_OK;
   });
 }

@@ -102,7 +102,8 @@ int main(int argc, char** argv) {
   const int64_t hot_calls = 200'000, cold_calls = 20'000;
   for (int rep = 0; rep < 7; ++rep) {
     cpp_hot.push_back(ns_per_call(hot_calls, [&] {
-      sink += static_cast<int>(planner->plan(scratch, inst->init, inst->goal, out, &len)) + len;
+      sink +=
+          static_cast<int>(planner->plan(scratch, inst->init, inst->goal, out, &len).status) + len;
     }));
     c_hot.push_back(ns_per_call(hot_calls, [&] {
       sink += topoplan_topo_plan(ctopo, cscratch, problem.init, problem.goal, m, out.data(),

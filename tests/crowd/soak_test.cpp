@@ -96,8 +96,10 @@ TEST(CrowdSoak, ChurnAndInvalidationsMatchOneByOneAndMemoryStaysFlat) {
     layout.pack_state(inst.init, s.init.data());
     layout.pack_goal(inst.goal, s.goal.data());
     int32_t len = 0;
-    s.status = refs[static_cast<size_t>(inst.npc_class)].plan(
-        scratch[static_cast<size_t>(inst.npc_class)], inst.init, inst.goal, buf, &len);
+    s.status =
+        refs[static_cast<size_t>(inst.npc_class)]
+            .plan(scratch[static_cast<size_t>(inst.npc_class)], inst.init, inst.goal, buf, &len)
+            .status;
     if (s.status == PlanStatus::kSolved) {
       s.plan.assign(buf.begin(), buf.begin() + len);
       ASSERT_TRUE(validate_plan(d, inst, s.plan).valid);

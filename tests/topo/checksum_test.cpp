@@ -35,6 +35,24 @@ struct Probe {
     for (const char c : text) mix(static_cast<uint64_t>(static_cast<unsigned char>(c)));
   }
 
+  // The hash keeps the codes it was first computed with (ℙ's failure reasons numbered 0-11, a
+  // short buffer as status 2), so that a hash taken before a change of vocabulary still compares.
+  static uint64_t hashed_status(PlanStatus st) {
+    return st == PlanStatus::kBufferTooSmall ? 2 : static_cast<uint64_t>(st);
+  }
+  static uint64_t reason_code(PlanDetail f) {
+    if ((f & kDetailBadInput) != 0) return 1;
+    if ((f & kDetailRelaxedUnreachable) != 0) return 11;
+    if ((f & kDetailGoalUnreachable) != 0) return 4;
+    if ((f & kDetailPreconditionUnmet) != 0) return 5;
+    if ((f & kDetailNeedsRepeat) != 0) return 6;
+    if ((f & kDetailOrderingCycle) != 0) return 7;
+    if ((f & kDetailSelfCheck) != 0) return 8;
+    if ((f & kDetailUnprovenMinimal) != 0) return 9;
+    if ((f & kDetailBranching) != 0) return 10;
+    return 0;
+  }
+
   // Plans every instance with one planner per NPC class; a class ℙ rejects hashes its message.
   void run(const Domain& d, const std::vector<Instance>& task_instances) {
     for (const Instance& inst : task_instances) {
@@ -50,22 +68,22 @@ struct Probe {
     TopoScratch scratch = planner.make_scratch();
     std::vector<ActionId> out(static_cast<size_t>(planner.max_plan_length()) + 1, -1);
     int32_t len = 0;
-    const PlanStatus st = planner.plan(scratch, inst.init, inst.goal, out, &len);
+    const PlanOutcome o = planner.plan(scratch, inst.init, inst.goal, out, &len);
+    const PlanStatus st = o.status;
     ++instances;
-    mix(static_cast<uint64_t>(st));
+    mix(static_cast<uint64_t>(hashed_status(st)));
     mix(static_cast<uint64_t>(len));
     if (st == PlanStatus::kSolved) {
       ++solved;
       for (int32_t i = 0; i < len; ++i) mix(static_cast<uint64_t>(out[static_cast<size_t>(i)]));
       return;
     }
-    const TopoFailureInfo f = scratch.failure_info();
-    mix(static_cast<uint64_t>(f.reason));
-    mix(static_cast<uint64_t>(f.var));
-    mix(static_cast<uint64_t>(f.value));
-    mix(static_cast<uint64_t>(f.action));
+    mix(static_cast<uint64_t>(reason_code(o.detail)));
+    mix(static_cast<uint64_t>(o.var));
+    mix(static_cast<uint64_t>(o.value));
+    mix(static_cast<uint64_t>(o.action));
     mix(static_cast<uint64_t>(scratch.pick_budget_spent()));
-    mix(planner.explain(scratch));
+    mix(planner.explain(o));
   }
   // Random instances of every class of `task` (besides its own instances).
   void run_task(const Task& task, uint64_t seed, int per_class) {

@@ -107,7 +107,8 @@ void run(double free_goal_probability, const char* title, double undefined_pre_p
       Figures& f = fig[cls];
       ++f.instances;
       int32_t len = 0;
-      const PlanStatus st = planner->plan(scratch, inst.init, inst.goal, out, &len);
+      const PlanOutcome o = planner->plan(scratch, inst.init, inst.goal, out, &len);
+      const PlanStatus st = o.status;
       const PlanResult ex = plan_exact(d, inst, exact_opts);
       if (ex.status == PlanStatus::kLimitReached) {
         ++f.exact_limit;
@@ -142,7 +143,7 @@ void run(double free_goal_probability, const char* title, double undefined_pre_p
         if (solvable) {
           ++f.wrong_unsolvable;
           bad = true;
-          why = "wrong unsolvable: " + planner->explain(scratch);
+          why = "wrong unsolvable: " + planner->explain(o);
         }
       } else {
         ++f.gave_up;
@@ -153,8 +154,7 @@ void run(double free_goal_probability, const char* title, double undefined_pre_p
         // always found (docs/algorithm.md, "Windows": what is proven); those misses are counted
         // and printed, not failures. Total goals without undefined pre-conditions: a failure.
         bad = undefined_pre_probability == 0 && free_goal_probability == 0;
-        why = "missed a T1 instance: " + std::string(to_string(st)) + ": " +
-              planner->explain(scratch);
+        why = "missed a T1 instance: " + std::string(to_string(st)) + ": " + planner->explain(o);
       }
       if (decides && free_goal_probability == 0 &&
           st != (solvable ? PlanStatus::kSolved : PlanStatus::kUnsolvable)) {

@@ -58,7 +58,8 @@ TEST(TopoDifferential, GoapLevels) {
       TopoScratch scratch = planner.make_scratch();
       out.assign(static_cast<size_t>(planner.max_plan_length()), -1);
       int32_t len = 0;
-      const PlanStatus st = planner.plan(scratch, inst.init, inst.goal, out, &len);
+      const PlanOutcome o = planner.plan(scratch, inst.init, inst.goal, out, &len);
+      const PlanStatus st = o.status;
       const PlanResult ex = plan_exact(d, inst, exact_opts);
       if (ex.status == PlanStatus::kLimitReached) {
         ++limit;
@@ -89,15 +90,15 @@ TEST(TopoDifferential, GoapLevels) {
         ++unsolvable;
         if (ok) {
           ++wrong;
-          why = "wrong unsolvable: " + planner.explain(scratch);
+          why = "wrong unsolvable: " + planner.explain(o);
         }
       } else {
         ++gave_up;
-        ++gave_up_reasons[std::string(to_string(scratch.failure()))];
+        ++gave_up_reasons[describe(o.detail)];
       }
       if (st != PlanStatus::kSolved && ex_t1) {
         ++missed;
-        why = "missed a T1 instance: " + planner.explain(scratch);
+        why = "missed a T1 instance: " + planner.explain(o);
       }
       if (!why.empty() && ++reported <= 20) {  // report the first 20, count them all
         ADD_FAILURE() << "level seed " << seed << " " << inst.name << ": " << why << "\n  init "

@@ -60,35 +60,36 @@ void check(const Domain& d, const TopoPlanner& planner, TopoScratch& scratch,
            std::span<const uint8_t> mask, const Instance& inst, Counts& c) {
   std::vector<ActionId> out(static_cast<size_t>(planner.max_plan_length()) + 1, -1);
   int32_t len = -1;
-  const PlanStatus st = planner.plan(scratch, inst.init, inst.goal, out, &len);
-  const TopoFailure why = scratch.failure();
+  const PlanOutcome o = planner.plan(scratch, inst.init, inst.goal, out, &len);
+  const PlanStatus st = o.status;
+  const PlanDetail why = o.detail;
   const auto relaxed = relaxed_reachable(d, mask, inst.init);
-  if (why == TopoFailure::kRelaxedUnreachable) {
+  if ((why & kDetailRelaxedUnreachable) != 0) {
     ++c.relaxed;
     EXPECT_EQ(st, PlanStatus::kUnsolvable);
     EXPECT_EQ(len, 0);
-    const VarId v = scratch.failure_var();
-    const ValueId x = scratch.failure_value();
+    EXPECT_EQ(why, kDetailGoalUnreachable | kDetailRelaxedUnreachable);
+    const VarId v = o.var;
+    const ValueId x = o.value;
     ASSERT_GE(v, 0);
     ASSERT_GE(x, 0);
     EXPECT_EQ(inst.goal[static_cast<size_t>(v)], x);
     EXPECT_EQ(relaxed[static_cast<size_t>(v)][static_cast<size_t>(x)], 0)
         << d.variable_name(v) << "=" << d.value_name(v, x) << " is relaxed-reachable";
-    EXPECT_NE(planner.explain(scratch).find(d.variable_name(v)), std::string::npos);
+    EXPECT_NE(planner.explain(o).find(d.variable_name(v)), std::string::npos);
     PlannerOptions exact_opts;
     exact_opts.objective = Objective::kLength;
     exact_opts.limits.max_expansions = 2'000'000;
     Instance exact_inst = inst;
     const PlanResult ex = plan_exact(d, exact_inst, exact_opts);
     EXPECT_EQ(ex.status, PlanStatus::kUnsolvable) << "relaxed proof on a solvable instance";
-  } else if (st == PlanStatus::kGaveUp && why != TopoFailure::kBadInput &&
-             why != TopoFailure::kSelfCheck) {
+  } else if (st == PlanStatus::kGaveUp && (why & (kDetailBadInput | kDetailSelfCheck)) == 0) {
     ++c.gave_up;
     for (VarId v = 0; v < d.num_variables(); ++v) {
       const ValueId g = inst.goal[static_cast<size_t>(v)];
       if (g == kUndefined) continue;
       EXPECT_NE(relaxed[static_cast<size_t>(v)][static_cast<size_t>(g)], 0)
-          << "gave up (" << to_string(why) << ") on a relaxed-unreachable goal "
+          << "gave up (" << describe(why) << ") on a relaxed-unreachable goal "
           << d.variable_name(v);
     }
   }

@@ -163,10 +163,11 @@ TEST(TopoBudget, PickDeferredBudgetSpent) {
     for (int32_t i = 0; i < n; ++i) goal[static_cast<size_t>(n + i)] = 1;
     std::vector<ActionId> out(static_cast<size_t>(p.value().max_plan_length()));
     int32_t len = 0;
-    const PlanStatus st = p.value().plan(scratch, s0, goal, out, &len);
+    const PlanOutcome o = p.value().plan(scratch, s0, goal, out, &len);
+    const PlanStatus st = o.status;
     // The small instance stays within the budget, the large one spends it.
     EXPECT_EQ(scratch.pick_budget_spent(), n == 64);
-    ASSERT_NE(st, PlanStatus::kUnsolvable) << p.value().explain(scratch);
+    ASSERT_NE(st, PlanStatus::kUnsolvable) << p.value().explain(o);
     ASSERT_TRUE(st == PlanStatus::kSolved || st == PlanStatus::kGaveUp) << static_cast<int>(st);
     if (st == PlanStatus::kSolved) {
       const std::vector<ActionId> plan(out.begin(), out.begin() + len);
@@ -246,14 +247,15 @@ TEST(TopoApi, BufferTooSmallAndDeterminism) {
   int32_t len = -1;
   const std::vector<ValueId> s0 = {0, 0, 0};
   const std::vector<ValueId> g = {2, 0, 2};
-  EXPECT_EQ(p->plan(s, s0, g, out, &len), PlanStatus::kLimitReached);
-  EXPECT_EQ(s.failure(), TopoFailure::kBufferTooSmall);
+  const PlanOutcome small = p->plan(s, s0, g, out, &len);
+  EXPECT_EQ(small.status, PlanStatus::kBufferTooSmall);
+  EXPECT_EQ(small.detail, kDetailNone);
   EXPECT_EQ(len, 6);
   out.resize(static_cast<size_t>(p->max_plan_length()));
-  ASSERT_EQ(p->plan(s, s0, g, out, &len), PlanStatus::kSolved);
+  ASSERT_EQ(p->plan(s, s0, g, out, &len).status, PlanStatus::kSolved);
   const std::vector<ActionId> first(out.begin(), out.begin() + len);
   for (int i = 0; i < 100; ++i) {
-    ASSERT_EQ(p->plan(s, s0, g, out, &len), PlanStatus::kSolved);
+    ASSERT_EQ(p->plan(s, s0, g, out, &len).status, PlanStatus::kSolved);
     EXPECT_EQ(std::vector<ActionId>(out.begin(), out.begin() + len), first);
   }
 }
@@ -284,7 +286,8 @@ TEST(TopoSelfCheck, GoalTestWithAndWithoutStateCode) {
     goal[0] = 0;
     std::vector<ActionId> out(static_cast<size_t>(p->max_plan_length()));
     int32_t len = 0;
-    ASSERT_EQ(p->plan(s, s0, goal, out, &len), PlanStatus::kSolved) << n << ": " << p->explain(s);
+    const PlanOutcome o = p->plan(s, s0, goal, out, &len);
+    ASSERT_EQ(o.status, PlanStatus::kSolved) << n << ": " << p->explain(o);
     const std::vector<ActionId> plan(out.begin(), out.begin() + len);
     EXPECT_TRUE(validate_plan(d, make_instance(s0, goal), plan).valid) << n;
     ASSERT_EQ(len, n + 1) << n;
@@ -292,7 +295,7 @@ TEST(TopoSelfCheck, GoalTestWithAndWithoutStateCode) {
     EXPECT_EQ(d.action_name(plan.back()), "put");
     // A goal the chain cannot reach without the tool staying out is still planned (t = 1).
     goal[0] = 1;
-    ASSERT_EQ(p->plan(s, s0, goal, out, &len), PlanStatus::kSolved) << n;
+    ASSERT_EQ(p->plan(s, s0, goal, out, &len).status, PlanStatus::kSolved) << n;
     EXPECT_EQ(len, n) << n;
   }
 }
@@ -307,20 +310,21 @@ TEST(TopoApi, BadInputWinsOverUnreachableGoal) {
   std::vector<ActionId> out(static_cast<size_t>(p->max_plan_length()));
   int32_t len = -1;
   // haystack: inFeeder -> stored is unreachable (the walk back from stored loops).
-  EXPECT_EQ(p->plan(s, std::vector<ValueId>{2, 0, 0}, std::vector<ValueId>{0, 0, 0}, out, &len),
-            PlanStatus::kUnsolvable);
-  EXPECT_EQ(s.failure(), TopoFailure::kGoalUnreachable);
-  EXPECT_EQ(s.failure_var(), 0);
+  PlanOutcome o =
+      p->plan(s, std::vector<ValueId>{2, 0, 0}, std::vector<ValueId>{0, 0, 0}, out, &len);
+  EXPECT_EQ(o.status, PlanStatus::kUnsolvable);
+  EXPECT_EQ(o.detail, kDetailGoalUnreachable);
+  EXPECT_EQ(o.var, 0);
   // The same with water's goal out of range: bad input, named at water.
-  EXPECT_EQ(p->plan(s, std::vector<ValueId>{2, 0, 0}, std::vector<ValueId>{0, 0, 7}, out, &len),
-            PlanStatus::kGaveUp);
-  EXPECT_EQ(s.failure(), TopoFailure::kBadInput);
-  EXPECT_EQ(s.failure_var(), 2);
-  EXPECT_EQ(p->plan(s, std::vector<ValueId>{2, 0, 3}, std::vector<ValueId>{0, 0, 0}, out, &len),
-            PlanStatus::kGaveUp);
-  EXPECT_EQ(s.failure(), TopoFailure::kBadInput);
-  EXPECT_EQ(s.failure_var(), 2);
-  EXPECT_EQ(s.failure_value(), 3);
+  o = p->plan(s, std::vector<ValueId>{2, 0, 0}, std::vector<ValueId>{0, 0, 7}, out, &len);
+  EXPECT_EQ(o.status, PlanStatus::kGaveUp);
+  EXPECT_EQ(o.detail, kDetailBadInput);
+  EXPECT_EQ(o.var, 2);
+  o = p->plan(s, std::vector<ValueId>{2, 0, 3}, std::vector<ValueId>{0, 0, 0}, out, &len);
+  EXPECT_EQ(o.status, PlanStatus::kGaveUp);
+  EXPECT_EQ(o.detail, kDetailBadInput);
+  EXPECT_EQ(o.var, 2);
+  EXPECT_EQ(o.value, 3);
 }
 
 // A scratch not made by this planner (another domain's, or default-constructed) is refused as
@@ -336,14 +340,16 @@ TEST(TopoApi, ForeignScratchIsBadInput) {
   const std::vector<ValueId> s0 = {0, 0, 0};
   const std::vector<ValueId> g = {2, 0, 2};
   TopoScratch foreign = q->make_scratch();
-  EXPECT_EQ(p->plan(foreign, s0, g, out, &len), PlanStatus::kGaveUp);
-  EXPECT_EQ(foreign.failure(), TopoFailure::kBadInput);
+  const PlanOutcome refused_foreign = p->plan(foreign, s0, g, out, &len);
+  EXPECT_EQ(refused_foreign.status, PlanStatus::kGaveUp);
+  EXPECT_EQ(refused_foreign.detail, kDetailBadInput);
   EXPECT_EQ(len, 0);
   TopoScratch empty;
-  EXPECT_EQ(p->plan(empty, s0, g, out, &len), PlanStatus::kGaveUp);
-  EXPECT_EQ(empty.failure(), TopoFailure::kBadInput);
+  const PlanOutcome refused = p->plan(empty, s0, g, out, &len);
+  EXPECT_EQ(refused.status, PlanStatus::kGaveUp);
+  EXPECT_EQ(refused.detail, kDetailBadInput);
   TopoScratch own = p->make_scratch();
-  EXPECT_EQ(p->plan(own, s0, g, out, &len), PlanStatus::kSolved);
+  EXPECT_EQ(p->plan(own, s0, g, out, &len).status, PlanStatus::kSolved);
   EXPECT_EQ(len, 6);
 }
 
@@ -366,28 +372,28 @@ TEST(TopoApi, PartialGoal) {
 namespace topoplan {
 namespace {
 
-// describe(): the failure in the designer's terms, with the names of the variable, value and
+// explain(): the failure in the designer's terms, with the names of the variable, value and
 // actions at fault.
 TEST(TopoDescribe, NamesTheFactAndTheActions) {
   const Domain d = compile(horse_breeder_000_def());
-  EXPECT_EQ(describe(d, TopoFailureInfo{}), "");
-  TopoFailureInfo f;
-  f.reason = TopoFailure::kNeedsRepeat;
+  EXPECT_EQ(explain(d, PlanOutcome{PlanStatus::kSolved}), "");
+  PlanOutcome f;
+  f.detail = kDetailOutsideClass | kDetailNeedsRepeat;
   f.var = 0;
   f.value = 0;
   f.action = 1;
-  const std::string msg = describe(d, f);
+  const std::string msg = explain(d, f);
   EXPECT_NE(msg.find("visiting " + d.variable_name(0) + "=" + d.value_name(0, 0) + " twice"),
             std::string::npos)
       << msg;
   EXPECT_NE(msg.find("'" + d.action_name(1) + "'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("each action once does not exist"), std::string::npos) << msg;
-  f.reason = TopoFailure::kPrevailUnreachable;
-  EXPECT_NE(describe(d, f).find("does not exist"), std::string::npos);
+  f.detail = kDetailPreconditionUnmet;
+  EXPECT_NE(explain(d, f).find("does not exist"), std::string::npos);
   // Out-of-range ids are reported as "?", never a crash.
   f.var = 99;
   f.action = 99;
-  EXPECT_FALSE(describe(d, f).empty());
+  EXPECT_FALSE(explain(d, f).empty());
 }
 
 }  // namespace

@@ -232,8 +232,10 @@ TEST(GoalSelection, SelectedGoalsFeedTheCrowdPlannerAndPlansAreValid) {
     w.selector.layout().unpack_state(sel.init.data() + i * words, inst.init);
     w.selector.layout().unpack_state(sel.packed_goal.data() + i * words, inst.goal);
     int32_t len = 0;
-    const PlanStatus ps = topo[static_cast<size_t>(c)].plan(scratch[static_cast<size_t>(c)],
-                                                            inst.init, inst.goal, one, &len);
+    const PlanStatus ps =
+        topo[static_cast<size_t>(c)]
+            .plan(scratch[static_cast<size_t>(c)], inst.init, inst.goal, one, &len)
+            .status;
     const CrowdStatus st = status[static_cast<size_t>(i)];
     ASSERT_EQ((st & kCrowdSolved) != 0, ps == PlanStatus::kSolved) << i;
     if (ps != PlanStatus::kSolved) {

@@ -455,11 +455,11 @@ class Crowd {
   CrowdStatus plan_npc(Worker& w, Block& b, int64_t i, uint32_t c, const uint64_t* s,
                        const uint64_t* g, int32_t room, int32_t* len, uint32_t* id,
                        const ActionId** plan) const;
-  // What ℙ's answer `ps` becomes (plan_npc): the plan (at `plan`, in the slice when
+  // What ℙ's answer `po` becomes (plan_npc): the plan (at `plan`, in the slice when
   // `in_place`) copied or "too small", a proof, bad input, or the class's fallback chain.
   template <bool kCache, bool kHandles>
-  CrowdStatus answer_topo(Worker& w, Block& b, int64_t i, uint32_t c, PlanStatus ps, ActionId* plan,
-                          bool in_place, int32_t room, std::span<const ValueId> s0,
+  CrowdStatus answer_topo(Worker& w, Block& b, int64_t i, uint32_t c, const PlanOutcome& po,
+                          ActionId* plan, bool in_place, int32_t room, std::span<const ValueId> s0,
                           std::span<const ValueId> goal, int32_t* len, uint32_t* id,
                           const ActionId** plan_out) const;
   template <bool kCache, bool kHandles>

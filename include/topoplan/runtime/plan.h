@@ -25,10 +25,67 @@ enum class PlanStatus : uint8_t {
   kLimitReached,    // a node, memory or time limit stopped the search: no plan, no proof
   kGaveUp,          // the planner cannot decide this instance (e.g. outside its class)
   kUnsupported,     // the planner refuses the domain (e.g. non-unary actions for ℙ)
-  kBufferTooSmall,  // hot path (planner.h): the caller's buffer is shorter than the plan
+  kBufferTooSmall,  // the caller's buffer is shorter than the plan (the length needed is reported)
 };
 
 [[nodiscard]] std::string_view to_string(PlanStatus status);
+
+// Why a plan ended without kSolved — bits, several may be set. Every planner's answer (the hot
+// contract, planner.h; ℙ's native entry, topo.h; the crowd's fallback) carries these, so that
+// one function (explain below) turns any of them into words.
+using PlanDetail = uint32_t;
+inline constexpr PlanDetail kDetailNone = 0;
+inline constexpr PlanDetail kDetailGoalUnreachable = 1u << 0;    // a goal value cannot be produced
+inline constexpr PlanDetail kDetailPreconditionUnmet = 1u << 1;  // a needed pre/prevail cannot hold
+inline constexpr PlanDetail kDetailOrderingCycle = 1u << 2;      // chosen actions cannot be ordered
+inline constexpr PlanDetail kDetailOutsideClass = 1u << 3;    // the task leaves the planner's class
+inline constexpr PlanDetail kDetailExpansionLimit = 1u << 4;  // SearchLimits::max_expansions
+inline constexpr PlanDetail kDetailMemoryLimit = 1u << 5;     // ... max_memory_bytes
+inline constexpr PlanDetail kDetailTimeLimit = 1u << 6;       // ... max_seconds
+inline constexpr PlanDetail kDetailSelfCheck = 1u << 7;  // the emitted plan failed re-simulation
+inline constexpr PlanDetail kDetailBadInput = 1u << 8;   // s0 / goal size or value out of range
+inline constexpr PlanDetail kDetailExhausted = 1u << 9;  // every reachable state was searched
+// On kSolved: a valid plan that the planner does not prove optimal ("topo-reach" after a
+// producer choice); "auto" passes such a task on to its next stage.
+inline constexpr PlanDetail kDetailNotProvenOptimal = 1u << 10;
+// Which part of ℙ's class the task leaves (set with kDetailOutsideClass, so that a caller that
+// only asks "outside the class?" reads one bit): a free goal variable whose value a prevail
+// requests elsewhere; a value visited twice by one action; two needed actions leaving one
+// value; a return to s0 whose minimality ℙ cannot prove.
+inline constexpr PlanDetail kDetailPartialGoal = 1u << 11;
+inline constexpr PlanDetail kDetailNeedsRepeat = 1u << 12;
+inline constexpr PlanDetail kDetailBranching = 1u << 13;
+inline constexpr PlanDetail kDetailUnprovenMinimal = 1u << 14;
+// With kDetailGoalUnreachable: the proof is the delete relaxation (the value is unreachable even
+// if every value, once reached, stayed available).
+inline constexpr PlanDetail kDetailRelaxedUnreachable = 1u << 15;
+
+// One plan's answer: a code, the detail bits saying why, and the variable / value / action at
+// fault (-1 when not applicable).
+struct PlanOutcome {
+  // kSolved: out[0, *len) is a plan. kBufferTooSmall: *len = the length needed. kUnsolvable:
+  // proven. kGaveUp / kLimitReached: no plan, no proof. kUnsupported: the planner cannot take
+  // this task (a HotPlanner created for a set normally rejects it in create()).
+  PlanStatus status = PlanStatus::kGaveUp;
+  PlanDetail detail = kDetailNone;
+  VarId var = -1;
+  ValueId value = -1;
+  ActionId action = -1;
+  // The registry name of the planner that answered, set by planners that delegate ("auto": its
+  // stage); empty when the planner called answered itself.
+  std::string_view planner = {};
+
+  [[nodiscard]] bool solved() const { return status == PlanStatus::kSolved; }
+};
+
+// Words for the detail bits ("goal unreachable, ordering cycle"); "" for kDetailNone.
+[[nodiscard]] std::string describe(PlanDetail detail);
+
+// The designer's words for `outcome` on `domain`: what the task needs that the planner could
+// not give, with the names of the variable, value and action at fault, and what would change it
+// (e.g. "visiting location=armory twice: 'WalkPostToArmory' is needed twice; ..."). "" for
+// kSolved. Cold path (allocates).
+[[nodiscard]] std::string explain(const Domain& domain, const PlanOutcome& outcome);
 
 struct PlanStats {
   std::string engine;     // which planner produced the answer (the default planner chains)

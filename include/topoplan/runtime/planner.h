@@ -30,40 +30,6 @@
 
 namespace topoplan {
 
-// Why a plan() call ended without kSolved — bits, several may be set.
-using PlanDetail = uint32_t;
-inline constexpr PlanDetail kDetailNone = 0;
-inline constexpr PlanDetail kDetailGoalUnreachable = 1u << 0;    // a goal value cannot be produced
-inline constexpr PlanDetail kDetailPreconditionUnmet = 1u << 1;  // a needed pre/prevail cannot hold
-inline constexpr PlanDetail kDetailOrderingCycle = 1u << 2;      // chosen actions cannot be ordered
-inline constexpr PlanDetail kDetailOutsideClass = 1u << 3;  // the task leaves the planner's class
-inline constexpr PlanDetail kDetailExpansionLimit = 1u
-                                                    << 4;  // HotPlannerDef::limits.max_expansions
-inline constexpr PlanDetail kDetailMemoryLimit = 1u << 5;  // ... max_memory_bytes
-inline constexpr PlanDetail kDetailTimeLimit = 1u << 6;    // ... max_seconds
-inline constexpr PlanDetail kDetailSelfCheck = 1u << 7;    // the emitted plan failed re-simulation
-inline constexpr PlanDetail kDetailBadInput = 1u << 8;     // s0 / goal size or value out of range
-inline constexpr PlanDetail kDetailExhausted = 1u << 9;    // every reachable state was searched
-// On kSolved: a valid plan that the planner does not prove optimal ("topo-reach" after a
-// producer choice); "auto" passes such a task on to its next stage.
-inline constexpr PlanDetail kDetailNotProvenOptimal = 1u << 10;
-
-struct PlanOutcome {
-  // kSolved: out[0, *len) is a plan. kBufferTooSmall: *len = the length needed. kUnsolvable:
-  // proven. kGaveUp / kLimitReached: no plan, no proof. kUnsupported: the planner cannot take
-  // this task (a HotPlanner created for a set normally rejects it in create()).
-  PlanStatus status = PlanStatus::kGaveUp;
-  PlanDetail detail = kDetailNone;
-  VarId var = -1;
-  ValueId value = -1;
-  ActionId action = -1;
-  // The registry name of the planner that answered, set by planners that delegate ("auto": its
-  // stage); empty when the planner called answered itself.
-  std::string_view planner = {};
-
-  [[nodiscard]] bool solved() const { return status == PlanStatus::kSolved; }
-};
-
 // What every planner's create() takes. Planners ignore what does not apply to them.
 struct HotPlannerDef {
   Objective objective = Objective::kCost;  // searches; ℙ's plans are minimal in length
@@ -176,8 +142,5 @@ class PreparedPlanner {
 // planner refuses is kUnsupported with its reason.
 [[nodiscard]] PlanResult plan_prepared(std::string_view name, const Domain& domain,
                                        const Instance& instance, const PlannerOptions& options);
-
-// Words for the detail bits ("goal unreachable, ordering cycle"); "" for kDetailNone.
-[[nodiscard]] std::string describe(PlanDetail detail);
 
 }  // namespace topoplan

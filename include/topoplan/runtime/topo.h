@@ -18,7 +18,7 @@
 //
 // Guarantees (checked by tests/topo against the exact search):
 //   * a returned plan is valid (plan() re-simulates it before returning; a failed self-check is
-//     reported as kGaveUp with TopoFailure::kSelfCheck, never as a plan);
+//     reported as kGaveUp with kDetailSelfCheck, never as a plan);
 //   * a returned plan is minimal in length among all plans, and uses each action at most once;
 //   * kUnsolvable only with a proof: a goal or requested value no walk can reach, or — for action
 //     sets in C0 or C2S (Prévost et al. 2023, Theorems 1 and 3; docs/references.md) — no plan
@@ -44,39 +44,6 @@
 
 namespace topoplan {
 
-// Why the last plan() call did not return kSolved (detail bits of the status, Detour-style).
-enum class TopoFailure : uint8_t {
-  kNone,
-  kBadInput,            // state sizes or values out of range
-  kPartialGoal,         // goal leaves a variable free and a prevail requests it elsewhere
-  kBufferTooSmall,      // `out` too small: *out_len holds the length needed (status kLimitReached)
-  kGoalUnreachable,     // no walk of var reaches the goal value (proof of unsolvability)
-  kPrevailUnreachable,  // a needed prevail value cannot be visited on the way to the goal (proof)
-  kNeedsRepeat,         // visiting the requested value needs an action twice (no T1 plan)
-  kOrderingCycle,       // the chosen actions cannot be totally ordered
-  kSelfCheck,           // internal: the plan failed re-simulation (a bug; never returned as plan)
-  kUnprovenMinimal,     // a plan was found with an extra return to s0 whose minimality is unproven
-  kBranching,           // two needed actions leave the same value (no plan with each action once)
-  kRelaxedUnreachable,  // var=value is unreachable even ignoring deletes (proof; checked only
-                        // where ℙ would give up: docs/algorithm.md, "Relaxed reachability")
-};
-
-[[nodiscard]] std::string_view to_string(TopoFailure failure);
-
-// What made the last plan() call fail, in the domain's ids (-1 when not applicable): the reason,
-// the variable and value at fault, and the action that needs it.
-struct TopoFailureInfo {
-  TopoFailure reason = TopoFailure::kNone;
-  VarId var = -1;
-  ValueId value = -1;
-  ActionId action = -1;
-};
-
-// A sentence in the designer's terms saying what the task needs that ℙ cannot give, and what
-// would change it (e.g. "visiting location=armory twice: 'WalkPostToArmory' is needed twice; a
-// plan with each action once does not exist ..."). Empty for kNone. Cold path (allocates).
-[[nodiscard]] std::string describe(const Domain& domain, const TopoFailureInfo& failure);
-
 class TopoPlanner;
 namespace detail {
 struct FastOrderings;   // src/runtime/topo/orderings.h
@@ -89,24 +56,12 @@ class TopoScratch {
  public:
   TopoScratch() = default;
 
-  // Details of the last failed plan() call: the reason and the variable / value / action at
-  // fault (-1 when not applicable).
-  [[nodiscard]] TopoFailure failure() const { return failure_; }
-  // (-1 after a call without failure: plan() resets only the reason, fail() sets all four.)
-  [[nodiscard]] VarId failure_var() const { return ok() ? -1 : failure_var_; }
-  [[nodiscard]] ValueId failure_value() const { return ok() ? -1 : failure_value_; }
-  [[nodiscard]] ActionId failure_action() const { return ok() ? -1 : failure_action_; }
-  [[nodiscard]] TopoFailureInfo failure_info() const {
-    if (ok()) return TopoFailureInfo{};
-    return TopoFailureInfo{failure_, failure_var_, failure_value_, failure_action_};
-  }
   // Diagnostics: the last plan() ran out of the pick_deferred budget (docs/algorithm.md,
   // "Complexity"); later loop choices took the oldest candidate, and an ordering failure of
   // that call was reported as kGaveUp, not kUnsolvable.
   [[nodiscard]] bool pick_budget_spent() const { return pick_capped_; }
 
  private:
-  [[nodiscard]] bool ok() const { return failure_ == TopoFailure::kNone; }
   friend class TopoPlanner;
   friend struct detail::FastOrderings;
   friend struct detail::GeneralAttempt;
@@ -217,7 +172,9 @@ class TopoScratch {
   uint32_t gplan_ = 0;
   int64_t gbudget_ = 0;
   bool gheuristic_ = false;  // an order choice was made without a safety argument
-  TopoFailure failure_ = TopoFailure::kNone;
+  // The failure of the last plan() call: its detail bits (plan.h) and the variable / value /
+  // action at fault, read into the PlanOutcome plan() returns.
+  PlanDetail failure_ = kDetailNone;
   bool pick_capped_ = false;  // a pick pass was skipped for the budget: ordering failures unproven
   VarId failure_var_ = -1;
   ValueId failure_value_ = -1;
@@ -264,22 +221,35 @@ class TopoPlanner {
   [[nodiscard]] TopoScratch make_scratch() const;
 
   // Plans from the total state `s0` to `goal` (one entry per variable; kUndefined = free) into
-  // `out`; *out_len receives the plan length (or, for kBufferTooSmall, the length needed).
-  // Statuses: kSolved; kUnsolvable (proof, see header comment); kGaveUp (no plan, no proof —
-  // scratch.failure() says why); kLimitReached (out too small). No heap allocation.
-  PlanStatus plan(TopoScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
-                  std::span<ActionId> out, int32_t* out_len) const;
+  // `out`; *out_len receives the plan length (or, for kBufferTooSmall, the length needed). The
+  // hot contract's signature and outcome (planner.h), without a virtual call: kSolved;
+  // kUnsolvable (proof, see header comment); kGaveUp (no plan, no proof: the detail bits say
+  // why); kBufferTooSmall. No heap allocation.
+  [[gnu::always_inline]] PlanOutcome plan(TopoScratch& scratch, std::span<const ValueId> s0,
+                                          std::span<const ValueId> goal, std::span<ActionId> out,
+                                          int32_t* out_len) const {
+    const PlanStatus status = run(scratch, s0, goal, out, out_len);
+    if (status == PlanStatus::kSolved) [[likely]]
+      return PlanOutcome{PlanStatus::kSolved};
+    return failed(scratch, status);
+  }
 
-  // One-line explanation of the last failure recorded in `scratch`, with names (cold path).
-  [[nodiscard]] std::string explain(const TopoScratch& scratch) const;
+  // The designer's words for an outcome of this planner (explain(domain, outcome), plan.h, after
+  // "topo: "); cold path.
+  [[nodiscard]] std::string explain(const PlanOutcome& outcome) const;
 
  private:
   friend struct detail::FastOrderings;
   friend struct detail::GeneralAttempt;
 
   [[nodiscard]] int32_t slot(VarId v, ValueId x) const { return value_offset_[v] + x; }
-  // Records the failure in the scratch; returns false.
-  bool fail(TopoScratch& s, TopoFailure f, VarId v, ValueId x, ActionId a) const;
+  // plan() up to its status; the failure, if any, is left in the scratch.
+  PlanStatus run(TopoScratch& s, std::span<const ValueId> s0, std::span<const ValueId> goal,
+                 std::span<ActionId> out, int32_t* out_len) const;
+  // The outcome of a call that ended with `status` (not kSolved), from the scratch's failure.
+  [[gnu::cold]] static PlanOutcome failed(const TopoScratch& s, PlanStatus status);
+  // Records the failure (detail bits, plan.h) in the scratch; returns false.
+  bool fail(TopoScratch& s, PlanDetail f, VarId v, ValueId x, ActionId a) const;
   // An ordering failure: kUnsolvable when `proof` or when ℙ's class makes it one, else kGaveUp.
   [[nodiscard]] PlanStatus no_plan(const TopoScratch& s, bool proof) const;
 
@@ -320,9 +290,9 @@ class TopoPlanner {
                          ActionId* out) const;
 
   // Where plan() would answer kGaveUp (not for bad input or a failed self-check): the relaxed
-  // reachability proof (src/runtime/topo/relax.cpp). Returns kUnsolvable (failure
-  // kRelaxedUnreachable) when some goal value is unreachable even ignoring deletes, else `st` with
-  // the failure kept.
+  // reachability proof (src/runtime/topo/relax.cpp). Returns kUnsolvable (detail
+  // kDetailRelaxedUnreachable) when some goal value is unreachable even ignoring deletes, else `st`
+  // with the failure kept.
   [[gnu::cold]] PlanStatus relaxed_proof(TopoScratch& s, const ValueId* s0,
                                          const ValueId* goal) const;
   [[gnu::cold, gnu::noinline]] PlanStatus gave_up(TopoScratch& s, const ValueId* s0,

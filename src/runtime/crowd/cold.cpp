@@ -190,9 +190,11 @@ template <bool kAvx2>
       crowd_detail::unpack_one_word(h.fields, nv, s, g, s0_vals, goal_vals);
     int32_t len = 0;
     const PlanStatus ps =
-        h.planner->plan(*h.scratch, std::span<const ValueId>(s0_vals, static_cast<size_t>(nv)),
-                        std::span<const ValueId>(goal_vals, static_cast<size_t>(nv)),
-                        std::span<ActionId>(stage + at, static_cast<size_t>(h.max_len)), &len);
+        h.planner
+            ->plan(*h.scratch, std::span<const ValueId>(s0_vals, static_cast<size_t>(nv)),
+                   std::span<const ValueId>(goal_vals, static_cast<size_t>(nv)),
+                   std::span<ActionId>(stage + at, static_cast<size_t>(h.max_len)), &len)
+            .status;
     if (ps == PlanStatus::kSolved) [[likely]] {
       answer = ColdStaged{at, len};
       at += static_cast<uint32_t>(len);

@@ -326,20 +326,22 @@ template <bool kOneWord, bool kCache, bool kHandles>
   const bool in_place = room >= max_len;
   ActionId* plan = in_place ? actions + pos : b.spare;
   *plan_out = plan;
-  const PlanStatus ps = h.planner->plan(
+  const PlanOutcome po = h.planner->plan(
       scratch, s0_vals, goal_vals, std::span<ActionId>(plan, static_cast<size_t>(max_len)), len);
   ++b.planned;
-  return answer_topo<kCache, kHandles>(w, b, i, c, ps, plan, in_place, room, s0_vals, goal_vals,
+  return answer_topo<kCache, kHandles>(w, b, i, c, po, plan, in_place, room, s0_vals, goal_vals,
                                        len, id, plan_out);
 }
 
 template <bool kCache, bool kHandles>
 [[gnu::always_inline]] inline CrowdStatus Crowd::answer_topo(
-    Worker& w, Block& b, int64_t i, uint32_t c, PlanStatus ps, ActionId* plan, bool in_place,
-    int32_t room, std::span<const ValueId> s0_vals, std::span<const ValueId> goal_vals,
-    int32_t* len, uint32_t* id, const ActionId** plan_out) const {
+    Worker& w, Block& b, int64_t i, uint32_t c, const PlanOutcome& po, ActionId* plan,
+    bool in_place, int32_t room, std::span<const ValueId> s0_vals,
+    std::span<const ValueId> goal_vals, int32_t* len, uint32_t* id,
+    const ActionId** plan_out) const {
   ActionId* const actions = b.actions;
   const int64_t pos = b.pos;
+  const PlanStatus ps = po.status;
   if (ps == PlanStatus::kSolved) {
     CrowdStatus st = kCrowdSolved;  // ℙ wrote domain action ids (planner.cpp: `wide`)
     if constexpr (kCache) {
@@ -358,7 +360,7 @@ template <bool kCache, bool kHandles>
   // On part of the class's actions (CrowdPlanner::topo_part) ℙ's proof is no proof: the chain.
   const bool part = ps == PlanStatus::kUnsolvable && topo_part_[c] != 0;
   if (ps == PlanStatus::kUnsolvable && !part) return kCrowdUnsolvable;
-  if (b.scratches[c].failure() == TopoFailure::kBadInput) return kCrowdBadInput;
+  if ((po.detail & kDetailBadInput) != 0) return kCrowdBadInput;
   if ((ps != PlanStatus::kGaveUp && !part) || chain_begin_[c] == chain_begin_[c + 1])
     return kCrowdNoPlan;
   const CrowdStatus st =

@@ -1,34 +1,9 @@
 // topoplan — the hot-planner contract's shared pieces (include/topoplan/runtime/planner.h).
 #include "topoplan/runtime/planner.h"
 
-#include <array>
 #include <string>
-#include <utility>
 
 namespace topoplan {
-
-std::string describe(PlanDetail detail) {
-  static constexpr std::array<std::pair<PlanDetail, const char*>, 11> kWords{{
-      {kDetailGoalUnreachable, "goal unreachable"},
-      {kDetailPreconditionUnmet, "pre-condition unmet"},
-      {kDetailOrderingCycle, "ordering cycle"},
-      {kDetailOutsideClass, "outside the planner's class"},
-      {kDetailExpansionLimit, "expansion limit"},
-      {kDetailMemoryLimit, "memory limit"},
-      {kDetailTimeLimit, "time limit"},
-      {kDetailSelfCheck, "self-check failed"},
-      {kDetailBadInput, "bad input"},
-      {kDetailExhausted, "state space exhausted"},
-      {kDetailNotProvenOptimal, "not proven optimal"},
-  }};
-  std::string out;
-  for (const auto& [bit, words] : kWords) {
-    if ((detail & bit) == 0) continue;
-    if (!out.empty()) out += ", ";
-    out += words;
-  }
-  return out;
-}
 
 std::string HotPlanner::explain(const PlanScratch& /*scratch*/, const PlanOutcome& outcome) const {
   std::string out(to_string(outcome.status));

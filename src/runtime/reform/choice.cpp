@@ -119,7 +119,8 @@ struct Search {
     TopoScratch scratch = planner->make_scratch();
     std::vector<ActionId> out(static_cast<size_t>(planner->max_plan_length()));
     int32_t len = 0;
-    const PlanStatus st = planner->plan(scratch, inst.init, inst.goal, out, &len);
+    const PlanOutcome outcome = planner->plan(scratch, inst.init, inst.goal, out, &len);
+    const PlanStatus st = outcome.status;
     single_status = st;
     if (st == PlanStatus::kSolved) {
       out.resize(static_cast<size_t>(len));
@@ -129,7 +130,7 @@ struct Search {
         best = std::move(out);
       }
     } else {
-      single_message = planner->explain(scratch);
+      single_message = planner->explain(outcome);
       if (st != PlanStatus::kUnsolvable) all_answered = false;
     }
   }

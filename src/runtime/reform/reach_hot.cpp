@@ -91,20 +91,18 @@ class ReachHotPlanner final : public HotPlanner {
       }
     }
     if (topo_) {
-      o.status = topo_->plan(s.topo, s0, goal, out, len);
+      const PlanOutcome t = topo_->plan(s.topo, s0, goal, out, len);
+      o.status = t.status;
       if (o.status == PlanStatus::kSolved) {
         for (int32_t i = 0; i < *len; ++i) out[i] = origin_[static_cast<size_t>(out[i])];
         return o;
       }
       if (o.status == PlanStatus::kUnsolvable) {
-        s.message = topo_->explain(s.topo);
+        s.message = topo_->explain(t);
         o.detail = kDetailGoalUnreachable;
         return o;
       }
-      if (s.topo.failure() == TopoFailure::kBufferTooSmall) {
-        o.status = PlanStatus::kBufferTooSmall;
-        return o;
-      }
+      if (o.status == PlanStatus::kBufferTooSmall) return o;
     }
     s.instance.init.assign(s0.begin(), s0.end());
     s.instance.goal.assign(goal.begin(), goal.end());

@@ -21,7 +21,7 @@ bool in_proven_class(StructuralClass c) {
 }
 }  // namespace
 
-bool TopoPlanner::fail(TopoScratch& s, TopoFailure f, VarId v, ValueId x, ActionId a) const {
+bool TopoPlanner::fail(TopoScratch& s, PlanDetail f, VarId v, ValueId x, ActionId a) const {
   s.failure_ = f;
   s.failure_var_ = v;
   s.failure_value_ = x;
@@ -75,17 +75,24 @@ PlanStatus TopoPlanner::no_plan(const TopoScratch& s, bool proof) const {
   if (sigma_first >= 0) ++c.act[sigma_first].indeg;  // restore → σ1's first action
 }
 
-PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
-                             std::span<const ValueId> goal, std::span<ActionId> out,
-                             int32_t* out_len) const {
+PlanOutcome TopoPlanner::failed(const TopoScratch& s, PlanStatus status) {
+  // The variable / value / action are those of the recorded failure; a status without one
+  // (kBufferTooSmall) has none.
+  if (s.failure_ == kDetailNone) return PlanOutcome{status};
+  return PlanOutcome{status, s.failure_, s.failure_var_, s.failure_value_, s.failure_action_};
+}
+
+PlanStatus TopoPlanner::run(TopoScratch& s, std::span<const ValueId> s0,
+                            std::span<const ValueId> goal, std::span<ActionId> out,
+                            int32_t* out_len) const {
   const int32_t m = static_cast<int32_t>(value_offset_.size()) - 1;
   // *out_len: 0 on every return without a plan (set there; the general path sets its own).
-  s.failure_ = TopoFailure::kNone;  // the details are read only with a reason (topo.h)
-  s.pick_capped_ = false;           // (next to failure_: one store)
+  s.failure_ = kDetailNone;  // the details are read only with a reason (topo.h)
+  s.pick_capped_ = false;    // (next to failure_: one store)
   if (static_cast<int32_t>(s0.size()) != m || static_cast<int32_t>(goal.size()) != m ||
       s.shape_ != shape_) {  // a scratch made for another planner
     *out_len = 0;
-    fail(s, TopoFailure::kBadInput, -1, -1, -1);
+    fail(s, kDetailBadInput, -1, -1, -1);
     return PlanStatus::kGaveUp;
   }
   if (general_only_) [[unlikely]] {
@@ -119,8 +126,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   }
   if (s.num_used_ > static_cast<int32_t>(out.size())) {
     *out_len = s.num_used_;
-    fail(s, TopoFailure::kBufferTooSmall, -1, -1, -1);
-    return PlanStatus::kLimitReached;
+    return PlanStatus::kBufferTooSmall;
   }
 
   // Phase 3: sort and self-check.
@@ -133,7 +139,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
   }
   *out_len = 0;
   const PlanStatus no =
-      s.failure_ == TopoFailure::kOrderingCycle ? no_plan(s, false) : PlanStatus::kGaveUp;
+      s.failure_ == kDetailOrderingCycle ? no_plan(s, false) : PlanStatus::kGaveUp;
   return no == PlanStatus::kGaveUp ? gave_up(s, s0.data(), goal.data()) : no;
 }
 
@@ -169,7 +175,7 @@ PlanStatus TopoPlanner::plan(TopoScratch& s, std::span<const ValueId> s0,
     if ((static_cast<uint32_t>(x0) >= size) | (static_cast<uint32_t>(g) + 1u > size))
         [[unlikely]] {  // kUndefined = -1 passes as 0
       s.num_used_ = c.n;
-      fail(s, TopoFailure::kBadInput, v, x0, -1);
+      fail(s, kDetailBadInput, v, x0, -1);
       return static_cast<uint8_t>(PlanStatus::kGaveUp);
     }
     TopoScratch::SlotRec* const vslot = slot + base;
@@ -222,11 +228,11 @@ PlanStatus TopoPlanner::goal_unreachable(TopoScratch& s, const ValueId* s0, cons
   for (VarId u = v + 1; u < m; ++u) {
     const auto size = static_cast<uint32_t>(value_offset_[u + 1] - value_offset_[u]);
     if ((static_cast<uint32_t>(s0[u]) >= size) | (static_cast<uint32_t>(goal[u]) + 1u > size)) {
-      fail(s, TopoFailure::kBadInput, u, s0[u], -1);
+      fail(s, kDetailBadInput, u, s0[u], -1);
       return PlanStatus::kGaveUp;
     }
   }
-  fail(s, TopoFailure::kGoalUnreachable, v, g, a);
+  fail(s, kDetailGoalUnreachable, v, g, a);
   return PlanStatus::kUnsolvable;
 }
 
@@ -245,13 +251,13 @@ uint8_t TopoPlanner::extend_walk(TopoScratch& s, const ValueId* s0, const ValueI
   // 1 built σ1), so both walks below would succeed.
   const bool s0_cycle = cycle_id_[ps] >= 0 && cycle_id_[ps] == cycle_id_[base + s0w];
   if (!s0_cycle && !reaches(w, s0w, q)) {
-    fail(s, TopoFailure::kPrevailUnreachable, w, q, a);
+    fail(s, kDetailPreconditionUnmet, w, q, a);
     return static_cast<uint8_t>(PlanStatus::kUnsolvable);
   }
   if (gw == kUndefined) [[unlikely]]
     return detail::kToGeneral;
   if (!s0_cycle && !reaches(w, q, gw)) {
-    fail(s, TopoFailure::kPrevailUnreachable, w, q, a);
+    fail(s, kDetailPreconditionUnmet, w, q, a);
     return static_cast<uint8_t>(PlanStatus::kUnsolvable);
   }
   const TopoScratch::VarRec& r = s.var_[w];
@@ -260,7 +266,7 @@ uint8_t TopoPlanner::extend_walk(TopoScratch& s, const ValueId* s0, const ValueI
   const bool can_loop = s0_cycle && r.loop_first < 0 &&
                         (r.sigma_first < 0 || cycle_id_[base + act_info_[r.sigma_first].post] < 0);
   if (!can_loop) {
-    fail(s, TopoFailure::kNeedsRepeat, w, q, a);
+    fail(s, kDetailOutsideClass | kDetailNeedsRepeat, w, q, a);
     return static_cast<uint8_t>(no_plan(s, false));
   }
   make_long(s, w, s0w);

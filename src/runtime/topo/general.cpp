@@ -40,7 +40,7 @@ PlanStatus TopoPlanner::plan_general(TopoScratch& s, std::span<const ValueId> s0
     const ValueId x = s0[static_cast<size_t>(v)];
     const ValueId g = goal[static_cast<size_t>(v)];
     if ((static_cast<uint32_t>(x) >= size) | (static_cast<uint32_t>(g) + 1u > size)) {
-      fail(s, TopoFailure::kBadInput, v, x, -1);
+      fail(s, kDetailBadInput, v, x, -1);
       return PlanStatus::kGaveUp;
     }
   }
@@ -56,7 +56,7 @@ PlanStatus TopoPlanner::plan_general(TopoScratch& s, std::span<const ValueId> s0
     if (st == PlanStatus::kSolved) {
       if (retries > 0 && !proven) {
         *out_len = 0;
-        fail(s, TopoFailure::kUnprovenMinimal, s.failure_var_, s.failure_value_, -1);
+        fail(s, kDetailOutsideClass | kDetailUnprovenMinimal, s.failure_var_, s.failure_value_, -1);
         return PlanStatus::kGaveUp;
       }
       return st;

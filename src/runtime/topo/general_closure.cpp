@@ -25,7 +25,7 @@ GeneralAttempt::GeneralAttempt(const TopoPlanner& planner_in, TopoScratch& scrat
       act_info(planner_in.act_info_.data()) {}
 
 PlanStatus GeneralAttempt::run(int32_t* out_len, VarId* retry_var) {
-  s.failure_ = TopoFailure::kNone;
+  s.failure_ = kDetailNone;
   s.failure_var_ = s.failure_value_ = s.failure_action_ = -1;
   s.gen_ += 2;
   if (s.gen_ < 2 || s.gen_ > UINT32_MAX - 2) {
@@ -56,8 +56,7 @@ PlanStatus GeneralAttempt::run(int32_t* out_len, VarId* retry_var) {
   if (const PlanStatus st = add_orderings(); st != PlanStatus::kSolved) return st;
   if (s.num_used_ > static_cast<int32_t>(out.size())) {
     *out_len = s.num_used_;
-    planner.fail(s, TopoFailure::kBufferTooSmall, -1, -1, -1);
-    return PlanStatus::kLimitReached;
+    return PlanStatus::kBufferTooSmall;
   }
   return sort(out_len, retry_var);
 }
@@ -113,7 +112,7 @@ bool GeneralAttempt::add_child_s0(VarId v, ActionId child) {
     reentry_work[num_reentry_work++] = v;
     return true;
   }
-  planner.fail(s, TopoFailure::kBranching, v, s0_of(v), child);
+  planner.fail(s, kDetailOutsideClass | kDetailBranching, v, s0_of(v), child);
   return false;
 }
 
@@ -127,8 +126,7 @@ int GeneralAttempt::need(VarId v, ValueId q, ActionId below, ActionId by) {
     s.gwalk_ = 1;
   }
   const uint32_t walk = s.gwalk_;
-  const TopoFailure unreachable =
-      by < 0 ? TopoFailure::kGoalUnreachable : TopoFailure::kPrevailUnreachable;
+  const PlanDetail unreachable = by < 0 ? kDetailGoalUnreachable : kDetailPreconditionUnmet;
   ValueId x = q;
   while (true) {
     if (x == x0) return below < 0 || add_child_s0(v, below) ? 0 : 2;
@@ -143,7 +141,7 @@ int GeneralAttempt::need(VarId v, ValueId q, ActionId below, ActionId by) {
         if (leave < 0) {
           leave = below;
         } else if (leave != below) {  // two chosen actions leave x: x visited twice
-          planner.fail(s, TopoFailure::kBranching, v, x, below);
+          planner.fail(s, kDetailOutsideClass | kDetailBranching, v, x, below);
           return 2;
         }
       }
@@ -214,7 +212,7 @@ PlanStatus GeneralAttempt::close_reentries() {
   const ActionId a = producer[off[v] + x0];
   const bool optional = r.force == s.gplan_ && r.e2 < 0 && goal_of(v) != x0;  // a retry
   if (a < 0) {  // s0 must be visited twice and nothing enters it: no plan at all
-    planner.fail(s, TopoFailure::kPrevailUnreachable, v, x0, r.e2 >= 0 ? r.e2 : -1);
+    planner.fail(s, kDetailPreconditionUnmet, v, x0, r.e2 >= 0 ? r.e2 : -1);
     return optional || any_forced ? PlanStatus::kGaveUp : PlanStatus::kUnsolvable;
   }
   r.reentry = a;
@@ -274,14 +272,14 @@ PlanStatus GeneralAttempt::order_epochs(VarId v) {
   ActionId second = r.e2;
   if (r.loop_child >= 0) {  // the return chain starts below s0: that child goes first
     if (r.goal_child == r.loop_child) {
-      planner.fail(s, TopoFailure::kNeedsRepeat, v, g, r.loop_child);
+      planner.fail(s, kDetailOutsideClass | kDetailNeedsRepeat, v, g, r.loop_child);
       return PlanStatus::kGaveUp;
     }
     first = r.loop_child;
     second = first == r.e1 ? r.e2 : r.e1;
   } else if (g == x0) {
     if (r.e2 >= 0) {  // three visits of s0
-      planner.fail(s, TopoFailure::kBranching, v, x0, r.e2);
+      planner.fail(s, kDetailOutsideClass | kDetailBranching, v, x0, r.e2);
       return PlanStatus::kGaveUp;
     }
   } else if (r.goal_child >= 0) {  // the goal's branch goes last
@@ -316,7 +314,7 @@ PlanStatus GeneralAttempt::lay_out_windows() {
     walk_segment(v, a, a);
   }
   if (covered != s.num_used_) {  // a chosen action outside every segment (guard)
-    planner.fail(s, TopoFailure::kOrderingCycle, -1, -1, -1);
+    planner.fail(s, kDetailOrderingCycle, -1, -1, -1);
     return PlanStatus::kGaveUp;
   }
   for (VarId v = 0; v < num_vars; ++v) {
@@ -330,13 +328,13 @@ PlanStatus GeneralAttempt::lay_out_windows() {
     } else {
       const int32_t slot = off[v] + g;
       if (slot_rec[slot].leave >= 0) {  // the walk goes on past the goal and never comes back
-        planner.fail(s, TopoFailure::kNeedsRepeat, v, g, slot_rec[slot].leave);
+        planner.fail(s, kDetailOutsideClass | kDetailNeedsRepeat, v, g, slot_rec[slot].leave);
         return PlanStatus::kGaveUp;
       }
       r.goalwin = gslot[slot].win;
     }
     if (r.goalwin == num_actions + v && r.nwin_left > 0) {  // the goal lies in the first window
-      planner.fail(s, TopoFailure::kNeedsRepeat, v, g, -1);
+      planner.fail(s, kDetailOutsideClass | kDetailNeedsRepeat, v, g, -1);
       return PlanStatus::kGaveUp;
     }
   }
@@ -367,7 +365,7 @@ PlanStatus GeneralAttempt::add_orderings() {
       } else if (a == gvar[v].e2) {
         add_edge(gvar[v].reentry, a);
       } else if (a != gvar[v].e1) {  // guard: a child of s0 in no epoch
-        planner.fail(s, TopoFailure::kBranching, v, p, a);
+        planner.fail(s, kDetailOutsideClass | kDetailBranching, v, p, a);
         return PlanStatus::kGaveUp;
       }
     }

@@ -192,7 +192,7 @@ bool GeneralAttempt::emit_ready() {
       }
     }
     if (bad) [[unlikely]] {
-      planner.fail(s, TopoFailure::kSelfCheck, ax.var, -1, x);
+      planner.fail(s, kDetailSelfCheck, ax.var, -1, x);
       return false;
     }
     rv.simval = ax.post;
@@ -302,7 +302,7 @@ PlanStatus GeneralAttempt::sort(int32_t* out_len, VarId* retry_var) {
   }
   if (emitted != s.num_used_) return diagnose_stuck(retry_var);
   if (unmet != 0) [[unlikely]] {
-    planner.fail(s, TopoFailure::kSelfCheck, -1, -1, -1);
+    planner.fail(s, kDetailSelfCheck, -1, -1, -1);
     return PlanStatus::kGaveUp;
   }
   *out_len = emitted;
@@ -381,7 +381,7 @@ PlanStatus GeneralAttempt::diagnose_stuck(VarId* retry_var) {
     if (act_sort[a].state == kGeneralDone) continue;
     if (stuck < 0 || (info(a).pre == kUndefined && info(stuck).pre != kUndefined)) stuck = a;
   }
-  planner.fail(s, TopoFailure::kOrderingCycle, stuck >= 0 ? info(stuck).var : -1, -1, stuck);
+  planner.fail(s, kDetailOrderingCycle, stuck >= 0 ? info(stuck).var : -1, -1, stuck);
   return PlanStatus::kGaveUp;
 }
 

@@ -147,7 +147,7 @@ template <bool kLoops>
     return PlanStatus::kSolved;
   if (bad != 0) [[unlikely]] {
     const ActionId x = first_unsound(s, s0, out, queue_head);
-    fail(s, TopoFailure::kSelfCheck, x >= 0 ? act[x].var : -1, -1, x);
+    fail(s, kDetailSelfCheck, x >= 0 ? act[x].var : -1, -1, x);
     return PlanStatus::kGaveUp;
   }
   if (queue_tail != num_used) {
@@ -155,11 +155,11 @@ template <bool kLoops>
     ActionId stuck = -1;
     for (int32_t i = 0; i < num_used && stuck < 0; ++i)
       if (kLoops ? state[used[i]] != kDone : indeg[used[i]] != 0) stuck = used[i];
-    fail(s, TopoFailure::kOrderingCycle, stuck >= 0 ? act[stuck].var : -1, -1, stuck);
+    fail(s, kDetailOrderingCycle, stuck >= 0 ? act[stuck].var : -1, -1, stuck);
     return PlanStatus::kGaveUp;
   }
   if (state_code_ ? goal_diff != 0 : !goal_reached(s, goal)) [[unlikely]] {
-    fail(s, TopoFailure::kSelfCheck, -1, -1, -1);
+    fail(s, kDetailSelfCheck, -1, -1, -1);
     return PlanStatus::kGaveUp;
   }
   return PlanStatus::kSolved;

@@ -25,6 +25,11 @@ Result<TopoPlanner> TopoPlanner::create(const CompiledActionSet& set) {
   return create(set, report.structural_class);
 }
 
+std::string TopoPlanner::explain(const PlanOutcome& outcome) const {
+  if (outcome.solved()) return "";
+  return "topo: " + topoplan::explain(*domain_, outcome);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Cold-path PlanFn.
 
@@ -51,16 +56,16 @@ PlanResult plan_topo(const Domain& domain, const Instance& instance, const Plann
   TopoScratch scratch = planner->make_scratch();
   std::vector<ActionId> out(static_cast<size_t>(planner->max_plan_length()));
   int32_t len = 0;
-  result.status = planner->plan(scratch, instance.init, instance.goal, out, &len);
+  const PlanOutcome outcome = planner->plan(scratch, instance.init, instance.goal, out, &len);
+  result.status = outcome.status;
   if (result.status == PlanStatus::kSolved) {
     out.resize(static_cast<size_t>(len));
     result.actions = std::move(out);
     result.cost = plan_cost(domain, result.actions);
   } else {
-    result.message = planner->explain(scratch);
+    result.message = planner->explain(outcome);
     if (result.status == PlanStatus::kUnsolvable &&
-        (scratch.failure() == TopoFailure::kNeedsRepeat ||
-         scratch.failure() == TopoFailure::kOrderingCycle))
+        (outcome.detail & (kDetailNeedsRepeat | kDetailOrderingCycle)) != 0)
       result.message += " — unsolvable by Prévost et al. (2023)'s theorem for class " +
                         std::string(to_string(planner->structural_class()));
   }

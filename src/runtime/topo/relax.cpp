@@ -46,7 +46,7 @@ PlanStatus TopoPlanner::relaxed_proof(TopoScratch& s, const ValueId* s0,
   for (VarId v = 0; v < m; ++v) {
     const ValueId g = goal[v];
     if (g == kUndefined || reached[slot(v, g)] != 0) continue;
-    fail(s, TopoFailure::kRelaxedUnreachable, v, g, -1);
+    fail(s, kDetailGoalUnreachable | kDetailRelaxedUnreachable, v, g, -1);
     return PlanStatus::kUnsolvable;
   }
   return PlanStatus::kGaveUp;
@@ -55,9 +55,7 @@ PlanStatus TopoPlanner::relaxed_proof(TopoScratch& s, const ValueId* s0,
 // *out_len is already 0 on every path that gets here. Bad input and a failed self-check (a bug
 // that must stay visible) keep their kGaveUp.
 PlanStatus TopoPlanner::gave_up(TopoScratch& s, const ValueId* s0, const ValueId* goal) const {
-  if (s.failure_ == TopoFailure::kBadInput || s.failure_ == TopoFailure::kSelfCheck ||
-      s.failure_ == TopoFailure::kBufferTooSmall)
-    return PlanStatus::kGaveUp;
+  if ((s.failure_ & (kDetailBadInput | kDetailSelfCheck)) != 0) return PlanStatus::kGaveUp;
   return relaxed_proof(s, s0, goal);
 }
 

@@ -1,5 +1,5 @@
 // ℙ behind the hot-planner contract (planner.h): a TopoPlanner built on the set's indexes,
-// its TopoScratch as the per-thread scratch, TopoFailure mapped to detail bits.
+// its TopoScratch as the per-thread scratch; ℙ's native entry already answers a PlanOutcome.
 #include <memory>
 #include <string>
 
@@ -14,33 +14,6 @@ struct TopoHotScratch final : PlanScratch {
   TopoScratch topo;
 };
 
-PlanDetail detail_of(TopoFailure failure) {
-  switch (failure) {
-    case TopoFailure::kNone:
-    case TopoFailure::kBufferTooSmall:
-      return kDetailNone;
-    case TopoFailure::kBadInput:
-      return kDetailBadInput;
-    case TopoFailure::kGoalUnreachable:
-    case TopoFailure::kRelaxedUnreachable:
-      return kDetailGoalUnreachable;
-    case TopoFailure::kPrevailUnreachable:
-      return kDetailPreconditionUnmet;
-    case TopoFailure::kOrderingCycle:
-      return kDetailOrderingCycle;
-    case TopoFailure::kSelfCheck:
-      return kDetailSelfCheck;
-    // The task needs what ℙ's class excludes: a free goal a prevail reads elsewhere, an action
-    // twice, an unproven return to s0, two needed actions leaving one value.
-    case TopoFailure::kPartialGoal:
-    case TopoFailure::kNeedsRepeat:
-    case TopoFailure::kUnprovenMinimal:
-    case TopoFailure::kBranching:
-      return kDetailOutsideClass;
-  }
-  return kDetailNone;
-}
-
 class TopoHotPlanner final : public HotPlanner {
  public:
   explicit TopoHotPlanner(TopoPlanner planner) : planner_(std::move(planner)) {}
@@ -53,26 +26,13 @@ class TopoHotPlanner final : public HotPlanner {
   }
   PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
                    std::span<ActionId> out, int32_t* len) const override {
-    TopoScratch& topo = static_cast<TopoHotScratch&>(scratch).topo;
-    PlanOutcome outcome;
-    outcome.status = planner_.plan(topo, s0, goal, out, len);
-    if (outcome.status == PlanStatus::kSolved) return outcome;
-    const TopoFailure failure = topo.failure();
-    // ℙ's native API reports a short buffer as kLimitReached + TopoFailure::kBufferTooSmall; the
-    // hot contract has its own status for it (planner.h).
-    if (failure == TopoFailure::kBufferTooSmall) outcome.status = PlanStatus::kBufferTooSmall;
-    outcome.detail = detail_of(failure);
-    outcome.var = topo.failure_var();
-    outcome.value = topo.failure_value();
-    outcome.action = topo.failure_action();
-    return outcome;
+    return planner_.plan(static_cast<TopoHotScratch&>(scratch).topo, s0, goal, out, len);
   }
   [[nodiscard]] int32_t max_plan_length() const override { return planner_.max_plan_length(); }
-  [[nodiscard]] std::string explain(const PlanScratch& scratch,
+  [[nodiscard]] std::string explain(const PlanScratch& /*scratch*/,
                                     const PlanOutcome& outcome) const override {
     if (outcome.solved()) return std::string(to_string(outcome.status));
-    return std::string(to_string(outcome.status)) + ": " +
-           planner_.explain(static_cast<const TopoHotScratch&>(scratch).topo);
+    return std::string(to_string(outcome.status)) + ": " + planner_.explain(outcome);
   }
 
  private:
