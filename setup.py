@@ -2,6 +2,8 @@
 
 Only the module's target is built (no CLI, tests or benchmarks), in build/python of the checkout,
 so that a second `pip install` reuses it. Extra CMake arguments: TOPOPLAN_CMAKE_ARGS.
+TOPOPLAN_PYTHON_BUILD_DIR names a build tree already configured with TOPOPLAN_BUILD_PYTHON=ON
+instead (no configure step; the module is built there).
 """
 import os
 import shlex
@@ -23,6 +25,16 @@ class CMakeExtension(Extension):
 
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
+        prebuilt = os.environ.get("TOPOPLAN_PYTHON_BUILD_DIR", "")
+        if prebuilt:
+            # A build tree configured with TOPOPLAN_BUILD_PYTHON=ON (CI's, say): the module is
+            # built there, next to the libraries that tree already compiled.
+            build_dir = Path(prebuilt).resolve()
+            jobs = str(os.cpu_count() or 2)
+            subprocess.run(["cmake", "--build", str(build_dir), "--target", "_topoplan", "-j", jobs],
+                           check=True)
+            self._install(ext, build_dir)
+            return
         build_dir = ROOT / "build" / "python"
         args = [
             "-S", str(ROOT), "-B", str(build_dir),
@@ -43,6 +55,9 @@ class CMakeBuild(build_ext):
         jobs = str(os.cpu_count() or 2)
         subprocess.run(["cmake", "--build", str(build_dir), "--target", "_topoplan", "-j", jobs],
                        check=True)
+        self._install(ext, build_dir)
+
+    def _install(self, ext, build_dir):
         built = next((build_dir / "python" / "topoplan").glob("_topoplan*.so"))
         target = Path(self.get_ext_fullpath(ext.name))
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -23,6 +23,7 @@ nice_level=${FUZZ_NICE:-15}
 jobs=${FUZZ_JOBS:-1}
 
 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
   -DTOPOPLAN_FUZZ=ON -DTOPOPLAN_WERROR=ON -DTOPOPLAN_BUILD_TESTS=OFF -DTOPOPLAN_BUILD_TOOLS=OFF \
   -DTOPOPLAN_BUILD_BENCHMARKS=OFF >/dev/null
 nice -n "$nice_level" cmake --build build/fuzz -j"$(nproc)" --target "${harnesses[@]}"

@@ -10,7 +10,8 @@
 //     whose actions are used once (counted; the figure is printed);
 //   * when the choice space was exhausted (optimal_in_choices) and the exact optimum uses one
 //     producer per value (in an unmerged task), the plan costs exactly the optimum.
-// TOPOPLAN_REACH_INSTANCES sets the number of random instances (default 4000).
+// TOPOPLAN_REACH_INSTANCES sets the number of random instances (default 4000; an eighth under a
+// sanitizer, random_domains.h).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -166,7 +167,7 @@ TEST(Reach, CorpusInstancesAndRandomPairs) {
       check(d, inst, given, entry.path().filename().string() + " " + inst.name);
     // Random pairs: a random start of the class's NPCs, and a goal reached by a random walk.
     const ClassId cls = task->instances.empty() ? kAllActions : task->instances[0].npc_class;
-    for (int32_t k = 0; k < 20; ++k) {
+    for (int32_t k = 0; k < (testing::kSanitized ? 4 : 20); ++k) {
       testing::RandomInstanceOptions io;
       io.kind = k % 4 == 3 ? testing::GoalKind::kRandomGoal : testing::GoalKind::kRandomWalk;
       io.free_goal_probability = k % 2 ? 0.6 : 0.0;
@@ -231,7 +232,7 @@ DomainDef reach_domain(uint64_t seed, double dup, double multi, double keep) {
 }
 
 TEST(Reach, RandomSeveralProducersAndMultiEffect) {
-  const int64_t total = env_int("TOPOPLAN_REACH_INSTANCES", 4000);
+  const int64_t total = env_int("TOPOPLAN_REACH_INSTANCES", testing::sanitized_share(4000));
   const uint64_t first = static_cast<uint64_t>(env_int("TOPOPLAN_REACH_SEED", 1));
   Figures f;
   int64_t one_producer_optimum = 0, one_producer_matched = 0;

@@ -1,8 +1,8 @@
 // Differential test of ℙ against the exact search on seeded random unary post-unique domains.
 //
-// TOPOPLAN_DIFF_INSTANCES sets the number of instances (default 20000; the long mode uses
-// millions), TOPOPLAN_DIFF_SEED the first domain seed. The figures printed at the end are ℙ's
-// answers per class against the exact search; the assertions are the property of
+// TOPOPLAN_DIFF_INSTANCES sets the number of instances (default 20000, an eighth under a sanitizer;
+// the long mode uses millions), TOPOPLAN_DIFF_SEED the first domain seed. The figures printed at
+// the end are ℙ's answers per class against the exact search; the assertions are the property of
 // include/topoplan/runtime/topo.h:
 //   * every plan ℙ returns is valid, uses each action once, and is as short as the exact optimum;
 //   * ℙ never says kUnsolvable when the exact search finds a plan;
@@ -73,7 +73,8 @@ void print(const char* title, const Figures (&f)[4]) {
 
 void run(double free_goal_probability, const char* title, double undefined_pre_probability = 0,
          int64_t default_instances = 20000) {
-  const int64_t instances = env_int("TOPOPLAN_DIFF_INSTANCES", default_instances);
+  const int64_t instances =
+      env_int("TOPOPLAN_DIFF_INSTANCES", testing::sanitized_share(default_instances));
   const uint64_t first_seed = static_cast<uint64_t>(env_int("TOPOPLAN_DIFF_SEED", 1));
   constexpr int kPerDomain = 4;
   Figures fig[4];
