@@ -400,37 +400,35 @@ void run_goap_levels(const BenchConfig& config, LevelsReport& report) {
     percentiles(ns[static_cast<size_t>(r)], report.rows[static_cast<size_t>(r)]);
 }
 
-bool run_bench(const std::string& family, const BenchConfig& config, BenchReport& report,
-               std::string& error) {
-  report = BenchReport{};
-  report.family = family;
+// A family's figure: its title, axis, the x values of the sweep and the planners it compares.
+bool describe_family(const std::string& family, bool quick, BenchReport& report,
+                     std::vector<int32_t>& xs, std::string& error) {
   const bool game = family == "western" || family == "western-pus";
-  std::vector<int32_t> xs;
   if (family == "multiprv-n-cycle" || family == "multiprv-n") {
     report.figure = "Figure 1";
     report.x_label = "n (values per variable), m = 10";
-    xs = config.quick ? std::vector<int32_t>{2, 8, 32, 64}
-                      : std::vector<int32_t>{2, 4, 8, 16, 32, 64, 128, 256, 512};
+    xs = quick ? std::vector<int32_t>{2, 8, 32, 64}
+               : std::vector<int32_t>{2, 4, 8, 16, 32, 64, 128, 256, 512};
     report.planners = {"topo", "backstrom"};
   } else if (family == "multiprv-2-cycle" || family == "oneprv-5") {
     report.figure = "Figure 2";
     report.x_label = "m (state variables)";
-    xs = config.quick ? std::vector<int32_t>{10, 50, 100, 200}
-                      : std::vector<int32_t>{10, 25, 50, 100, 200, 400, 800, 1600};
+    xs = quick ? std::vector<int32_t>{10, 50, 100, 200}
+               : std::vector<int32_t>{10, 25, 50, 100, 200, 400, 800, 1600};
     report.planners = {"topo", "backstrom"};
   } else if (family == "goap-goto") {
     report.figure = "GoTo chain";
     report.x_label = "n (places and tasks; |A| = 2n)";
-    xs = config.quick ? std::vector<int32_t>{10, 100, 1000}
-                      : std::vector<int32_t>{10, 50, 100, 500, 1000, 2000, 5000};
+    xs = quick ? std::vector<int32_t>{10, 100, 1000}
+               : std::vector<int32_t>{10, 50, 100, 500, 1000, 2000, 5000};
     report.planners = {"topo"};
   } else if (game) {
     report.figure = "Figure 3";
     report.x_label = "NPCs";
     report.log_x = true;
-    for (int64_t n = 1; n <= (config.quick ? 100'000 : 2'000'000); n *= 10)
+    for (int64_t n = 1; n <= (quick ? 100'000 : 2'000'000); n *= 10)
       xs.push_back(static_cast<int32_t>(n));
-    if (!config.quick) xs.push_back(2'000'000);
+    if (!quick) xs.push_back(2'000'000);
     xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
     report.planners = family == "western" ? std::vector<std::string>{"topo", "astar"}
                                           : std::vector<std::string>{"topo", "backstrom", "astar"};
@@ -441,6 +439,16 @@ bool run_bench(const std::string& family, const BenchConfig& config, BenchReport
             "goap-goto)";
     return false;
   }
+  return true;
+}
+
+bool run_bench(const std::string& family, const BenchConfig& config, BenchReport& report,
+               std::string& error) {
+  report = BenchReport{};
+  report.family = family;
+  const bool game = family == "western" || family == "western-pus";
+  std::vector<int32_t> xs;
+  if (!describe_family(family, config.quick, report, xs, error)) return false;
   if (!config.planners.empty()) report.planners = config.planners;
   report.y_label = game ? "milliseconds for all NPCs" : "nanoseconds per plan";
   const size_t np = report.planners.size();

@@ -43,6 +43,47 @@ double now_ns() {
                                  .count());
 }
 
+// What run_goals measured: the best of --reps per NPC, and the last cold batch's answers.
+struct GoalsFigures {
+  int64_t npcs = 0;
+  int32_t facts = 0;
+  double sel_ns = 0, cold_ns = 0, warm_ns = 0;
+  int64_t chosen = 0, solved = 0, nonempty = 0, unsolvable = 0, too_small = 0, cache_hits = 0;
+};
+
+void report_goals(const GoalsOptions& o, const GoalsFigures& g) {
+  if (o.json) {
+    nlohmann::json j = {{"domain", "western"},
+                        {"npcs", g.npcs},
+                        {"threads", o.threads},
+                        {"reps", o.reps},
+                        {"seed", o.seed},
+                        {"facts_per_npc", g.facts},
+                        {"input_bytes_per_npc", 2 + 4 * g.facts},
+                        {"select_ns_per_npc", g.sel_ns},
+                        {"select_plan_cold_ns_per_npc", g.cold_ns},
+                        {"select_plan_warm_ns_per_npc", g.warm_ns},
+                        {"goals_chosen", g.chosen},
+                        {"plans_solved", g.solved},
+                        {"plans_nonempty", g.nonempty},
+                        {"unsolvable", g.unsolvable},
+                        {"buffer_too_small", g.too_small},
+                        {"cache_hits_warm", g.cache_hits}};
+    std::printf("%s\n", j.dump(2).c_str());
+  } else {
+    std::printf("goal selection, western, %lld NPCs, %d thread(s), best of %d (wall clock)\n",
+                static_cast<long long>(g.npcs), o.threads, o.reps);
+    std::printf("  input                %d facts = %d bytes per NPC\n", g.facts, 2 + 4 * g.facts);
+    std::printf("  selection            %8.1f ns/NPC\n", g.sel_ns);
+    std::printf("  selection + ℙ cold   %8.1f ns/NPC (no plan cache)\n", g.cold_ns);
+    std::printf("  selection + ℙ warm   %8.1f ns/NPC (plan cache, %lld hits)\n", g.warm_ns,
+                static_cast<long long>(g.cache_hits));
+    std::printf("  goals chosen %lld, plans solved %lld (non-empty %lld), unsolvable %lld\n",
+                static_cast<long long>(g.chosen), static_cast<long long>(g.solved),
+                static_cast<long long>(g.nonempty), static_cast<long long>(g.unsolvable));
+  }
+}
+
 int run_goals(const GoalsOptions& o) {
   const Task task = western();
   const Domain& domain = task.domain;
@@ -120,48 +161,24 @@ int run_goals(const GoalsOptions& o) {
     warm_stats = warm->plan({npc_class, init, packed_goal}, plan_out);
     best_warm = std::min(best_warm, now_ns() - t0);
   }
-  int64_t chosen = 0, solved = 0, nonempty = 0, unsolvable = 0, too_small = 0;
+  GoalsFigures g;
+  g.npcs = n;
+  g.facts = f;
+  g.cache_hits = warm_stats.cache_hits;
   cold_stats = cold->plan({npc_class, init, packed_goal}, plan_out);
   for (int64_t i = 0; i < n; ++i) {
-    chosen += goal[static_cast<size_t>(i)] >= 0;
+    g.chosen += goal[static_cast<size_t>(i)] >= 0;
     const CrowdStatus s = status[static_cast<size_t>(i)];
-    solved += (s & kCrowdSolved) != 0;
-    nonempty += (s & kCrowdSolved) != 0 && length[static_cast<size_t>(i)] > 0;
-    unsolvable += (s & kCrowdUnsolvable) != 0;
-    too_small += (s & kCrowdBufferTooSmall) != 0;
+    g.solved += (s & kCrowdSolved) != 0;
+    g.nonempty += (s & kCrowdSolved) != 0 && length[static_cast<size_t>(i)] > 0;
+    g.unsolvable += (s & kCrowdUnsolvable) != 0;
+    g.too_small += (s & kCrowdBufferTooSmall) != 0;
   }
   const double dn = static_cast<double>(n);
-  const double sel_ns = best_sel / dn, cold_ns = best_cold / dn, warm_ns = best_warm / dn;
-  if (o.json) {
-    nlohmann::json j = {{"domain", "western"},
-                        {"npcs", n},
-                        {"threads", o.threads},
-                        {"reps", o.reps},
-                        {"seed", o.seed},
-                        {"facts_per_npc", f},
-                        {"input_bytes_per_npc", 2 + 4 * f},
-                        {"select_ns_per_npc", sel_ns},
-                        {"select_plan_cold_ns_per_npc", cold_ns},
-                        {"select_plan_warm_ns_per_npc", warm_ns},
-                        {"goals_chosen", chosen},
-                        {"plans_solved", solved},
-                        {"plans_nonempty", nonempty},
-                        {"unsolvable", unsolvable},
-                        {"buffer_too_small", too_small},
-                        {"cache_hits_warm", warm_stats.cache_hits}};
-    std::printf("%s\n", j.dump(2).c_str());
-  } else {
-    std::printf("goal selection, western, %lld NPCs, %d thread(s), best of %d (wall clock)\n",
-                static_cast<long long>(n), o.threads, o.reps);
-    std::printf("  input                %d facts = %d bytes per NPC\n", f, 2 + 4 * f);
-    std::printf("  selection            %8.1f ns/NPC\n", sel_ns);
-    std::printf("  selection + ℙ cold   %8.1f ns/NPC (no plan cache)\n", cold_ns);
-    std::printf("  selection + ℙ warm   %8.1f ns/NPC (plan cache, %lld hits)\n", warm_ns,
-                static_cast<long long>(warm_stats.cache_hits));
-    std::printf("  goals chosen %lld, plans solved %lld (non-empty %lld), unsolvable %lld\n",
-                static_cast<long long>(chosen), static_cast<long long>(solved),
-                static_cast<long long>(nonempty), static_cast<long long>(unsolvable));
-  }
+  g.sel_ns = best_sel / dn;
+  g.cold_ns = best_cold / dn;
+  g.warm_ns = best_warm / dn;
+  report_goals(o, g);
   return kExitOk;
 }
 

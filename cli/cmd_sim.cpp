@@ -23,7 +23,9 @@
 #include "commands.h"
 #include "files.h"
 #include "numeric_option.h"
+#include "replay_file.h"
 #include "topoplan/io/formats.h"
+#include "topoplan/sim/episode.h"
 #include "topoplan/sim/scenario.h"
 #include "topoplan/sim/stats.h"
 
@@ -95,53 +97,6 @@ class TracePrinter final : public LoopObserver {
   double dt_;
 };
 
-struct HeaderAgent {
-  int32_t id;
-  std::string name;
-  std::string kind;
-};
-
-void write_header(std::string& s, const std::string& scenario, std::string_view selector,
-                  uint64_t seed, double dt, double width, double height,
-                  const std::vector<NamedSpot>& spots, const std::vector<HeaderAgent>& agents,
-                  const std::vector<std::string>& drives) {
-  s += "{\"type\":\"header\",\"version\":1,\"scenario\":";
-  ReplayWriter::append_string(s, scenario);
-  s += ",\"selector\":";
-  ReplayWriter::append_string(s, selector);
-  s += ",\"seed\":" + std::to_string(seed) + ",\"dt\":";
-  ReplayWriter::append_number(s, dt);
-  s += ",\"world\":{\"width\":";
-  ReplayWriter::append_number(s, width);
-  s += ",\"height\":";
-  ReplayWriter::append_number(s, height);
-  s += "},\"spots\":[";
-  for (size_t i = 0; i < spots.size(); ++i) {
-    s += i ? ",{\"name\":" : "{\"name\":";
-    ReplayWriter::append_string(s, spots[i].name);
-    s += ",\"x\":";
-    ReplayWriter::append_number(s, spots[i].pos.x);
-    s += ",\"y\":";
-    ReplayWriter::append_number(s, spots[i].pos.y);
-    s += "}";
-  }
-  s += "],\"agents\":[";
-  for (size_t i = 0; i < agents.size(); ++i) {
-    s += i ? ",{\"id\":" : "{\"id\":";
-    s += std::to_string(agents[i].id) + ",\"name\":";
-    ReplayWriter::append_string(s, agents[i].name);
-    s += ",\"kind\":";
-    ReplayWriter::append_string(s, agents[i].kind);
-    s += "}";
-  }
-  s += "],\"drives\":[";
-  for (size_t i = 0; i < drives.size(); ++i) {
-    if (i) s += ",";
-    ReplayWriter::append_string(s, drives[i]);
-  }
-  s += "]}\n";
-}
-
 // Every file the command reads (the scenario and the files it names, such as the UDGOAP
 // template): outputs never overwrite them.
 std::vector<std::string> g_inputs;
@@ -150,151 +105,11 @@ bool write_file(const std::string& path, const std::string& text, const char*) {
   return write_output("sim", path, text, g_inputs);
 }
 
-// A replay written as the simulation produces it (ReplayWriter's sink), never held whole. The
-// output goes through OutputFile (checked against the inputs, renamed into place at the end).
-// With `header_last` (the arena's header lists the antlions, known once the episode is over) the
-// lines go first to an unlinked temporary file beside the output, then after the header.
-class StreamedReplay {
- public:
-  bool open(const std::string& path, bool header_last) {
-    if (auto e = out_.open(path, g_inputs)) return report(*e);
-    if (header_last) {
-      const auto slash = path.rfind('/');
-      std::string tmp = (slash == std::string::npos ? std::string(".") : path.substr(0, slash)) +
-                        "/.topoplan-replay-XXXXXX";
-      const int fd = ::mkstemp(tmp.data());
-      if (fd >= 0) {
-        ::unlink(tmp.c_str());
-        if ((body_ = ::fdopen(fd, "w+")) == nullptr) ::close(fd);
-      }
-      // No room beside it (a device such as /dev/null, a read-only folder): the system's.
-      if (body_ == nullptr) body_ = std::tmpfile();
-      if (body_ == nullptr)
-        return report(
-            Error{std::string("cannot create a temporary file: ") + std::strerror(errno), path, 0});
-    }
-    writer_ = ReplayWriter(&buffer_, 1);
-    return true;
-  }
-  // The writer for the simulation (one tick in `every`), streaming into the output.
-  ReplayWriter* writer(int32_t every) {
-    writer_ = ReplayWriter(&buffer_, every);
-    writer_.set_sink([this](std::string_view lines) { put(lines); });
-    return &writer_;
-  }
-  std::string& buffer() { return buffer_; }
-  // `header` first (header_last: now), then every line, then commit.
-  bool finish(const std::string& header) {
-    put(buffer_);
-    buffer_.clear();
-    if (body_ != nullptr) {
-      if (!error_ && (std::fflush(body_) != 0 || std::fseek(body_, 0, SEEK_SET) != 0))
-        error_ =
-            Error{std::string("cannot write a temporary file: ") + std::strerror(errno), "", 0};
-      if (!error_) {
-        if (auto e = out_.write(header)) error_ = e;
-      }
-      std::vector<char> chunk(size_t{1} << 20);
-      while (!error_) {
-        const size_t n = std::fread(chunk.data(), 1, chunk.size(), body_);
-        if (n > 0) {
-          if (auto e = out_.write(std::string_view(chunk.data(), n))) error_ = e;
-        }
-        if (n < chunk.size()) break;
-      }
-      std::fclose(body_);
-      body_ = nullptr;
-    }
-    if (!error_) {
-      if (auto e = out_.commit()) error_ = e;
-    }
-    return error_ ? report(*error_) : true;
-  }
-  // For a header known up front (before any line).
-  bool begin(const std::string& header) {
-    if (auto e = out_.write(header)) error_ = e;
-    return !error_ || report(*error_);
-  }
-  ~StreamedReplay() {
-    if (body_ != nullptr) std::fclose(body_);
-  }
-
- private:
-  void put(std::string_view lines) {
-    if (error_ || lines.empty()) return;
-    if (body_ != nullptr) {
-      if (std::fwrite(lines.data(), 1, lines.size(), body_) != lines.size())
-        error_ =
-            Error{std::string("cannot write a temporary file: ") + std::strerror(errno), "", 0};
-    } else if (auto e = out_.write(lines)) {
-      error_ = e;
-    }
-  }
-  static bool report(const Error& e) {
-    std::fprintf(stderr, "topoplan sim: %s\n", e.to_string().c_str());
-    return false;
-  }
-  OutputFile out_;
-  std::FILE* body_ = nullptr;
-  std::string buffer_;
-  ReplayWriter writer_{nullptr};
-  std::optional<Error> error_;
-};
-
-int run_arena(const SimOptions& o, const SimScenario& sc) {
-  const ArenaConfig& c = sc.arena;
-  std::vector<SelectorKind> kinds;
-  if (o.selector.empty()) {
-    kinds = {SelectorKind::kFsm, SelectorKind::kGoap};
-    if (c.has_udgoap) kinds.push_back(SelectorKind::kUdgoap);
-  } else if (o.selector == "fsm") {
-    kinds = {SelectorKind::kFsm};
-  } else if (o.selector == "goap") {
-    kinds = {SelectorKind::kGoap};
-  } else {
-    if (!c.has_udgoap) {
-      std::fprintf(stderr, "%s: the scenario has no [udgoap] table: --selector udgoap needs one\n",
-                   o.path.c_str());
-      return kExitInputError;
-    }
-    kinds = {SelectorKind::kUdgoap};
-  }
-  const int64_t episodes = o.episodes > 0 ? o.episodes : 300;
-  const bool progress = !o.quiet && !(o.json && isatty(STDOUT_FILENO) == 0);
-
-  // Replay and trace: the first episode of the first selector.
-  if (!o.replay.empty() || o.trace) {
-    StreamedReplay replay;
-    if (!o.replay.empty() && !replay.open(o.replay, true)) return kExitInputError;
-    ReplayWriter* writer = o.replay.empty() ? nullptr : replay.writer(o.replay_every);
-    TracePrinter tracer(c.dt);
-    const ArenaEpisode ep =
-        run_arena_episode(c, kinds[0], stream_seed(o.seed, 0), writer, o.trace ? &tracer : nullptr);
-    if (writer != nullptr) {
-      std::string& text = replay.buffer();
-      text += "{\"type\":\"end\",\"tick\":" + std::to_string(ep.ticks) + ",\"t\":";
-      ReplayWriter::append_number(text, ep.lifespan);
-      text += ",\"result\":{\"lifespan\":";
-      ReplayWriter::append_number(text, ep.lifespan);
-      text += ",\"censored\":" + std::string(ep.censored ? "true" : "false") +
-              ",\"kills\":" + std::to_string(ep.kills) + "}}\n";
-      // The header lists every antlion that appeared (known once the episode is over).
-      std::vector<HeaderAgent> agents = {{0, "wizard", "wizard"}};
-      for (int32_t id : ep.antlion_ids)
-        agents.push_back({id, "antlion_" + std::to_string(id), "antlion"});
-      std::string header;
-      write_header(header, sc.name, to_string(kinds[0]), o.seed, c.dt, c.width, c.height,
-                   c.spawn_points, agents, {"health", "mana"});
-      if (!replay.finish(header)) return kExitInputError;
-    }
-    if (o.trace) {
-      std::printf("; episode 0 (%s): lifespan %.2f s, %lld kills\n",
-                  std::string(to_string(kinds[0])).c_str(), ep.lifespan,
-                  static_cast<long long>(ep.kills));
-    }
-    if (o.episodes <= 0) return kExitOk;  // only the replay/trace was asked for
-  }
-
+// `episodes` episodes per selector on o.threads threads; episode i draws from seed stream i, so
+// the results do not depend on the thread count.
+std::vector<std::vector<ArenaEpisode>> run_arena_episodes(const SimOptions& o, const ArenaConfig& c,
+                                                          const std::vector<SelectorKind>& kinds,
+                                                          int64_t episodes, bool progress) {
   std::vector<std::vector<ArenaEpisode>> results(kinds.size());
   for (size_t k = 0; k < kinds.size(); ++k) {
     results[k].resize(static_cast<size_t>(episodes));
@@ -319,8 +134,18 @@ int run_arena(const SimOptions& o, const SimScenario& sc) {
     for (std::thread& t : pool) t.join();
   }
 
-  std::vector<std::vector<double>> lifespans(kinds.size());
-  std::vector<std::string> names;
+  return results;
+}
+
+// Per selector the lifespans' summary (printed unless --json), then the Kruskal-Wallis and
+// Dunn tests across selectors; the same as JSON. Fills the selectors' names and lifespans.
+nlohmann::json arena_report(const SimOptions& o, const SimScenario& sc,
+                            const std::vector<SelectorKind>& kinds,
+                            const std::vector<std::vector<ArenaEpisode>>& results, int64_t episodes,
+                            std::vector<std::string>& names,
+                            std::vector<std::vector<double>>& lifespans) {
+  const ArenaConfig& c = sc.arena;
+  lifespans.assign(kinds.size(), {});
   for (size_t k = 0; k < kinds.size(); ++k) {
     names.emplace_back(to_string(kinds[k]));
     for (const ArenaEpisode& e : results[k]) lifespans[k].push_back(e.lifespan);
@@ -411,6 +236,50 @@ int run_arena(const SimOptions& o, const SimScenario& sc) {
           "goap-udgoap 0.0337\n");
     }
   }
+  return j;
+}
+
+int run_arena(const SimOptions& o, const SimScenario& sc) {
+  const ArenaConfig& c = sc.arena;
+  std::vector<SelectorKind> kinds;
+  if (o.selector.empty()) {
+    kinds = {SelectorKind::kFsm, SelectorKind::kGoap};
+    if (c.has_udgoap) kinds.push_back(SelectorKind::kUdgoap);
+  } else if (o.selector == "fsm") {
+    kinds = {SelectorKind::kFsm};
+  } else if (o.selector == "goap") {
+    kinds = {SelectorKind::kGoap};
+  } else {
+    if (!c.has_udgoap) {
+      std::fprintf(stderr, "%s: the scenario has no [udgoap] table: --selector udgoap needs one\n",
+                   o.path.c_str());
+      return kExitInputError;
+    }
+    kinds = {SelectorKind::kUdgoap};
+  }
+  const int64_t episodes = o.episodes > 0 ? o.episodes : 300;
+  const bool progress = !o.quiet && !(o.json && isatty(STDOUT_FILENO) == 0);
+
+  // Replay and trace: the first episode of the first selector.
+  if (!o.replay.empty() || o.trace) {
+    TracePrinter tracer(c.dt);
+    const std::optional<EpisodeRun> run =
+        run_recorded(sc, EpisodeOptions{kinds[0], o.seed, 0.0, false}, o.trace ? &tracer : nullptr,
+                     o.replay, o.replay_every, g_inputs);
+    if (!run) return kExitInputError;
+    if (o.trace) {
+      std::printf("; episode 0 (%s): lifespan %.2f s, %lld kills\n",
+                  std::string(to_string(kinds[0])).c_str(), run->arena.lifespan,
+                  static_cast<long long>(run->arena.kills));
+    }
+    if (o.episodes <= 0) return kExitOk;  // only the replay/trace was asked for
+  }
+
+  const std::vector<std::vector<ArenaEpisode>> results =
+      run_arena_episodes(o, c, kinds, episodes, progress);
+  std::vector<std::string> names;
+  std::vector<std::vector<double>> lifespans;
+  nlohmann::json j = arena_report(o, sc, kinds, results, episodes, names, lifespans);
   if (!o.histogram.empty() && !write_file(o.histogram,
                                           histogram_svg(names, lifespans, 30,
                                                         sc.name + ": wizard lifespan, " +
@@ -468,28 +337,14 @@ int run_house_scenario(const SimOptions& o, const SimScenario& sc) {
   const double thesis[] = {0.0, 146.0, 118.0};
   std::vector<double> times;
   for (size_t k = 0; k < kinds.size(); ++k) {
-    StreamedReplay replay;
-    ReplayWriter* writer = nullptr;
-    if (!o.replay.empty() && k == 0) {
-      std::string header;
-      write_header(header, sc.name, to_string(kinds[k]), o.seed, c.dt, c.width, c.height, c.spots,
-                   {{0, "sim", "sim"}}, c.drives);
-      if (!replay.open(o.replay, false) || !replay.begin(header)) return kExitInputError;
-      writer = replay.writer(o.replay_every);
-    }
     HouseTrace tracer(c);
     if (o.trace && !o.json) std::printf("; %s\n", std::string(to_string(kinds[k])).c_str());
-    const HouseRun r = run_house(c, kinds[k], writer, o.trace && !o.json ? &tracer : nullptr, true);
+    const std::optional<EpisodeRun> run = run_recorded(
+        sc, EpisodeOptions{kinds[k], o.seed, 0.0, true}, o.trace && !o.json ? &tracer : nullptr,
+        k == 0 ? o.replay : "", o.replay_every, g_inputs);
+    if (!run) return kExitInputError;
+    const HouseRun& r = run->house;
     times.push_back(r.time);
-    if (writer != nullptr) {
-      std::string& text = replay.buffer();
-      text += "{\"type\":\"end\",\"tick\":" + std::to_string(r.ticks) + ",\"t\":";
-      ReplayWriter::append_number(text, r.time);
-      text += ",\"result\":{\"time\":";
-      ReplayWriter::append_number(text, r.time);
-      text += ",\"reached\":" + std::string(r.reached ? "true" : "false") + "}}\n";
-      if (!replay.finish("")) return kExitInputError;
-    }
     const auto ti = static_cast<size_t>(kinds[k]);
     std::string seq;
     nlohmann::json steps = nlohmann::json::array();

@@ -1,14 +1,12 @@
 // The C API: the simulation (docs/sim.md). One episode per run, with the replay that
-// `topoplan sim --replay` writes for the same scenario, selector, seed and --replay-every.
+// `topoplan sim --replay` writes for the same scenario, selector, seed and --replay-every (both
+// run it with topoplan/sim/episode.h).
 #include "internal.h"
 
-#include <span>
 #include <string>
 #include <vector>
 
-#include "topoplan/sim/arena.h"
-#include "topoplan/sim/core.h"
-#include "topoplan/sim/house.h"
+#include "topoplan/sim/episode.h"
 #include "topoplan/sim/scenario.h"
 
 using namespace topoplan;        // NOLINT(google-build-using-namespace)
@@ -23,150 +21,13 @@ struct topoplan_sim {
 
 namespace {
 
-struct HeaderAgent {
-  int32_t id;
-  std::string name;
-  std::string kind;
-};
-
-void append_key_string(std::string& s, const char* key, std::string_view value) {
-  s += key;
-  ReplayWriter::append_string(s, value);
-}
-
-void append_key_number(std::string& s, const char* key, double value) {
-  s += key;
-  ReplayWriter::append_number(s, value);
-}
-
-// The header line of docs/sim.md, byte for byte the CLI's (cli/cmd_sim.cpp).
-std::string replay_header(const std::string& scenario, std::string_view selector, uint64_t seed,
-                          double dt, double width, double height, std::span<const NamedSpot> spots,
-                          std::span<const HeaderAgent> agents,
-                          std::span<const std::string> drives) {
-  std::string s;
-  append_key_string(s, "{\"type\":\"header\",\"version\":1,\"scenario\":", scenario);
-  append_key_string(s, ",\"selector\":", selector);
-  s += ",\"seed\":" + std::to_string(seed);
-  append_key_number(s, ",\"dt\":", dt);
-  append_key_number(s, ",\"world\":{\"width\":", width);
-  append_key_number(s, ",\"height\":", height);
-  s += "},\"spots\":[";
-  for (size_t i = 0; i < spots.size(); ++i) {
-    append_key_string(s, i ? ",{\"name\":" : "{\"name\":", spots[i].name);
-    append_key_number(s, ",\"x\":", spots[i].pos.x);
-    append_key_number(s, ",\"y\":", spots[i].pos.y);
-    s += "}";
-  }
-  s += "],\"agents\":[";
-  for (size_t i = 0; i < agents.size(); ++i) {
-    s += (i ? ",{\"id\":" : "{\"id\":") + std::to_string(agents[i].id);
-    append_key_string(s, ",\"name\":", agents[i].name);
-    append_key_string(s, ",\"kind\":", agents[i].kind);
-    s += "}";
-  }
-  s += "],\"drives\":[";
-  for (size_t i = 0; i < drives.size(); ++i) {
-    if (i) s += ",";
-    ReplayWriter::append_string(s, drives[i]);
-  }
-  s += "]}\n";
-  return s;
-}
-
-std::string end_line(int64_t ticks, double t) {
-  std::string s = "{\"type\":\"end\",\"tick\":" + std::to_string(ticks);
-  append_key_number(s, ",\"t\":", t);
-  return s;
-}
-
-std::vector<SelectorKind> selectors_of(const SimScenario& sc) {
-  switch (sc.kind) {
-    case ScenarioKind::kArena:
-      if (sc.arena.has_udgoap)
-        return {SelectorKind::kFsm, SelectorKind::kGoap, SelectorKind::kUdgoap};
-      return {SelectorKind::kFsm, SelectorKind::kGoap};
-    case ScenarioKind::kHouse:
-      if (sc.house.has_udgoap) return {SelectorKind::kGoap, SelectorKind::kUdgoap};
-      return {SelectorKind::kGoap};
-    case ScenarioKind::kHospital:
-      break;
-  }
-  return {};
-}
-
 topoplan_status wrap(Result<SimScenario> sc, topoplan_sim** out, char* error, size_t error_size) {
   if (!sc) return fail(TOPOPLAN_INPUT_ERROR, sc.error().to_string(), error, error_size);
   auto s = std::make_unique<topoplan_sim>();
   s->scenario = std::move(sc).value();
-  s->selectors = selectors_of(s->scenario);
+  s->selectors = episode_selectors(s->scenario);
   *out = s.release();
   return ok(error, error_size);
-}
-
-// The scenario's config (ArenaConfig, HouseConfig), cut at the options' max_seconds when shorter.
-template <typename Config>
-Config limited(Config c, const topoplan_sim_options& o) {
-  if (o.max_seconds > 0 && o.max_seconds < c.max_seconds) c.max_seconds = o.max_seconds;
-  return c;
-}
-
-// What every episode reports: its clock and the decision loop's counters.
-void fill(topoplan_sim_result& r, int64_t ticks, double seconds, bool censored,
-          const LoopCounters& counters) {
-  r.ticks = ticks;
-  r.seconds = seconds;
-  r.censored = censored ? 1 : 0;
-  r.decisions = counters.decisions;
-  r.plans = counters.plans;
-  r.plan_failures = counters.plan_failures;
-  r.steps_done = counters.steps_done;
-}
-
-// Episode 0 of the arena: replay lines, then the end line, the header (which lists every
-// antlion that appeared) in front.
-void run_arena(topoplan_sim& s, SelectorKind kind, const topoplan_sim_options& o,
-               topoplan_sim_result& r) {
-  const ArenaConfig c = limited(s.scenario.arena, o);
-  std::string text;
-  ReplayWriter writer(o.replay_every > 0 ? &text : nullptr, o.replay_every);
-  const ArenaEpisode ep = run_arena_episode(c, kind, stream_seed(o.seed, 0),
-                                            writer.enabled() ? &writer : nullptr, nullptr);
-  fill(r, ep.ticks, ep.lifespan, ep.censored, ep.counters);
-  r.kills = ep.kills;
-  s.replay.clear();
-  if (!writer.enabled()) return;
-  text += end_line(ep.ticks, ep.lifespan);
-  append_key_number(text, ",\"result\":{\"lifespan\":", ep.lifespan);
-  text += ",\"censored\":" + std::string(ep.censored ? "true" : "false") +
-          ",\"kills\":" + std::to_string(ep.kills) + "}}\n";
-  std::vector<HeaderAgent> agents = {{0, "wizard", "wizard"}};
-  for (int32_t id : ep.antlion_ids)
-    agents.push_back({id, "antlion_" + std::to_string(id), "antlion"});
-  const std::string drives[] = {"health", "mana"};
-  s.replay = replay_header(s.scenario.name, to_string(kind), o.seed, c.dt, c.width, c.height,
-                           c.spawn_points, agents, drives) +
-             text;
-}
-
-void run_house_episode(topoplan_sim& s, SelectorKind kind, const topoplan_sim_options& o,
-                       topoplan_sim_result& r) {
-  const HouseConfig c = limited(s.scenario.house, o);
-  std::string text;
-  ReplayWriter writer(o.replay_every > 0 ? &text : nullptr, o.replay_every);
-  if (writer.enabled()) {
-    const HeaderAgent agents[] = {{0, "sim", "sim"}};
-    text = replay_header(s.scenario.name, to_string(kind), o.seed, c.dt, c.width, c.height, c.spots,
-                         agents, c.drives);
-  }
-  const HouseRun h = run_house(c, kind, writer.enabled() ? &writer : nullptr, nullptr, false);
-  fill(r, h.ticks, h.time, !h.reached, h.counters);
-  s.replay.clear();
-  if (!writer.enabled()) return;
-  text += end_line(h.ticks, h.time);
-  append_key_number(text, ",\"result\":{\"time\":", h.time);
-  text += ",\"reached\":" + std::string(h.reached ? "true" : "false") + "}}\n";
-  s.replay = std::move(text);
 }
 
 }  // namespace
@@ -266,11 +127,22 @@ topoplan_status topoplan_sim_run(topoplan_sim* sim, const topoplan_sim_options* 
             "this scenario runs the selectors " + known + ", not '" + std::string(want) + "'",
             error, error_size);
     }
+    const EpisodeOptions eo{kind, o.seed, o.max_seconds, false};
+    std::string text;
+    ReplayWriter writer(o.replay_every > 0 ? &text : nullptr, o.replay_every);
+    const EpisodeRun run =
+        run_episode(sim->scenario, eo, writer.enabled() ? &writer : nullptr, nullptr);
+    sim->replay.clear();
+    if (writer.enabled()) sim->replay = replay_header(sim->scenario, eo, &run) + text + run.end;
     topoplan_sim_result r{};
-    if (sim->scenario.kind == ScenarioKind::kArena)
-      run_arena(*sim, kind, o, r);
-    else
-      run_house_episode(*sim, kind, o, r);
+    r.ticks = run.ticks;
+    r.seconds = run.seconds;
+    r.censored = run.censored ? 1 : 0;
+    r.decisions = run.counters.decisions;
+    r.plans = run.counters.plans;
+    r.plan_failures = run.counters.plan_failures;
+    r.steps_done = run.counters.steps_done;
+    r.kills = run.arena.kills;
     if (result != nullptr) *result = r;
     return ok(error, error_size);
   });

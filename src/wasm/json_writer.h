@@ -1,5 +1,6 @@
-// A minimal streaming JSON writer for the WebAssembly binding (the runtime has no third-party
+// A minimal streaming JSON writer for the WebAssembly binding (the libraries have no JSON
 // dependency; the binding's answers are small objects built once per call, on cold paths).
+// Strings are escaped by the simulations' replay writer, so the two cannot drift apart.
 #pragma once
 
 #include <cmath>
@@ -8,6 +9,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "topoplan/sim/core.h"
 
 namespace topoplan::wasm {
 
@@ -96,37 +99,8 @@ class JsonWriter {
     if (!first_.back()) out_ += ',';
     first_.back() = false;
   }
-  void string_literal(std::string_view s) {
-    out_ += '"';
-    for (char c : s) {
-      switch (c) {
-        case '"':
-          out_ += "\\\"";
-          break;
-        case '\\':
-          out_ += "\\\\";
-          break;
-        case '\n':
-          out_ += "\\n";
-          break;
-        case '\r':
-          out_ += "\\r";
-          break;
-        case '\t':
-          out_ += "\\t";
-          break;
-        default:
-          if (static_cast<unsigned char>(c) < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-            out_ += buf;
-          } else {
-            out_ += c;
-          }
-      }
-    }
-    out_ += '"';
-  }
+  // The one JSON string escaping of the libraries (the replays' writer in topoplan::sim).
+  void string_literal(std::string_view s) { sim::ReplayWriter::append_string(out_, s); }
 
   std::string out_;
   std::vector<bool> first_;
