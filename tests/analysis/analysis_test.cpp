@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "../support/horse_breeder.h"
+#include "compile.h"
 
 namespace topoplan {
 namespace {
@@ -14,11 +15,7 @@ namespace {
 using A = std::vector<ActionId>;
 using E = std::vector<ActionEdge>;
 
-Domain compile_or_die(const DomainDef& def) {
-  auto r = Domain::compile(def);
-  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().to_string());
-  return std::move(r).value();
-}
+using testing::compile_or_die;
 
 // Variables named v0.., values 0..size-1 named "0", "1", ...
 DomainDef vars(std::initializer_list<int> sizes) {

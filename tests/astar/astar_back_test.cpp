@@ -7,6 +7,8 @@
 #include <iostream>
 
 #include "../support/horse_breeder.h"
+#include "cold_contract.h"
+#include "compile.h"
 #include "random_tasks.h"
 #include "topoplan/runtime/plan.h"
 #include "topoplan/runtime/validate.h"
@@ -19,17 +21,8 @@ using testing::make_instance;
 using testing::random_task;
 using testing::RandomTaskSpec;
 
-Domain compile_or_die(const DomainDef& def) {
-  auto d = Domain::compile(def);
-  EXPECT_TRUE(d.ok()) << (d.ok() ? "" : d.error().to_string());
-  return std::move(d).value();
-}
-
-std::vector<std::string> names(const Domain& d, const std::vector<ActionId>& plan) {
-  std::vector<std::string> out;
-  for (ActionId a : plan) out.push_back(d.action_name(a));
-  return out;
-}
+using testing::compile_or_die;
+using testing::names;
 
 TEST(AStarBack, IsRegistered) {
   const PlannerInfo* p = find_planner("astar-back");
@@ -65,17 +58,11 @@ TEST(AStarBack, HorseBreeder000AgreesWithExact) {
 }
 
 TEST(AStarBack, EmptyPlanWhenGoalHolds) {
-  const Domain d = compile_or_die(testing::horse_breeder_003_def());
-  const PlanResult r = plan_astar_back(d, make_instance({1, 0, 1}, {1, kUndefined, kUndefined}));
-  ASSERT_EQ(r.status, PlanStatus::kSolved);
-  EXPECT_TRUE(r.actions.empty());
+  testing::expect_empty_plan_when_goal_holds(plan_astar_back);
 }
 
 TEST(AStarBack, UnreachableGoalValueIsUnsolvable) {
-  const Domain d = compile_or_die(testing::horse_breeder_003_def());
-  const PlanResult r = plan_astar_back(d, make_instance({0, 0, 2}, {0, 0, 0}));
-  EXPECT_EQ(r.status, PlanStatus::kUnsolvable);
-  EXPECT_FALSE(r.message.empty());
+  testing::expect_unreachable_goal_value_unsolvable(plan_astar_back);
 }
 
 // Two binary variables a, b; init a=0, b=0; goal a=1, b=0.
@@ -129,27 +116,15 @@ TEST(AStarBack, UndefinedPreRegressesToAFreeVariable) {
 }
 
 TEST(AStarBack, ExpansionLimitIsNotAProof) {
-  const Domain d = compile_or_die(testing::horse_breeder_003_def());
-  PlannerOptions options;
-  options.limits.max_expansions = 1;
-  const PlanResult r = plan_astar_back(d, make_instance({0, 0, 0}, {2, 0, 2}), options);
-  EXPECT_EQ(r.status, PlanStatus::kLimitReached);
-  EXPECT_FALSE(r.message.empty());
+  testing::expect_expansion_limit_not_a_proof(plan_astar_back);
 }
 
 TEST(AStarBack, MemoryLimitIsNotAProof) {
-  const Domain d = compile_or_die(testing::horse_breeder_003_def());
-  PlannerOptions options;
-  options.limits.max_memory_bytes = 64;
-  const PlanResult r = plan_astar_back(d, make_instance({0, 0, 0}, {2, 0, 2}), options);
-  EXPECT_EQ(r.status, PlanStatus::kLimitReached);
+  testing::expect_memory_limit_not_a_proof(plan_astar_back);
 }
 
 TEST(AStarBack, BadInstanceIsReportedNotCrashed) {
-  const Domain d = compile_or_die(testing::horse_breeder_003_def());
-  const PlanResult r = plan_astar_back(d, make_instance({0, 0}, {2, 0, 2}));
-  EXPECT_NE(r.status, PlanStatus::kSolved);
-  EXPECT_FALSE(r.message.empty());
+  testing::expect_bad_instance_reported(plan_astar_back);
 }
 
 // Same status as the exact search, the same optimal objective value, a valid plan; one planner

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "../support/horse_breeder.h"
+#include "cold_contract.h"
+#include "compile.h"
 #include "random_tasks.h"
 #include "topoplan/runtime/plan.h"
 #include "topoplan/runtime/validate.h"
@@ -15,11 +17,7 @@ using testing::make_instance;
 using testing::random_task;
 using testing::RandomTaskSpec;
 
-Domain compile_or_die(const DomainDef& def) {
-  auto d = Domain::compile(def);
-  EXPECT_TRUE(d.ok()) << (d.ok() ? "" : d.error().to_string());
-  return std::move(d).value();
-}
+using testing::compile_or_die;
 
 TEST(AStar, IsRegistered) {
   const PlannerInfo* p = find_planner("astar");
@@ -41,41 +39,23 @@ TEST(AStar, HorseBreederFeedsTheHorses) {
 }
 
 TEST(AStar, EmptyPlanWhenGoalHolds) {
-  const Domain d = compile_or_die(testing::horse_breeder_003_def());
-  const PlanResult r = plan_astar(d, make_instance({1, 0, 1}, {1, kUndefined, kUndefined}));
-  ASSERT_EQ(r.status, PlanStatus::kSolved);
-  EXPECT_TRUE(r.actions.empty());
+  testing::expect_empty_plan_when_goal_holds(plan_astar);
 }
 
 TEST(AStar, UnreachableGoalValueIsUnsolvable) {
-  // Water can never return to the fountain: no action has post inFountain.
-  const Domain d = compile_or_die(testing::horse_breeder_003_def());
-  const PlanResult r = plan_astar(d, make_instance({0, 0, 2}, {0, 0, 0}));
-  EXPECT_EQ(r.status, PlanStatus::kUnsolvable);
+  testing::expect_unreachable_goal_value_unsolvable(plan_astar);
 }
 
 TEST(AStar, ExpansionLimitIsNotAProof) {
-  const Domain d = compile_or_die(testing::horse_breeder_003_def());
-  PlannerOptions options;
-  options.limits.max_expansions = 1;
-  const PlanResult r = plan_astar(d, make_instance({0, 0, 0}, {2, 0, 2}), options);
-  EXPECT_EQ(r.status, PlanStatus::kLimitReached);
-  EXPECT_FALSE(r.message.empty());
+  testing::expect_expansion_limit_not_a_proof(plan_astar);
 }
 
 TEST(AStar, MemoryLimitIsNotAProof) {
-  const Domain d = compile_or_die(testing::horse_breeder_003_def());
-  PlannerOptions options;
-  options.limits.max_memory_bytes = 64;
-  const PlanResult r = plan_astar(d, make_instance({0, 0, 0}, {2, 0, 2}), options);
-  EXPECT_EQ(r.status, PlanStatus::kLimitReached);
+  testing::expect_memory_limit_not_a_proof(plan_astar);
 }
 
 TEST(AStar, BadInstanceIsReportedNotCrashed) {
-  const Domain d = compile_or_die(testing::horse_breeder_003_def());
-  const PlanResult r = plan_astar(d, make_instance({0, 0}, {2, 0, 2}));
-  EXPECT_NE(r.status, PlanStatus::kSolved);
-  EXPECT_FALSE(r.message.empty());
+  testing::expect_bad_instance_reported(plan_astar);
 }
 
 // Differential test against the exact search: same status, same optimal objective value, and

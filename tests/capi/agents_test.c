@@ -5,19 +5,7 @@
 
 #include "check.h"
 #include "topoplan/c/topoplan_c.h"
-
-static const char kVillage[] =
-    "[domain]\nname = \"village\"\n"
-    "[[variable]]\nname = \"pos\"\nvalues = [\"home\", \"door\", \"shop\"]\n"
-    "[[variable]]\nname = \"door\"\nvalues = [\"closed\", \"open\"]\n"
-    "[[variable]]\nname = \"bread\"\nvalues = [\"shelf\", \"held\"]\n"
-    "[[action]]\nname = \"WalkToDoor\"\npre = { pos = \"home\" }\npost = { pos = \"door\" }\n"
-    "[[action]]\nname = \"OpenDoor\"\npre = { door = \"closed\" }\npost = { door = \"open\" }\n"
-    "prevail = { pos = \"door\" }\n"
-    "[[action]]\nname = \"WalkToShop\"\npre = { pos = \"door\" }\npost = { pos = \"shop\" }\n"
-    "prevail = { door = \"open\" }\n"
-    "[[action]]\nname = \"TakeBread\"\npre = { bread = \"shelf\" }\npost = { bread = \"held\" }\n"
-    "prevail = { pos = \"shop\" }\n";
+#include "village.h"
 
 static int count_kind(const topoplan_agent_event* e, int64_t n, int kind) {
   int c = 0;

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <vector>
 
+#include "env.h"
 #include "random_domains.h"
 #include "topoplan/runtime/crowd.h"
 #include "topoplan/runtime/topo.h"
@@ -24,10 +25,7 @@ namespace {
 
 using testing::Rng;
 
-int64_t env_int(const char* name, int64_t fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? std::atoll(v) : fallback;
-}
+using testing::env_int;
 
 int64_t rss_kib() {
   std::ifstream statm("/proc/self/statm");

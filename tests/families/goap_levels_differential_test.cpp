@@ -22,6 +22,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "env.h"
 #include "topoplan/runtime/topo.h"
 #include "topoplan/runtime/validate.h"
 #include "topoplan/tools/families.h"
@@ -30,10 +31,7 @@
 namespace topoplan {
 namespace {
 
-int64_t env_int(const char* name, int64_t fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? std::atoll(v) : fallback;
-}
+using testing::env_int;
 
 // Exact decision of "some plan of length `optimum` (the optimal length) uses each action at most
 // once". Every prefix of an optimal plan reaches its state by a shortest path, and from there

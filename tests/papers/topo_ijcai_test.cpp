@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "env.h"
 #include "horse_breeder.h"
 #include "random_domains.h"
 #include "topoplan/runtime/analysis.h"
@@ -22,10 +23,7 @@
 namespace topoplan {
 namespace {
 
-int64_t env_int(const char* name, int64_t fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? std::atoll(v) : fallback;
-}
+using testing::env_int;
 
 struct Counts {
   int64_t instances = 0, agree = 0, longer = 0, invalid = 0, wrong_unsolvable = 0, gave_up = 0;
@@ -206,10 +204,7 @@ TEST(TopoIjcai, HorseBreederEveryInstance) {
     options.objective = Objective::kLength;
     int agree = 0, always_after = 0, total = 0;
     bool counterexample_seen = false;
-    std::vector<std::vector<ValueId>> states;
-    for (ValueId x = 0; x < 3; ++x)
-      for (ValueId y = 0; y < 2; ++y)
-        for (ValueId z = 0; z < 3; ++z) states.push_back({x, y, z});
+    const std::vector<std::vector<ValueId>> states = testing::horse_breeder_states();
     for (const auto& s0 : states) {
       for (const auto& g : states) {
         const Instance inst = testing::make_instance(s0, g);

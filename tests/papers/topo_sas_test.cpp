@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "env.h"
 #include "horse_breeder.h"
 #include "random_domains.h"
 #include "topoplan/runtime/analysis.h"
@@ -25,10 +26,7 @@
 namespace topoplan {
 namespace {
 
-int64_t env_int(const char* name, int64_t fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? std::atoll(v) : fallback;
-}
+using testing::env_int;
 
 struct Counts {
   int64_t next_full = 0;  // fails because Next would hold a third action (S3)
@@ -329,10 +327,7 @@ TEST(TopoSas, HorseBreederEveryInstance) {
     ASSERT_TRUE(d.ok());
     PlannerOptions options;
     options.objective = Objective::kLength;
-    std::vector<std::vector<ValueId>> states;
-    for (ValueId x = 0; x < 3; ++x)
-      for (ValueId y = 0; y < 2; ++y)
-        for (ValueId z = 0; z < 3; ++z) states.push_back({x, y, z});
+    const std::vector<std::vector<ValueId>> states = testing::horse_breeder_states();
     for (const bool cnia : {false, true}) {
       int agree = 0, wrong = 0, total = 0;
       for (const auto& s0 : states) {

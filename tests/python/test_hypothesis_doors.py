@@ -10,6 +10,7 @@ faulthandler prints the stack), or a result that does not hold.
 TOPOPLAN_HYPOTHESIS_EXAMPLES (default 15) sets the examples per function; the long run of
 docs/python.md uses 5000."""
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import topoplan as tp
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hostile_args import arrays, floats, ints, scalars, texts  # noqa: E402
 
 ROOT = Path(os.environ.get("TOPOPLAN_SOURCE_DIR", Path(__file__).resolve().parents[2]))
 HORSE = str(ROOT / "domains" / "horse-breeder.toml")
@@ -35,35 +39,6 @@ CROWD_PLANNER = tp.CrowdPlanner(WEST)
 
 # ---------------------------------------------------------------------------------------------
 # Arguments
-
-ints = st.one_of(st.integers(-3, 8), st.integers(), st.sampled_from([2**31, 2**32, 2**63, -2**63,
-                                                                     2**64, 2**70, -1]))
-floats = st.floats(allow_nan=True, allow_infinity=True)
-texts = st.one_of(st.text(max_size=12), st.sampled_from(["", " ", "\x00", "a\x00b", "auto",
-                                                         "native", "sas", "topo", "astar"]))
-scalars = st.one_of(st.none(), st.booleans(), ints, floats, texts, st.binary(max_size=8))
-dtypes = st.sampled_from([np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
-                          np.uint64, np.float32, np.float64, np.bool_, object])
-
-
-@st.composite
-def arrays(draw):
-    dtype = draw(dtypes)
-    shape = draw(st.lists(st.integers(0, 5), min_size=0, max_size=3))
-    size = int(np.prod(shape)) if shape else 1
-    values = draw(st.lists(st.integers(-2**63, 2**64 - 1), min_size=size, max_size=size))
-    if dtype is object:
-        a = np.empty(size, dtype=object)
-        a[:] = values
-        return a.reshape(shape)
-    info = np.iinfo(dtype) if np.issubdtype(dtype, np.integer) else None
-    if info is not None:
-        values = [min(max(v, info.min), info.max) for v in values]
-    a = np.array(values, dtype=np.float64 if info is None else dtype).astype(dtype).reshape(shape)
-    if draw(st.booleans()) and a.ndim >= 1 and a.shape[0] > 1:
-        a = a[::2]  # not contiguous
-    return a
-
 
 anything = st.recursive(
     st.one_of(scalars, arrays()),

@@ -27,6 +27,7 @@ import topoplan as tp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from doors_worker import Ref  # noqa: E402
+from hostile_args import arrays, floats, ints, scalars, texts  # noqa: E402
 
 ROOT = Path(os.environ.get("TOPOPLAN_SOURCE_DIR", Path(__file__).resolve().parents[2]))
 HORSE = str(ROOT / "domains" / "horse-breeder.toml")
@@ -41,35 +42,8 @@ HANG_SECONDS = 120
 # ---------------------------------------------------------------------------------------------
 # Arguments
 
-ints = st.one_of(st.integers(-3, 8), st.integers(),
-                 st.sampled_from([2**31, 2**32, 2**63, -2**63, 2**64, 2**70, -1]))
-floats = st.floats(allow_nan=True, allow_infinity=True)
-texts = st.one_of(st.text(max_size=12), st.sampled_from(["", " ", "\x00", "a\x00b", "auto",
-                                                         "native", "sas", "astar", "none"]))
-scalars = st.one_of(st.none(), st.booleans(), ints, floats, texts, st.binary(max_size=8))
-dtypes = st.sampled_from([np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
-                          np.uint64, np.float32, np.float64, np.bool_, object])
 refs = st.sampled_from([Ref(n) for n in ("TASK", "WEST", "CROWD_PLANNER", "PLAN_CACHE", "CROWD",
                                          "TOPO", "PLANNER", "WORLD", "AGENT", "INSTANCE")])
-
-
-@st.composite
-def arrays(draw, dtype=None, shape=None):
-    dtype = dtype or draw(dtypes)
-    shape = shape if shape is not None else draw(st.lists(st.integers(0, 5), max_size=3))
-    size = int(np.prod(shape)) if shape else 1
-    values = draw(st.lists(st.integers(-2**63, 2**64 - 1), min_size=size, max_size=size))
-    if dtype is object:
-        a = np.empty(size, dtype=object)
-        a[:] = values
-        return a.reshape(shape)
-    info = np.iinfo(dtype) if np.issubdtype(dtype, np.integer) else None
-    if info is not None:
-        values = [min(max(v, info.min), info.max) for v in values]
-    a = np.array(values, dtype=np.float64 if info is None else dtype).astype(dtype).reshape(shape)
-    if draw(st.booleans()) and a.ndim >= 1 and a.shape[0] > 1:
-        a = a[::2]  # not contiguous
-    return a
 
 
 anything = st.recursive(

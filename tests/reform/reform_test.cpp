@@ -21,6 +21,7 @@
 #include <set>
 #include <string>
 
+#include "env.h"
 #include "random_domains.h"
 #include "topoplan/io/formats.h"
 #include "topoplan/runtime/planner.h"
@@ -31,10 +32,7 @@
 namespace topoplan {
 namespace {
 
-int64_t env_int(const char* name, int64_t fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? std::atoll(v) : fallback;
-}
+using testing::env_int;
 
 struct Figures {
   int64_t instances = 0, exact_solved = 0, exact_unsolvable = 0, exact_limit = 0;

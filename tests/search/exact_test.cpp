@@ -6,6 +6,7 @@
 #include <random>
 
 #include "../support/horse_breeder.h"
+#include "compile.h"
 #include "topoplan/runtime/validate.h"
 
 namespace topoplan {
@@ -13,20 +14,11 @@ namespace {
 
 using testing::make_instance;
 
-Domain compile(const DomainDef& def) {
-  Result<Domain> d = Domain::compile(def);
-  EXPECT_TRUE(d.ok()) << d.error().to_string();
-  return std::move(d).value();
-}
-
-std::vector<std::string> names(const Domain& d, const std::vector<ActionId>& plan) {
-  std::vector<std::string> out;
-  for (ActionId a : plan) out.push_back(d.action_name(a));
-  return out;
-}
+using testing::compile_or_die;
+using testing::names;
 
 TEST(ExactSearch, HorseBreederFromEmptyHands) {
-  const Domain d = compile(testing::horse_breeder_000_def());
+  const Domain d = compile_or_die(testing::horse_breeder_000_def());
   const Instance inst = make_instance({0, 0, 0}, {2, 0, 2});
   PlanResult r = plan_exact(d, inst);
   ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
@@ -41,7 +33,7 @@ TEST(ExactSearch, HorseBreederFromEmptyHands) {
 }
 
 TEST(ExactSearch, HorseBreederWithHaystackInHandsNeedsSeven) {
-  const Domain d = compile(testing::horse_breeder_000_def());
+  const Domain d = compile_or_die(testing::horse_breeder_000_def());
   const Instance inst = make_instance({1, 0, 0}, {2, 0, 2});
   PlanResult r = plan_exact(d, inst);
   ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
@@ -50,21 +42,21 @@ TEST(ExactSearch, HorseBreederWithHaystackInHandsNeedsSeven) {
 }
 
 TEST(ExactSearch, HorseBreederWithHaystackInFeederIsUnsolvable) {
-  const Domain d = compile(testing::horse_breeder_000_def());
+  const Domain d = compile_or_die(testing::horse_breeder_000_def());
   PlanResult r = plan_exact(d, make_instance({2, 0, 0}, {2, 0, 2}));
   EXPECT_EQ(r.status, PlanStatus::kUnsolvable);
   EXPECT_TRUE(r.actions.empty());
 }
 
 TEST(ExactSearch, Prevost2022PathAnalysisInstances) {
-  const Domain d = compile(testing::horse_breeder_000_def());
+  const Domain d = compile_or_die(testing::horse_breeder_000_def());
   PlanResult one = plan_exact(d, make_instance({1, 0, 0}, {2, 0, 0}));
   ASSERT_EQ(one.status, PlanStatus::kSolved);
   EXPECT_EQ(names(d, one.actions), (std::vector<std::string>{"FillHorseFeeder"}));
 }
 
 TEST(ExactSearch, SasAsTopologicalSortingTableInstance) {
-  const Domain d = compile(testing::horse_breeder_003_def());
+  const Domain d = compile_or_die(testing::horse_breeder_003_def());
   const Instance inst = make_instance({0, 0, 0}, {2, 0, 2});
   PlanResult r = plan_exact(d, inst);
   ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
@@ -74,7 +66,7 @@ TEST(ExactSearch, SasAsTopologicalSortingTableInstance) {
 }
 
 TEST(ExactSearch, EmptyPlanWhenTheGoalHolds) {
-  const Domain d = compile(testing::horse_breeder_000_def());
+  const Domain d = compile_or_die(testing::horse_breeder_000_def());
   PlanResult r = plan_exact(d, make_instance({2, 0, 2}, {2, kUndefined, 2}));
   ASSERT_EQ(r.status, PlanStatus::kSolved);
   EXPECT_TRUE(r.actions.empty());
@@ -84,7 +76,7 @@ TEST(ExactSearch, MinimisesCostNotLength) {
   DomainDef def = testing::horse_breeder_000_def();
   // A direct but expensive way to fill the trough.
   def.actions.push_back({"HireWaterCarrier", 10, {{2, 0, 2}}, {}});
-  const Domain d = compile(def);
+  const Domain d = compile_or_die(def);
   const Instance inst = make_instance({0, 0, 0}, {kUndefined, kUndefined, 2});
   PlanResult by_cost = plan_exact(d, inst);
   ASSERT_EQ(by_cost.status, PlanStatus::kSolved);
@@ -100,7 +92,7 @@ TEST(ExactSearch, MinimisesCostNotLength) {
 TEST(ExactSearch, ZeroCostActions) {
   DomainDef def = testing::horse_breeder_000_def();
   for (ActionDef& a : def.actions) a.cost = 0;
-  const Domain d = compile(def);
+  const Domain d = compile_or_die(def);
   const Instance inst = make_instance({0, 0, 0}, {2, 0, 2});
   PlanResult r = plan_exact(d, inst);
   ASSERT_EQ(r.status, PlanStatus::kSolved);
@@ -111,7 +103,7 @@ TEST(ExactSearch, ZeroCostActions) {
 TEST(ExactSearch, RespectsTheNpcClass) {
   DomainDef def = testing::horse_breeder_000_def();
   def.classes = {{"no-bucket", {0, 1, 2, 5, 6}}};
-  const Domain d = compile(def);
+  const Domain d = compile_or_die(def);
   PlanResult r = plan_exact(d, make_instance({0, 0, 0}, {2, 0, 2}, 0));
   EXPECT_EQ(r.status, PlanStatus::kUnsolvable);
   PlanResult feed = plan_exact(d, make_instance({0, 0, 0}, {2, 0, 0}, 0));
@@ -120,7 +112,7 @@ TEST(ExactSearch, RespectsTheNpcClass) {
 }
 
 TEST(ExactSearch, LimitIsNeverReportedAsUnsolvable) {
-  const Domain d = compile(testing::horse_breeder_000_def());
+  const Domain d = compile_or_die(testing::horse_breeder_000_def());
   PlannerOptions tight;
   tight.limits.max_expansions = 2;
   PlanResult r = plan_exact(d, make_instance({0, 0, 0}, {2, 0, 2}), tight);
@@ -136,7 +128,7 @@ TEST(ExactSearch, LimitIsNeverReportedAsUnsolvable) {
 TEST(ExactSearch, NonUnaryActions) {
   DomainDef def = testing::horse_breeder_000_def();
   def.actions.push_back({"DoItAll", 2, {{0, 0, 2}, {2, 0, 2}}, {{1, 0}}});
-  const Domain d = compile(def);
+  const Domain d = compile_or_die(def);
   const Instance inst = make_instance({0, 0, 0}, {2, 0, 2});
   PlanResult r = plan_exact(d, inst);
   ASSERT_EQ(r.status, PlanStatus::kSolved);
@@ -185,7 +177,7 @@ TEST(ExactSearch, AgreesWithExhaustiveBellmanFordOnRandomTasks) {
       }
       def.actions.push_back(act);
     }
-    const Domain d = compile(def);
+    const Domain d = compile_or_die(def);
     Instance inst;
     inst.init.resize(static_cast<size_t>(m));
     inst.goal.resize(static_cast<size_t>(m));

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "alloc_counter.h"
+#include "scenarios.h"
 #include "topoplan/sim/house.h"
 #include "topoplan/sim/scenario.h"
 
@@ -13,13 +14,7 @@ namespace topoplan::sim {
 namespace {
 
 const HouseConfig& house() {
-  static const SimScenario s = [] {
-    Result<SimScenario> r =
-        load_sim_scenario(std::string(TOPOPLAN_SOURCE_DIR) + "/domains/sim/sims-house.toml");
-    EXPECT_TRUE(r.ok());
-    return std::move(r.value());
-  }();
-  return s.house;
+  return testing::shipped_scenario("sims-house.toml").house;
 }
 
 TEST(SimAlloc, GoapHouseTicksAllocateNothingAtSteadyState) {

@@ -6,6 +6,7 @@
 #include <thread>
 #include <vector>
 
+#include "scenarios.h"
 #include "topoplan/sim/arena.h"
 #include "topoplan/sim/scenario.h"
 
@@ -13,13 +14,7 @@ namespace topoplan::sim {
 namespace {
 
 const SimScenario& arena() {
-  static const SimScenario s = [] {
-    Result<SimScenario> r =
-        load_sim_scenario(std::string(TOPOPLAN_SOURCE_DIR) + "/domains/sim/arena.toml");
-    EXPECT_TRUE(r.ok()) << (r ? "" : r.error().to_string());
-    return std::move(r.value());
-  }();
-  return s;
+  return testing::shipped_scenario("arena.toml");
 }
 
 std::string replay_of(SelectorKind kind, uint64_t seed) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "alloc_counter.h"
+#include "scenarios.h"
 #include "topoplan/sim/hospital.h"
 #include "topoplan/sim/scenario.h"
 
@@ -13,13 +14,7 @@ namespace topoplan::sim {
 namespace {
 
 const HospitalConfig& hospital() {
-  static const SimScenario s = [] {
-    Result<SimScenario> r =
-        load_sim_scenario(std::string(TOPOPLAN_SOURCE_DIR) + "/domains/sim/hospital.toml");
-    EXPECT_TRUE(r.ok()) << (r ? "" : r.error().to_string());
-    return std::move(r.value());
-  }();
-  return s.hospital;
+  return testing::shipped_scenario("hospital.toml").hospital;
 }
 
 TEST(Hospital, EverySelectorCares) {

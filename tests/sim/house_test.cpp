@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "scenarios.h"
 #include "topoplan/sim/house.h"
 #include "topoplan/sim/scenario.h"
 
@@ -11,13 +12,7 @@ namespace topoplan::sim {
 namespace {
 
 const HouseConfig& house() {
-  static const SimScenario s = [] {
-    Result<SimScenario> r =
-        load_sim_scenario(std::string(TOPOPLAN_SOURCE_DIR) + "/domains/sim/sims-house.toml");
-    EXPECT_TRUE(r.ok()) << (r ? "" : r.error().to_string());
-    return std::move(r.value());
-  }();
-  return s.house;
+  return testing::shipped_scenario("sims-house.toml").house;
 }
 
 int32_t spot_of(const HouseConfig& c, const std::string& name) {

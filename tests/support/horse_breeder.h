@@ -2,6 +2,8 @@
 // file readers. Value ids follow the tables: v0 haystack, v1 bucket, v2 water.
 #pragma once
 
+#include <vector>
+
 #include "topoplan/runtime/domain.h"
 
 namespace topoplan::testing {
@@ -42,6 +44,15 @@ inline DomainDef horse_breeder_003_def() {
       {"FillHorseTrough", 1, {{2, 1, 2}}, {{1, 1}}},
   };
   return d;
+}
+
+// Every total state of the Horse Breeder variables (3 × 2 × 3), for tests over every pair.
+inline std::vector<std::vector<ValueId>> horse_breeder_states() {
+  std::vector<std::vector<ValueId>> states;
+  for (ValueId x = 0; x < 3; ++x)
+    for (ValueId y = 0; y < 2; ++y)
+      for (ValueId z = 0; z < 3; ++z) states.push_back({x, y, z});
+  return states;
 }
 
 inline Instance make_instance(std::vector<ValueId> init, std::vector<ValueId> goal,

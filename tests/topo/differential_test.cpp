@@ -17,6 +17,7 @@
 #include <set>
 #include <string>
 
+#include "env.h"
 #include "random_domains.h"
 #include "topoplan/runtime/topo.h"
 #include "topoplan/runtime/validate.h"
@@ -25,10 +26,7 @@
 namespace topoplan {
 namespace {
 
-int64_t env_int(const char* name, int64_t fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? std::atoll(v) : fallback;
-}
+using testing::env_int;
 
 struct Figures {
   int64_t instances = 0;

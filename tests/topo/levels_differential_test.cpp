@@ -16,6 +16,7 @@
 #include <set>
 #include <string>
 
+#include "env.h"
 #include "topoplan/runtime/topo.h"
 #include "topoplan/runtime/validate.h"
 #include "topoplan/tools/families.h"
@@ -24,10 +25,7 @@
 namespace topoplan {
 namespace {
 
-int64_t env_int(const char* name, int64_t fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? std::atoll(v) : fallback;
-}
+using testing::env_int;
 
 TEST(TopoDifferential, GoapLevels) {
   const int64_t wanted = env_int("TOPOPLAN_LEVEL_INSTANCES", 1000);

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "../support/horse_breeder.h"
+#include "compile.h"
 #include "random_domains.h"
 #include "topoplan/runtime/topo.h"
 #include "topoplan/runtime/validate.h"
@@ -18,17 +19,8 @@ using testing::horse_breeder_000_def;
 using testing::horse_breeder_003_def;
 using testing::make_instance;
 
-Domain compile(const DomainDef& def) {
-  Result<Domain> d = Domain::compile(def);
-  EXPECT_TRUE(d.ok()) << (d.ok() ? "" : d.error().to_string());
-  return std::move(d).value();
-}
-
-std::vector<std::string> names(const Domain& d, const std::vector<ActionId>& plan) {
-  std::vector<std::string> out;
-  for (ActionId a : plan) out.push_back(d.action_name(a));
-  return out;
-}
+using testing::compile_or_die;
+using testing::names;
 
 // Runs "topo" and the exact search (length objective); checks validity, distinct actions and
 // equal length; returns ℙ's result.
@@ -50,7 +42,7 @@ PlanResult run_checked(const Domain& d, const Instance& inst) {
 }
 
 TEST(TopoGolden, HorseBreeder000FromEmptyHands) {
-  const Domain d = compile(horse_breeder_000_def());
+  const Domain d = compile_or_die(horse_breeder_000_def());
   const PlanResult r = run_checked(d, make_instance({0, 0, 0}, {2, 0, 2}));
   ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
   // Prévost et al. (2023) §3: Δ = ⟨a5, a6, a7, a4, a2, a3⟩.
@@ -60,7 +52,7 @@ TEST(TopoGolden, HorseBreeder000FromEmptyHands) {
 }
 
 TEST(TopoGolden, HorseBreeder000HaystackInHands) {
-  const Domain d = compile(horse_breeder_000_def());
+  const Domain d = compile_or_die(horse_breeder_000_def());
   const PlanResult r = run_checked(d, make_instance({1, 0, 0}, {2, 0, 2}));
   ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
   EXPECT_EQ(r.actions.size(), 7u);
@@ -71,7 +63,7 @@ TEST(TopoGolden, HorseBreeder000HaystackInHands) {
 }
 
 TEST(TopoGolden, HorseBreeder000HaystackInFeederIsUnsolvable) {
-  const Domain d = compile(horse_breeder_000_def());
+  const Domain d = compile_or_die(horse_breeder_000_def());
   const PlanResult r = run_checked(d, make_instance({2, 0, 0}, {2, 0, 2}));
   EXPECT_EQ(r.status, PlanStatus::kUnsolvable);
   EXPECT_NE(r.message.find("haystack=none"), std::string::npos) << r.message;
@@ -80,7 +72,7 @@ TEST(TopoGolden, HorseBreeder000HaystackInFeederIsUnsolvable) {
 // Prévost et al. (2022, CNIA) §2.3: from ⟨1,0,0⟩ the first action to leave s0[v0] depends on the
 // goal.
 TEST(TopoGolden, Seed001Section23) {
-  const Domain d = compile(horse_breeder_000_def());
+  const Domain d = compile_or_die(horse_breeder_000_def());
   PlanResult r = run_checked(d, make_instance({1, 0, 0}, {2, 0, 0}));
   ASSERT_EQ(r.status, PlanStatus::kSolved);
   EXPECT_EQ(names(d, r.actions), std::vector<std::string>{"FillHorseFeeder"});
@@ -91,7 +83,7 @@ TEST(TopoGolden, Seed001Section23) {
 }
 
 TEST(TopoGolden, HorseBreeder003Table) {
-  const Domain d = compile(horse_breeder_003_def());
+  const Domain d = compile_or_die(horse_breeder_003_def());
   PlanResult r = run_checked(d, make_instance({0, 0, 0}, {2, 0, 2}));
   ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
   EXPECT_EQ(r.actions.size(), 6u);
@@ -104,7 +96,7 @@ TEST(TopoGolden, HorseBreeder003Table) {
 
 TEST(TopoGolden, HorseBreederEveryTotalInstance) {
   for (const DomainDef& def : {horse_breeder_000_def(), horse_breeder_003_def()}) {
-    const Domain d = compile(def);
+    const Domain d = compile_or_die(def);
     for (int32_t i = 0; i < 18 * 18; ++i) {
       const std::vector<ValueId> s0 = {i % 3, (i / 3) % 2, (i / 6) % 3};
       const std::vector<ValueId> g = {(i / 18) % 3, (i / 54) % 2, (i / 108) % 3};
@@ -121,7 +113,7 @@ TEST(TopoGolden, HorseBreederEveryTotalInstance) {
 // Prévost et al. (2022, CNIA) §3: every variable but v0 walks its whole cycle once.
 TEST(TopoGolden, MultiPrvCycle) {
   for (const auto& [m, n] : {std::pair{2, 2}, {4, 3}, {4, 4}, {5, 5}}) {
-    const Domain d = compile(testing::multiprv_cycle_def(m, n));
+    const Domain d = compile_or_die(testing::multiprv_cycle_def(m, n));
     std::vector<ValueId> goal(static_cast<size_t>(m), 0);
     goal[0] = n - 1;
     const PlanResult r = run_checked(d, make_instance(std::vector<ValueId>(m, 0), goal));
@@ -154,7 +146,7 @@ DomainDef pick_budget_def(int32_t n) {
 
 TEST(TopoBudget, PickDeferredBudgetSpent) {
   for (const int32_t n : {4, 64}) {
-    const Domain d = compile(pick_budget_def(n));
+    const Domain d = compile_or_die(pick_budget_def(n));
     Result<TopoPlanner> p = TopoPlanner::create(d);
     ASSERT_TRUE(p.ok()) << p.error().to_string();
     TopoScratch scratch = p.value().make_scratch();
@@ -196,7 +188,7 @@ DomainDef c2star_counterexample_def() {
 }
 
 TEST(TopoGolden, C2StarTheoremCounterexample) {
-  const Domain d = compile(c2star_counterexample_def());
+  const Domain d = compile_or_die(c2star_counterexample_def());
   const Instance inst = make_instance({0, 0, 1}, {1, 1, 0});
   PlannerOptions opts;
   opts.objective = Objective::kLength;
@@ -214,11 +206,11 @@ TEST(TopoGolden, C2StarTheoremCounterexample) {
 TEST(TopoApi, UnsupportedActionSets) {
   DomainDef def = horse_breeder_000_def();
   def.actions.push_back({"Juggle", 1, {{0, 0, 2}, {1, 0, 1}}, {}});
-  Domain d = compile(def);
+  Domain d = compile_or_die(def);
   EXPECT_EQ(plan_topo(d, make_instance({0, 0, 0}, {2, 0, 2})).status, PlanStatus::kUnsupported);
   def = horse_breeder_000_def();
   def.actions.push_back({"ThrowHaystack", 1, {{0, 0, 2}}, {}});  // second producer of v0 = 2
-  d = compile(def);
+  d = compile_or_die(def);
   const PlanResult r = plan_topo(d, make_instance({0, 0, 0}, {2, 0, 2}));
   EXPECT_EQ(r.status, PlanStatus::kUnsupported);
   EXPECT_NE(r.message.find("post-unique"), std::string::npos) << r.message;
@@ -229,7 +221,7 @@ TEST(TopoApi, ContextualPostUniqueness) {
   DomainDef def = horse_breeder_000_def();
   def.actions.push_back({"ThrowHaystack", 1, {{0, 0, 2}}, {}});
   def.classes = {{"breeder", {0, 1, 2, 3, 4, 5, 6}}, {"thrower", {0, 1, 3, 4, 5, 6, 7}}};
-  const Domain d = compile(def);
+  const Domain d = compile_or_die(def);
   PlanResult r = run_checked(d, make_instance({0, 0, 0}, {2, 0, 0}, 0));
   ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
   EXPECT_EQ(r.actions.size(), 2u);
@@ -239,7 +231,7 @@ TEST(TopoApi, ContextualPostUniqueness) {
 }
 
 TEST(TopoApi, BufferTooSmallAndDeterminism) {
-  const Domain d = compile(horse_breeder_000_def());
+  const Domain d = compile_or_die(horse_breeder_000_def());
   Result<TopoPlanner> p = TopoPlanner::create(d);
   ASSERT_TRUE(p.ok());
   TopoScratch s = p->make_scratch();
@@ -277,7 +269,7 @@ TEST(TopoSelfCheck, GoalTestWithAndWithoutStateCode) {
       if (i > 1) prevail.push_back({i - 1, 1});
       def.actions.push_back({"set" + std::to_string(i), 1, {{i, 0, 1}}, prevail});
     }
-    const Domain d = compile(def);
+    const Domain d = compile_or_die(def);
     Result<TopoPlanner> p = TopoPlanner::create(d);
     ASSERT_TRUE(p.ok()) << p.error().to_string();
     TopoScratch s = p->make_scratch();
@@ -303,7 +295,7 @@ TEST(TopoSelfCheck, GoalTestWithAndWithoutStateCode) {
 // Phase 1 checks each variable's input and walks it in one loop; an out-of-range value of a later
 // variable must still win over an earlier variable's unreachable goal (kBadInput, not a proof).
 TEST(TopoApi, BadInputWinsOverUnreachableGoal) {
-  const Domain d = compile(horse_breeder_000_def());
+  const Domain d = compile_or_die(horse_breeder_000_def());
   Result<TopoPlanner> p = TopoPlanner::create(d);
   ASSERT_TRUE(p.ok());
   TopoScratch s = p->make_scratch();
@@ -330,7 +322,7 @@ TEST(TopoApi, BadInputWinsOverUnreachableGoal) {
 // A scratch not made by this planner (another domain's, or default-constructed) is refused as
 // bad input before anything is written through it.
 TEST(TopoApi, ForeignScratchIsBadInput) {
-  const Domain d = compile(horse_breeder_000_def());
+  const Domain d = compile_or_die(horse_breeder_000_def());
   const Task other = western();
   Result<TopoPlanner> p = TopoPlanner::create(d);
   Result<TopoPlanner> q = TopoPlanner::create(other.domain, 0);
@@ -354,7 +346,7 @@ TEST(TopoApi, ForeignScratchIsBadInput) {
 }
 
 TEST(TopoApi, PartialGoal) {
-  const Domain d = compile(horse_breeder_000_def());
+  const Domain d = compile_or_die(horse_breeder_000_def());
   // The bucket is free and nobody needs it elsewhere: a minimal plan.
   PlanResult r = run_checked(d, make_instance({0, 0, 0}, {2, kUndefined, kUndefined}));
   ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
@@ -375,7 +367,7 @@ namespace {
 // explain(): the failure in the designer's terms, with the names of the variable, value and
 // actions at fault.
 TEST(TopoDescribe, NamesTheFactAndTheActions) {
-  const Domain d = compile(horse_breeder_000_def());
+  const Domain d = compile_or_die(horse_breeder_000_def());
   EXPECT_EQ(explain(d, PlanOutcome{PlanStatus::kSolved}), "");
   PlanOutcome f;
   f.detail = kDetailOutsideClass | kDetailNeedsRepeat;
@@ -418,7 +410,7 @@ TEST(TopoGeneral, PlaceNeededTwiceIsExplained) {
       {"ReturnKey", 1, {{1, 1, 2}}, {{0, 1}, {2, 1}}},
       {"OpenChest", 1, {{2, 0, 1}}, {{0, 0}, {1, 1}}},
   };
-  const Domain d = compile(def);
+  const Domain d = compile_or_die(def);
   // Only the chest: GoTo-armory TakeKey GoTo-post OpenChest (a return to the start place).
   PlanResult r = run_checked(d, make_instance({0, 0, 0}, {kUndefined, kUndefined, 1}));
   ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
