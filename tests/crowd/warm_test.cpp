@@ -6,6 +6,7 @@
 // proofs, "no plan" (an empty chain), bad class ids and goals on variables a class cannot touch.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -174,6 +175,90 @@ TEST(CrowdWarm, GoapLevelPassesWithAndWithoutFallbackCountTheirOutput) {
       // The chain's proofs, or without a chain what ℙ leaves: both answered from the memo.
       EXPECT_NE(seen & (base.fallback.empty() ? kCrowdNoPlan : kCrowdFallback), 0u);
     }
+  }
+}
+
+// Goals as GOAP writes them — the class's variables named, every other field free — in runs,
+// between runs of the other kinds: total goals, goals that free some other variables and keep
+// the rest, goals that change a variable the class cannot touch, and ids beyond the classes with
+// an all-free goal. The memo loop has one instance for each of the first two kinds and switches
+// on a miss; every pass answers as a cold batch, which answers as ℙ on the whole domain one NPC
+// at a time (plans validated), and the partial goals are answered from the memo when warm.
+TEST(CrowdWarm, PartialGoalRunsAnswerAsColdAndAsThePerNpcPlanner) {
+  const Task w = western();
+  const Domain& d = w.domain;
+  const CrowdPlanner planner = CrowdPlanner::create(d).value();
+  const CrowdLayout& layout = planner.layout();
+  ASSERT_EQ(layout.words(), 1);
+  Town t = make_town(d, layout, w.instances, 1500, 23);
+  Rng rng(29);
+  const auto classes = static_cast<uint16_t>(planner.num_classes());
+  enum Kind { kAsDrawn, kPartial, kSomeFree, kChangesOther };
+  std::vector<Kind> kind(t.npc_class.size());
+  for (size_t i = 0; i < t.npc_class.size();) {
+    const auto k = static_cast<Kind>(rng.uniform(0, 3));
+    for (size_t end = std::min(t.npc_class.size(), i + static_cast<size_t>(rng.uniform(1, 150)));
+         i < end; ++i) {
+      kind[i] = k;
+      Instance& inst = t.instances[i];
+      if (k == kAsDrawn || inst.npc_class < 0) continue;
+      std::vector<bool> mine(static_cast<size_t>(d.num_variables()), false);
+      for (const VarId v : planner.class_variables(inst.npc_class))
+        mine[static_cast<size_t>(v)] = true;
+      std::vector<VarId> others;
+      for (VarId v = 0; v < d.num_variables(); ++v) {
+        if (mine[static_cast<size_t>(v)]) continue;
+        others.push_back(v);
+        const bool keep = k == kSomeFree && rng.chance(0.5);
+        inst.goal[static_cast<size_t>(v)] = keep ? inst.init[static_cast<size_t>(v)] : kUndefined;
+      }
+      if (k == kChangesOther) {
+        const VarId v =
+            others[static_cast<size_t>(rng.uniform(0, static_cast<int32_t>(others.size()) - 1))];
+        inst.goal[static_cast<size_t>(v)] =
+            (inst.init[static_cast<size_t>(v)] + 1) % d.domain_size(v);
+      }
+      if (k == kPartial && rng.chance(0.02)) {  // an id beyond the classes, s0 = 0
+        t.npc_class[i] = static_cast<uint16_t>(classes + rng.uniform(0, 2));
+        std::fill(inst.init.begin(), inst.init.end(), 0);
+        layout.pack_state(inst.init, &t.init[i]);
+      }
+      layout.pack_goal(inst.goal, &t.goal[i]);
+    }
+  }
+  // Repeated situations, as in a town: the memo hits within a pass too.
+  Town twice = t;
+  twice.npc_class.insert(twice.npc_class.end(), t.npc_class.begin(), t.npc_class.end());
+  twice.init.insert(twice.init.end(), t.init.begin(), t.init.end());
+  twice.goal.insert(twice.goal.end(), t.goal.begin(), t.goal.end());
+  twice.instances.insert(twice.instances.end(), t.instances.begin(), t.instances.end());
+  kind.insert(kind.end(), kind.begin(), kind.end());
+  const size_t n = twice.npc_class.size();
+  const size_t capacity = n * 12;
+  const Results cold = cold_batch(planner, twice.batch(), capacity, {});
+  expect_matches_reference(d, twice, cold);
+  for (const bool with_handles : {false, true}) {
+    const CrowdStatus seen =
+        expect_warm_passes_match(planner, twice.batch(), capacity, {}, cold, with_handles);
+    EXPECT_NE(seen & kCrowdSolved, 0u);
+    EXPECT_NE(seen & kCrowdUnsolvable, 0u);
+    EXPECT_NE(seen & kCrowdBadInput, 0u);
+  }
+  // Warm, every partial goal of a class is a memo or cache hit.
+  PlanCache cache(planner);
+  CrowdThreadPool pool(1);
+  Crowd crowd = make_crowd(planner, pool, &cache, 2048);
+  for (int pass = 0; pass < 2; ++pass) {
+    Results r(n, capacity);
+    crowd.plan(twice.batch(), r.output());
+    if (pass == 0) continue;
+    int64_t partial = 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (kind[i] != kPartial || twice.npc_class[i] >= classes) continue;
+      ++partial;
+      EXPECT_NE(r.status[i] & kCrowdCacheHit, 0u) << i;
+    }
+    EXPECT_GT(partial, 100);
   }
 }
 

@@ -165,6 +165,8 @@ struct alignas(64) Crowd::Worker {
   const PlanCache* memo_cache = nullptr;     // the memo copies this cache's entries of
   uint64_t memo_stamp = 0;                   // ... this stamp
   uint32_t memo_epoch = 0;                   // ... and this epoch
+  // The memo loop runs its partial-goal instance (memo.cpp, serve_block_memo).
+  bool memo_partial = false;
   // Keeps the next worker's heap blocks off this worker's cache lines (see create()).
   std::unique_ptr<std::byte[]> guard;
   // Fallback chain (cold path, grows on first use): per class and stage the budgeted planners'

@@ -1,7 +1,8 @@
 // Crowd: the warm memo loop. A warm one-word batch with the worker memos goes through
 // serve_block_memo: its loop answers a memo hit inline — a class check, a check that the goal
-// leaves the class's other variables as they are, the projected key, one hash, one memo entry, the
-// output stores — and calls serve_npc (serve.h, out of line: serve_memo_miss) for everything else.
+// leaves the class's other variables as they are (or, in the loop's partial-goal instance, free),
+// the projected key, one hash, one memo entry, the output stores — and calls serve_npc (serve.h,
+// out of line: serve_memo_miss) for everything else.
 // task_entry (serve.cpp) calls the four instances below.
 #include <algorithm>
 #include <cstring>
@@ -14,13 +15,13 @@ using crowd_detail::kDefaultMemoShift;
 using crowd_detail::memo_hash;
 using crowd_detail::memo_set;
 
-// Out of line: keeps the memo loop's registers free of serve_npc's. First, a partial goal (the
-// class's other variables free, not equal to s0's: GOAP goals name only what they want): the
-// loop's key t = g ^ (s & ~key_mask) then holds the complement of s0's other variables and
-// misses, so the memo is probed here with the projected goal itself, the key it was filled with,
-// once the other fields are checked free or equal to s0's (as serve_npc checks them). The hit
-// loop itself is left as it is: a probe inside it cost total goals 10-14 % more instructions per
-// warm NPC on the Western town (register allocation), even with the NPC's words reloaded.
+// Out of line: keeps the memo loop's registers free of serve_npc's. First, a goal the loop's
+// instance does not key — a partial goal (the class's other variables free: GOAP goals name only
+// what they want) in the total-goal instance, or one that frees some other variables and keeps
+// the rest — is probed here with the projected goal itself, the key the memo was filled with,
+// once the other fields are checked free or equal to s0's (as serve_npc checks them). One
+// instance of the loop per goal kind, not a second probe inside it: the probe cost total goals
+// 10-14 % more instructions per warm NPC on the Western town (register allocation).
 template <bool kHandles>
 [[gnu::noinline]] void Crowd::serve_memo_miss(Worker& w, Block& b, int64_t i) const {
   const uint32_t c = b.npc_class[i];
@@ -81,6 +82,7 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
   const uint64_t* const init = b.init;
   const uint64_t* const goal = b.goal;
   const uint64_t* const key_masks = memo_mask_.data();  // one word per 16-bit class id
+  const uint64_t fields = b.low[0] | b.high[0];         // every field's bits (word 0)
   // The default memo's shift is an immediate: a variable one needs %cl, one more register.
   const int32_t shift = kShift != 0 ? kShift : b.memo_shift;
   uint16_t* const lengths = b.lengths;
@@ -99,7 +101,13 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
   // Indexed from the end (k < 0 up to 0): one induction variable and no end compare. No class
   // range check: memo_mask_ has a mask for every 16-bit id (0 beyond the classes), and no entry
   // has such a tag (an empty one has tag kEmptyTag and s0 kEmptyS0, never a masked s0 of 0).
-  auto serve_hits = [&](int64_t i, int64_t end) __attribute__((always_inline))->int64_t {
+  //
+  // Two instances: kPartial = false keys a goal that leaves the class's other variables as they
+  // are (t below), kPartial = true one that leaves them free (GOAP goals name only what they
+  // want). Which one runs follows the goal of the last NPC that missed (`partial`, below): each
+  // instance has one key and no second probe, so a run of either kind costs what the other does.
+  auto serve_hits = [&]<bool kPartial>(int64_t i, int64_t end) __attribute__((always_inline))
+                        ->int64_t {
     const uint16_t* const cls_e = npc_class + end;
     const uint64_t* const init_e = init + end;
     const uint64_t* const goal_e = goal + end;
@@ -111,8 +119,9 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
       auto find = [&](int64_t j) __attribute__((always_inline))->const HandleMemoEntry* {
         const uint32_t c = cls_e[j];
         const uint64_t s = init_e[j];
-        const uint64_t ks = s & key_masks[c];
-        const uint64_t t = goal_e[j] ^ s ^ ks;
+        const uint64_t km = key_masks[c];
+        const uint64_t ks = s & km;
+        const uint64_t t = kPartial ? goal_e[j] ^ km ^ fields : goal_e[j] ^ s ^ ks;
         const HandleMemoEntry* way = handle_memo + 2 * memo_set(memo_hash(c, ks, t), shift);
         if (way->s0 == ks && way->goal == t && way->tag == c) [[likely]]
           return way;
@@ -145,8 +154,11 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
       // leaves every other variable as it is: t = g ^ (s & ~key_mask) equals kg exactly when
       // (s ^ g) has no bit outside the class's fields. A memo goal has none there, so t equals
       // it only in that case (else serve_npc makes the full check); t serves as kg for the hash.
-      const uint64_t ks = s & key_masks[c];
-      const uint64_t t = goal_e[k] ^ s ^ ks;
+      // Partial: t = g ^ (fields & ~key_mask) (key_mask is made of field bits) equals kg exactly
+      // when every other field of g is all ones (free) and its bits outside fields are 0.
+      const uint64_t km = key_masks[c];
+      const uint64_t ks = s & km;
+      const uint64_t t = kPartial ? goal_e[k] ^ km ^ fields : goal_e[k] ^ s ^ ks;
       const uint64_t set = memo_set(memo_hash(c, ks, t), shift);
       if constexpr (kHandles) {
         const HandleMemoEntry* way = handle_memo + 2 * set;
@@ -188,6 +200,12 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
     }
     return end + k;
   };
+  // The hit loop's instance: the goal of the last NPC that missed frees every other field (its
+  // bits outside the class's fields are those of `fields`), kept from the worker's last claim.
+  bool partial = w.memo_partial;
+  auto partial_goal = [&](int64_t i) {
+    return ((goal[i] ^ fields) & ~key_masks[npc_class[i]]) == 0;
+  };
   // The claimed blocks in one call (the record set up once).
   int64_t served = 0;
   if constexpr (kHandles) {
@@ -197,7 +215,8 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
     const int64_t claim_end = std::min(end_block_ * per_block, job.npcs);
     int64_t at = first_block;
     for (int64_t i = b.first;; ++i) {
-      i = serve_hits(i, claim_end);
+      i = partial ? serve_hits.template operator()<true>(i, claim_end)
+                  : serve_hits.template operator()<false>(i, claim_end);
       if (i >= claim_end) break;
       if (const int64_t block = i / per_block; block != at) {
         // The retries of the previous block's pending NPCs write after its last plan.
@@ -209,6 +228,7 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
       b.pos = pos;
       serve_memo_miss<kHandles>(w, b, i);
       pos = b.pos;
+      partial = partial_goal(i);
     }
     served = claim_end - first_block * per_block;
   } else {
@@ -222,16 +242,19 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
         slice_end = b.slice_end;
       }
       for (int64_t i = b.first;; ++i) {
-        i = serve_hits(i, b.end);
+        i = partial ? serve_hits.template operator()<true>(i, b.end)
+                    : serve_hits.template operator()<false>(i, b.end);
         if (i >= b.end) break;
         b.pos = pos;
         serve_memo_miss<kHandles>(w, b, i);
         pos = b.pos;
+        partial = partial_goal(i);
       }
       served += b.end - b.first;
     }
   }
   b.pos = pos;
+  w.memo_partial = partial;
   b.hits +=
       kinds[kKindSolved] + kinds[kKindSolvedFallback] + kinds[kKindNoPlan] + kinds[kKindOther];
   const int64_t too_small_solved = too_small[kKindSolved] + too_small[kKindSolvedFallback];
