@@ -8,13 +8,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "env.h"
 #include "horse_breeder.h"
-#include "random_domains.h"
+#include "papers_support.h"
 #include "topoplan/runtime/analysis.h"
 #include "topoplan/runtime/validate.h"
 #include "topoplan/tools/papers.h"
@@ -23,7 +22,7 @@
 namespace topoplan {
 namespace {
 
-using testing::env_int;
+using papers_test::starts_with;
 
 struct Counts {
   int64_t instances = 0, agree = 0, longer = 0, invalid = 0, wrong_unsolvable = 0, gave_up = 0;
@@ -33,86 +32,45 @@ struct Counts {
   int64_t first_invalid_seed = -1, first_wrong_seed = -1, first_longer_seed = -1;
 };
 
-bool starts_with(const std::string& s, const char* p) {
-  return s.rfind(p, 0) == 0;
-}
-
-// TOPOPLAN_DIFF_DUMP=1: prints each wrong "unsolvable" with its domain, to extract counterexamples.
-void dump(const Domain& d, const Instance& inst, const PlanResult& r, const PlanResult& exact) {
-  std::printf("\n%s\n", r.message.c_str());
-  for (ActionId a = 0; a < d.num_actions(); ++a) {
-    const Effect& e = d.effects(a)[0];
-    std::printf("  %s: v%d %d->%d prv", d.action_name(a).c_str(), e.var, e.pre, e.post);
-    for (const Fact& f : d.prevail(a)) std::printf(" v%d=%d", f.var, f.value);
-    std::printf("\n");
-  }
-  std::printf("  init");
-  for (const ValueId x : inst.init) std::printf(" %d", x);
-  std::printf(" goal");
-  for (const ValueId x : inst.goal) std::printf(" %d", x);
-  std::printf("\n  exact:");
-  for (const ActionId a : exact.actions) std::printf(" %s", d.action_name(a).c_str());
-  std::printf("\n");
-}
-
 TEST(TopoIjcai, DifferentialAgainstExact) {
-  const int64_t instances = env_int("TOPOPLAN_DIFF_INSTANCES", 4000);
-  const uint64_t first_seed = static_cast<uint64_t>(env_int("TOPOPLAN_DIFF_SEED", 1));
-  testing::RandomDomainOptions dopt;
-  if (env_int("TOPOPLAN_DIFF_LARGE", 0) == 0) {  // the generator's defaults: 8 variables, 5 values
-    dopt.max_variables = 6;
-    dopt.max_values = 4;
-  }
   PlannerOptions options;
   options.objective = Objective::kLength;
-  options.limits.max_expansions = 200'000;
   Counts counts[3];
-  int64_t done = 0;
-  for (uint64_t seed = first_seed; done < instances; ++seed) {
-    const Domain d = testing::random_domain(seed, dopt);
-    const ClassReport report = analyze(d);
-    if (report.structural_class == StructuralClass::kNone) continue;
-    Counts& c = counts[static_cast<int>(report.structural_class)];
-    testing::Rng rng(seed * 7919 + 1);
-    for (int k = 0; k < 4 && done < instances; ++k) {
-      testing::RandomInstanceOptions iopt;
-      iopt.kind = k % 2 == 0 ? testing::GoalKind::kRandomWalk : testing::GoalKind::kRandomGoal;
-      const Instance inst = testing::random_instance(d, rng, iopt);
-      const PlanResult exact = plan_exact(d, inst, options);
-      if (exact.status == PlanStatus::kLimitReached) continue;
-      ++done;
-      ++c.instances;
-      const PlanResult r = plan_topo_ijcai(d, inst, options);
-      const bool solvable = exact.status == PlanStatus::kSolved;
-      if (r.status == PlanStatus::kSolved) {
-        ASSERT_TRUE(validate_plan(d, inst, r.actions).valid);  // the planner validated it
-        ASSERT_TRUE(solvable);
-        if (r.actions.size() == exact.actions.size()) {
-          ++c.agree;
+  papers_test::for_each_decided_instance(
+      4000, true,
+      [&](uint64_t seed, const Domain& d, const ClassReport& report, const Instance& inst,
+          const PlanResult& exact) {
+        Counts& c = counts[static_cast<int>(report.structural_class)];
+        ++c.instances;
+        const PlanResult r = plan_topo_ijcai(d, inst, options);
+        const bool solvable = exact.status == PlanStatus::kSolved;
+        if (r.status == PlanStatus::kSolved) {
+          ASSERT_TRUE(validate_plan(d, inst, r.actions).valid);  // the planner validated it
+          ASSERT_TRUE(solvable);
+          if (r.actions.size() == exact.actions.size()) {
+            ++c.agree;
+          } else {
+            ++c.longer;
+            if (c.first_longer_seed < 0) c.first_longer_seed = static_cast<int64_t>(seed);
+          }
+        } else if (starts_with(r.message, "invalid plan")) {
+          ++c.invalid;
+          if (c.first_invalid_seed < 0) c.first_invalid_seed = static_cast<int64_t>(seed);
+        } else if (starts_with(r.message, "fail at")) {
+          if (solvable) {
+            ++c.wrong_unsolvable;
+            const bool t1 = papers_test::uses_each_action_once(d, exact.actions);
+            if (t1) ++c.wrong_t1;
+            if (t1 && testing::env_int("TOPOPLAN_DIFF_DUMP", 0) != 0)
+              papers_test::dump("topo-ijcai", d, inst, r, exact);
+            if (c.first_wrong_seed < 0) c.first_wrong_seed = static_cast<int64_t>(seed);
+          } else {
+            ++c.agree;
+          }
         } else {
-          ++c.longer;
-          if (c.first_longer_seed < 0) c.first_longer_seed = static_cast<int64_t>(seed);
+          ++c.gave_up;
         }
-      } else if (starts_with(r.message, "invalid plan")) {
-        ++c.invalid;
-        if (c.first_invalid_seed < 0) c.first_invalid_seed = static_cast<int64_t>(seed);
-      } else if (starts_with(r.message, "fail at")) {
-        if (solvable) {
-          ++c.wrong_unsolvable;
-          std::vector<int32_t> seen(static_cast<size_t>(d.num_actions()), 0);
-          bool t1 = true;
-          for (const ActionId a : exact.actions) t1 = t1 && seen[static_cast<size_t>(a)]++ == 0;
-          if (t1) ++c.wrong_t1;
-          if (t1 && env_int("TOPOPLAN_DIFF_DUMP", 0) != 0) dump(d, inst, r, exact);
-          if (c.first_wrong_seed < 0) c.first_wrong_seed = static_cast<int64_t>(seed);
-        } else {
-          ++c.agree;
-        }
-      } else {
-        ++c.gave_up;
-      }
-    }
-  }
+      });
   const char* names[] = {"C0", "C2S", "C2*"};
   std::printf("\n%-5s %9s %9s %7s %9s %9s %8s %8s  first seeds (invalid, wrong, longer)\n", "class",
               "instances", "agree", "longer", "invalid", "wrong-uns", "(T1)", "gave-up");

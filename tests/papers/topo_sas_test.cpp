@@ -11,13 +11,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "env.h"
 #include "horse_breeder.h"
-#include "random_domains.h"
+#include "papers_support.h"
 #include "topoplan/runtime/analysis.h"
 #include "topoplan/runtime/validate.h"
 #include "topoplan/tools/papers.h"
@@ -26,7 +25,8 @@
 namespace topoplan {
 namespace {
 
-using testing::env_int;
+using papers_test::starts_with;
+using papers_test::uses_each_action_once;
 
 struct Counts {
   int64_t next_full = 0;  // fails because Next would hold a third action (S3)
@@ -35,42 +35,13 @@ struct Counts {
   int64_t first_invalid_seed = -1, first_wrong_t1_seed = -1;
 };
 
-bool starts_with(const std::string& s, const char* p) {
-  return s.rfind(p, 0) == 0;
-}
-
-bool uses_each_action_once(const Domain& d, const std::vector<ActionId>& plan) {
-  std::vector<int32_t> seen(static_cast<size_t>(d.num_actions()), 0);
-  for (const ActionId a : plan)
-    if (seen[static_cast<size_t>(a)]++ != 0) return false;
-  return true;
-}
-
-void dump(const char* who, const Domain& d, const Instance& inst, const PlanResult& r,
-          const PlanResult& exact) {
-  std::printf("\n%s: %s\n", who, r.message.c_str());
-  for (ActionId a = 0; a < d.num_actions(); ++a) {
-    const Effect& e = d.effects(a)[0];
-    std::printf("  %s: v%d %d->%d prv", d.action_name(a).c_str(), e.var, e.pre, e.post);
-    for (const Fact& f : d.prevail(a)) std::printf(" v%d=%d", f.var, f.value);
-    std::printf("\n");
-  }
-  std::printf("  init");
-  for (const ValueId x : inst.init) std::printf(" %d", x);
-  std::printf(" goal");
-  for (const ValueId x : inst.goal) std::printf(" %d", x);
-  std::printf("\n  exact:");
-  for (const ActionId a : exact.actions) std::printf(" %s", d.action_name(a).c_str());
-  std::printf("\n");
-}
-
 // Classifies r against the exact answer into c.
 void tally(const char* who, Counts& c, uint64_t seed, const Domain& d, const Instance& inst,
            const PlanResult& r, const PlanResult& exact) {
   ++c.instances;
   const bool solvable = exact.status == PlanStatus::kSolved;
   const bool t1 = solvable && uses_each_action_once(d, exact.actions);
-  const bool show = env_int("TOPOPLAN_DIFF_DUMP", 0) != 0;
+  const bool show = testing::env_int("TOPOPLAN_DIFF_DUMP", 0) != 0;
   if (r.status == PlanStatus::kSolved) {
     ASSERT_TRUE(validate_plan(d, inst, r.actions).valid);  // the planner validated it
     ASSERT_TRUE(solvable);
@@ -83,7 +54,7 @@ void tally(const char* who, Counts& c, uint64_t seed, const Domain& d, const Ins
     ++c.invalid;
     if (t1) ++c.invalid_t1;
     if (c.first_invalid_seed < 0) c.first_invalid_seed = static_cast<int64_t>(seed);
-    if (show) dump(who, d, inst, r, exact);
+    if (show) papers_test::dump(who, d, inst, r, exact);
   } else if (starts_with(r.message, "fail at")) {
     if (r.message.find("third action") != std::string::npos) ++c.next_full;
     if (!solvable) {
@@ -94,7 +65,7 @@ void tally(const char* who, Counts& c, uint64_t seed, const Domain& d, const Ins
     if (t1) {
       ++c.wrong_t1;
       if (c.first_wrong_t1_seed < 0) c.first_wrong_t1_seed = static_cast<int64_t>(seed);
-      if (show) dump(who, d, inst, r, exact);
+      if (show) papers_test::dump(who, d, inst, r, exact);
     }
   } else {
     ++c.gave_up;
@@ -122,36 +93,19 @@ void print(const char* who, const Counts (&counts)[4]) {
 }
 
 TEST(TopoSas, DifferentialAgainstExact) {
-  const int64_t instances = env_int("TOPOPLAN_DIFF_INSTANCES", 3000);
-  const uint64_t first_seed = static_cast<uint64_t>(env_int("TOPOPLAN_DIFF_SEED", 1));
-  testing::RandomDomainOptions dopt;
-  if (env_int("TOPOPLAN_DIFF_LARGE", 0) == 0) {
-    dopt.max_variables = 6;
-    dopt.max_values = 4;
-  }
   PlannerOptions options;
   options.objective = Objective::kLength;
-  options.limits.max_expansions = 200'000;
   Counts sas[4], cnia[4];
-  int64_t done = 0;
-  for (uint64_t seed = first_seed; done < instances; ++seed) {
-    const Domain d = testing::random_domain(seed, dopt);
-    const ClassReport report = analyze(d);
-    const int cls = report.structural_class == StructuralClass::kNone
-                        ? 3
-                        : static_cast<int>(report.structural_class);
-    testing::Rng rng(seed * 7919 + 1);
-    for (int k = 0; k < 4 && done < instances; ++k) {
-      testing::RandomInstanceOptions iopt;
-      iopt.kind = k % 2 == 0 ? testing::GoalKind::kRandomWalk : testing::GoalKind::kRandomGoal;
-      const Instance inst = testing::random_instance(d, rng, iopt);
-      const PlanResult exact = plan_exact(d, inst, options);
-      if (exact.status == PlanStatus::kLimitReached) continue;
-      ++done;
-      tally("topo-sas", sas[cls], seed, d, inst, plan_topo_sas(d, inst, options), exact);
-      tally("topo-cnia", cnia[cls], seed, d, inst, plan_topo_cnia(d, inst, options), exact);
-    }
-  }
+  papers_test::for_each_decided_instance(
+      3000, false,
+      [&](uint64_t seed, const Domain& d, const ClassReport& report, const Instance& inst,
+          const PlanResult& exact) {
+        const int cls = report.structural_class == StructuralClass::kNone
+                            ? 3
+                            : static_cast<int>(report.structural_class);
+        tally("topo-sas", sas[cls], seed, d, inst, plan_topo_sas(d, inst, options), exact);
+        tally("topo-cnia", cnia[cls], seed, d, inst, plan_topo_cnia(d, inst, options), exact);
+      });
   print("topo-sas", sas);
   print("topo-cnia", cnia);
   int64_t invalid = 0;

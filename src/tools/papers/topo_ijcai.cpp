@@ -37,11 +37,12 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "tools/papers/common.h"
 #include "topoplan/runtime/analysis.h"
 #include "topoplan/runtime/plan.h"
-#include "topoplan/runtime/validate.h"
 #include "topoplan/tools/papers.h"
 
 namespace topoplan {
@@ -58,7 +59,7 @@ struct Fail {
 class TopoIjcai {
  public:
   TopoIjcai(const Domain& d, const Instance& inst, const ClassReport& report)
-      : d_(d), inst_(inst), report_(report) {
+      : d_(d), inst_(inst), prv_(papers::prevail_table(d, d.action_mask(inst.npc_class))) {
     const int32_t m = d.num_variables();
     offset_.assign(static_cast<size_t>(m) + 1, 0);
     for (VarId v = 0; v < m; ++v) offset_[v + 1] = offset_[v] + d.domain_size(v);
@@ -73,6 +74,14 @@ class TopoIjcai {
     color_.assign(static_cast<size_t>(d.num_actions()), Color::kWhite);
     preds_.assign(static_cast<size_t>(d.num_actions()), {});
     first_mod_.assign(static_cast<size_t>(m), -1);
+    // R8's test per action, read once from the class analysis.
+    in_c2star_cycle_.assign(static_cast<size_t>(d.num_actions()), 0);
+    for (const auto& var : report.variables) {
+      for (const DomainCycle& c : var.cycles) {
+        if (c.requestable.size() != 2) continue;
+        for (const ActionId x : c.actions) in_c2star_cycle_[static_cast<size_t>(x)] = 1;
+      }
+    }
   }
 
   // Procedure 3. Returns false on a fail (fail_ says where).
@@ -107,9 +116,10 @@ class TopoIjcai {
             if (!build_chain(vj, q, inst_.init[vj], "3.21")) return false;  // R6
           }
           const ActionId nx = next_[slot(vj, q)];
-          if (nx >= 0 && prevail_value(nx, vi) != p) add_edge(a, nx);  // (3.23-3.24), R7
+          if (nx >= 0 && prv_.get(nx, vi) != p) add_edge(a, nx);  // (3.23-3.24), R7
         }
-        if (q == inst_.init[vj] && b >= 0 && concerned_by_c2star(vj, b)) add_edge(b, a);  // R8
+        if (q == inst_.init[vj] && b >= 0 && in_c2star_cycle_[static_cast<size_t>(b)] != 0)
+          add_edge(b, a);  // R8
       }
     }
     for (const ActionId a : order_) {  // Phase 3 (3.32-3.36), R11
@@ -129,20 +139,6 @@ class TopoIjcai {
 
   bool fail(const char* line, const std::string& why) {
     fail_.where = std::string("fail at (") + line + "): " + why;
-    return false;
-  }
-
-  [[nodiscard]] ValueId prevail_value(ActionId a, VarId v) const {
-    for (const Fact& f : d_.prevail(a))
-      if (f.var == v) return f.value;
-    return kUndefined;
-  }
-
-  [[nodiscard]] bool concerned_by_c2star(VarId v, ActionId b) const {
-    for (const DomainCycle& c : report_.variables[static_cast<size_t>(v)].cycles) {
-      for (const ActionId x : c.actions)
-        if (x == b) return c.requestable.size() == 2;
-    }
     return false;
   }
 
@@ -204,7 +200,8 @@ class TopoIjcai {
 
   const Domain& d_;
   const Instance& inst_;
-  const ClassReport& report_;
+  papers::PairTable prv_;                 // prv(a)[v] in O(1), as the paper counts it
+  std::vector<uint8_t> in_c2star_cycle_;  // R8: on a cycle holding two requestable actions
   std::vector<int32_t> offset_;
   std::vector<ActionId> producer_;  // per ID (v, x); -1: a ghost (R2)
   std::vector<ActionId> next_;      // Next, per ID (R2)
@@ -226,52 +223,30 @@ PlanResult plan_topo_ijcai(const Domain& domain, const Instance& instance,
   const auto start = std::chrono::steady_clock::now();
   PlanResult r;
   r.stats.engine = "topo-ijcai";
-  auto finish = [&](PlanResult& out) -> PlanResult {
-    out.stats.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return std::move(out);
+  auto refuse = [&](PlanStatus status, std::string message) {
+    r.status = status;
+    r.message = std::move(message);
+    return papers::timed(std::move(r), start);
   };
-  if (auto err = domain.check_instance(instance)) {
-    r.status = PlanStatus::kUnsupported;
-    r.message = err->to_string();
-    return finish(r);
-  }
+  if (auto err = domain.check_instance(instance))
+    return refuse(PlanStatus::kUnsupported, err->to_string());
   const ClassReport report = analyze(domain, instance.npc_class);
-  if (!report.unary || !report.post_unique || !report.pre_defined) {
-    r.status = PlanStatus::kUnsupported;
-    r.message = "topo-ijcai: the actions are not unary, post-unique with defined pre-conditions";
-    return finish(r);
-  }
-  if (report.structural_class == StructuralClass::kNone) {
-    r.status = PlanStatus::kGaveUp;
-    r.message = "topo-ijcai: outside SAS-PUC0/C2S/C2* (" + report.why_not + ")";
-    return finish(r);
-  }
+  if (!report.unary || !report.post_unique || !report.pre_defined)
+    return refuse(PlanStatus::kUnsupported,
+                  "topo-ijcai: the actions are not unary, post-unique with defined pre-conditions");
+  if (report.structural_class == StructuralClass::kNone)
+    return refuse(PlanStatus::kGaveUp,
+                  "topo-ijcai: outside SAS-PUC0/C2S/C2* (" + report.why_not + ")");
   for (const ValueId g : instance.goal) {
-    if (g == kUndefined) {
-      r.status = PlanStatus::kGaveUp;
-      r.message = "topo-ijcai: the paper's goals are total; this one has a free entry";
-      return finish(r);
-    }
+    if (g == kUndefined)
+      return refuse(PlanStatus::kGaveUp,
+                    "topo-ijcai: the paper's goals are total; this one has a free entry");
   }
   TopoIjcai planner(domain, instance, report);
   std::vector<ActionId> plan;
-  if (!planner.run(plan)) {
-    r.status = PlanStatus::kGaveUp;
-    r.message = planner.fail_message();
-    return finish(r);
-  }
-  const Validation v = validate_plan(domain, instance, plan);
-  if (!v.valid) {
-    g_invalid_plans.fetch_add(1);
-    r.status = PlanStatus::kGaveUp;
-    r.message = "invalid plan: " + v.reason;
-    return finish(r);
-  }
-  r.status = PlanStatus::kSolved;
-  r.cost = plan_cost(domain, plan);
-  r.actions = std::move(plan);
-  return finish(r);
+  const bool ran = planner.run(plan);
+  return papers::finish_call(domain, instance, ran, planner.fail_message(), std::move(plan),
+                             g_invalid_plans, std::move(r), start);
 }
 
 }  // namespace topoplan

@@ -35,6 +35,9 @@
 //     and a^p = Last(Next(a^q)); Next is read per ID, so a^q may be a ghost (then no edge).
 //  S11 (S 2.2, C 2.2) E_D(a) / N(a) is the set of a's predecessors in E_D.
 //  S12 (S 3.38, C 3.36) Phase 3 starts DFSTopo from the actions of D in insertion order.
+//  S13 (S 3.26-3.28) The m × m Flag is written only at (v_i, v_j) where an action on v_i has a
+//     prevail-condition on v_j, so only those entries are stored (papers::PairTable): the same
+//     reads, without initialising m² entries per call.
 //  C1 (C 1.17-1.19) The print adds (a^x, a^y) and sets Next(a^x) ← a^y after x ← y, y ← pre(a^y),
 //     i.e. orders an action before the producer of its own pre-condition; read as (a^y, a^x) and
 //     Next(a^y) ← a^x, as line 1.6 and the procedure's Output say.
@@ -56,10 +59,11 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "tools/papers/common.h"
 #include "topoplan/runtime/plan.h"
-#include "topoplan/runtime/validate.h"
 #include "topoplan/tools/papers.h"
 
 namespace topoplan {
@@ -73,7 +77,11 @@ enum class Version : uint8_t { kSas, kCnia };
 class TopoSas {
  public:
   TopoSas(const Domain& d, const Instance& inst, Version version)
-      : d_(d), inst_(inst), version_(version) {
+      : d_(d),
+        inst_(inst),
+        version_(version),
+        prv_(papers::prevail_table(d, d.action_mask(inst.npc_class))),
+        flag_(papers::count_prevails(d, d.action_mask(inst.npc_class))) {
     const int32_t m = d.num_variables();
     offset_.assign(static_cast<size_t>(m) + 1, 0);
     for (VarId v = 0; v < m; ++v) offset_[v + 1] = offset_[v] + d.domain_size(v);
@@ -90,7 +98,6 @@ class TopoSas {
     in_d_.assign(static_cast<size_t>(d.num_actions()), 0);
     preds_.assign(static_cast<size_t>(d.num_actions()), {});
     first_mod_.assign(static_cast<size_t>(m), -1);
-    flag_.assign(static_cast<size_t>(m) * static_cast<size_t>(m), 0);
   }
 
   // Procedure 3. Returns false on a fail (fail_ says where).
@@ -129,12 +136,6 @@ class TopoSas {
   bool fail(const std::string& line, const std::string& why) {
     fail_ = "fail at (" + line + "): " + why;
     return false;
-  }
-
-  [[nodiscard]] ValueId prevail_value(ActionId a, VarId v) const {
-    for (const Fact& f : d_.prevail(a))
-      if (f.var == v) return f.value;
-    return kUndefined;
   }
 
   void add_edge(ActionId from, ActionId to) {
@@ -202,30 +203,28 @@ class TopoSas {
     const Effect& ea = d_.effects(a)[0];
     const VarId vi = ea.var;
     const ValueId p = ea.post;
-    const size_t m = static_cast<size_t>(d_.num_variables());
     for (const Fact& f : d_.prevail(a)) {  // (3.10), S6
       const VarId vj = f.var;
       const ValueId q = f.value;
       if (q != inst_.goal[vj]) {  // (3.11)
         if (first(vj, q) < 0 && !build_chain(vj, q, inst_.init[vj], "3.13")) return false;
         const ActionId nx = first(vj, q);
-        if (nx >= 0 && prevail_value(nx, vi) != p) add_edge(a, nx);  // (3.15-3.16), S7
+        if (nx >= 0 && prv_.get(nx, vi) != p) add_edge(a, nx);  // (3.15-3.16), S7
       }
       const ActionId aq = producer_[slot(vj, q)];
-      uint8_t& flag = flag_[static_cast<size_t>(vi) * m + static_cast<size_t>(vj)];
       if (q != inst_.init[vj]) {  // (3.19)
         if (aq < 0)
           return fail("3.20", "prevail " + fact(vj, q) + " of " + d_.action_name(a) +
                                   " has no producer (ghost)");
         if (color_[aq] == Color::kWhite && !build_chain(vj, inst_.init[vj], q, "3.23"))
           return false;
-        add_edge(aq, a);  // (3.25)
-        flag = 1;         // (3.26), S8
-      } else if (flag == 0) {
-        if (aq >= 0 && prevail_value(aq, vi) != p) add_edge(aq, a);  // (3.28-3.29)
+        add_edge(aq, a);       // (3.25)
+        flag_.set(vi, vj, 1);  // (3.26), S8, S13
+      } else if (flag_.get(vi, vj) != 1) {
+        if (aq >= 0 && prv_.get(aq, vi) != p) add_edge(aq, a);  // (3.28-3.29)
       } else {
         const ActionId lst = last(vj, q);
-        if (lst >= 0 && prevail_value(lst, vi) != p) add_edge(a, lst);  // (3.31-3.32), S9
+        if (lst >= 0 && prv_.get(lst, vi) != p) add_edge(a, lst);  // (3.31-3.32), S9
       }
     }
     return true;
@@ -251,7 +250,7 @@ class TopoSas {
       if (q != inst_.goal[vj]) {  // (3.19)
         if (first(vj, q) < 0 && !build_chain(vj, q, inst_.init[vj], "3.21")) return false;
         const ActionId nx = first(vj, q);
-        if (nx >= 0 && prevail_value(nx, vi) != p) add_edge(a, nx);  // (3.23-3.24), S7
+        if (nx >= 0 && prv_.get(nx, vi) != p) add_edge(a, nx);  // (3.23-3.24), S7
       }
       if (q == inst_.init[vj] && aq >= 0) {  // (3.27), C4
         const ActionId nic = next_in_cycle(aq);
@@ -299,7 +298,7 @@ class TopoSas {
       for (const ActionId b : consumers_[slot(e.var, e.post)]) {
         if (seen[b] != 0) continue;
         seen[b] = 1;
-        const ValueId w = prevail_value(b, vk);
+        const ValueId w = prv_.get(b, vk);
         if (w != kUndefined && w != inst_.init[vk]) return true;
         if (d_.effects(b)[0].var != vk) queue.push_back(b);
       }
@@ -329,6 +328,8 @@ class TopoSas {
   const Domain& d_;
   const Instance& inst_;
   Version version_;
+  papers::PairTable prv_;   // prv(a)[v] in O(1), as the papers count it
+  papers::PairTable flag_;  // Flag[v_i][v_j] = 1 once set (S8, S13)
   std::vector<uint8_t> mask_;
   std::vector<int32_t> offset_;
   std::vector<ActionId> producer_;             // per ID (v, x); -1: a ghost (S2)
@@ -338,74 +339,49 @@ class TopoSas {
   std::vector<std::vector<ActionId>> preds_;      // E_D as predecessor lists
   std::vector<ActionId> order_;                   // D in insertion order
   std::vector<ActionId> first_mod_;               // C6, per variable
-  std::vector<uint8_t> flag_;                     // Flag, m × m (S8)
   std::vector<std::vector<ActionId>> consumers_;  // C5: actions needing each (v, x)
   std::string fail_;
 };
 
 PlanResult plan_version(const Domain& domain, const Instance& instance, Version version) {
   const auto start = std::chrono::steady_clock::now();
-  const char* name = version == Version::kSas ? "topo-sas" : "topo-cnia";
+  const std::string name = version == Version::kSas ? "topo-sas" : "topo-cnia";
   PlanResult r;
-  r.stats.engine = name;
-  auto finish = [&](PlanResult& out) -> PlanResult {
-    out.stats.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return std::move(out);
+  r.stats.engine = version == Version::kSas ? "topo-sas" : "topo-cnia";
+  auto refuse = [&](PlanStatus status, std::string message) {
+    r.status = status;
+    r.message = std::move(message);
+    return papers::timed(std::move(r), start);
   };
-  if (auto err = domain.check_instance(instance)) {
-    r.status = PlanStatus::kUnsupported;
-    r.message = err->to_string();
-    return finish(r);
-  }
+  if (auto err = domain.check_instance(instance))
+    return refuse(PlanStatus::kUnsupported, err->to_string());
   const auto mask = domain.action_mask(instance.npc_class);
-  std::vector<std::vector<ValueId>> seen(static_cast<size_t>(domain.num_variables()));
+  std::vector<int32_t> offset(static_cast<size_t>(domain.num_variables()) + 1, 0);
+  for (VarId v = 0; v < domain.num_variables(); ++v)
+    offset[v + 1] = offset[v] + domain.domain_size(v);
+  std::vector<uint8_t> produced(static_cast<size_t>(offset.back()), 0);
   for (ActionId a = 0; a < domain.num_actions(); ++a) {
     if (!mask[a]) continue;
     const auto effects = domain.effects(a);
-    if (effects.size() != 1 || effects[0].pre == kUndefined) {
-      r.status = PlanStatus::kUnsupported;
-      r.message = std::string(name) + ": action " + domain.action_name(a) +
-                  " is not unary with a defined pre-condition";
-      return finish(r);
-    }
-    auto& s = seen[static_cast<size_t>(effects[0].var)];
-    for (const ValueId x : s) {
-      if (x == effects[0].post) {
-        r.status = PlanStatus::kUnsupported;
-        r.message = std::string(name) + ": the actions are not post-unique (" +
-                    domain.variable_name(effects[0].var) + "=" +
-                    domain.value_name(effects[0].var, x) + " has two producers)";
-        return finish(r);
-      }
-    }
-    s.push_back(effects[0].post);
+    if (effects.size() != 1 || effects[0].pre == kUndefined)
+      return refuse(PlanStatus::kUnsupported, name + ": action " + domain.action_name(a) +
+                                                  " is not unary with a defined pre-condition");
+    const Effect& e = effects[0];
+    if (produced[static_cast<size_t>(offset[e.var] + e.post)]++ != 0)
+      return refuse(PlanStatus::kUnsupported,
+                    name + ": the actions are not post-unique (" + domain.variable_name(e.var) +
+                        "=" + domain.value_name(e.var, e.post) + " has two producers)");
   }
   for (const ValueId g : instance.goal) {
-    if (g == kUndefined) {
-      r.status = PlanStatus::kGaveUp;
-      r.message = std::string(name) + ": the paper's goals are total; this one has a free entry";
-      return finish(r);
-    }
+    if (g == kUndefined)
+      return refuse(PlanStatus::kGaveUp,
+                    name + ": the paper's goals are total; this one has a free entry");
   }
   TopoSas planner(domain, instance, version);
   std::vector<ActionId> plan;
-  if (!planner.run(plan)) {
-    r.status = PlanStatus::kGaveUp;
-    r.message = planner.fail_message();
-    return finish(r);
-  }
-  const Validation v = validate_plan(domain, instance, plan);
-  if (!v.valid) {
-    g_invalid_plans.fetch_add(1);
-    r.status = PlanStatus::kGaveUp;
-    r.message = "invalid plan: " + v.reason;
-    return finish(r);
-  }
-  r.status = PlanStatus::kSolved;
-  r.cost = plan_cost(domain, plan);
-  r.actions = std::move(plan);
-  return finish(r);
+  const bool ran = planner.run(plan);
+  return papers::finish_call(domain, instance, ran, planner.fail_message(), std::move(plan),
+                             g_invalid_plans, std::move(r), start);
 }
 
 }  // namespace

@@ -1,0 +1,61 @@
+// The papers' planners' shared parts (common.h).
+#include "tools/papers/common.h"
+
+#include <bit>
+#include <utility>
+
+#include "topoplan/runtime/validate.h"
+
+namespace topoplan::papers {
+
+PairTable::PairTable(size_t max_entries) {
+  const size_t capacity = std::bit_ceil(2 * max_entries + 2);
+  slot_mask_ = capacity - 1;
+  keys_.assign(capacity, kEmpty);
+  values_.assign(capacity, kUndefined);
+}
+
+size_t count_prevails(const Domain& d, std::span<const uint8_t> mask) {
+  size_t n = 0;
+  for (ActionId a = 0; a < d.num_actions(); ++a)
+    if (mask[static_cast<size_t>(a)] != 0) n += d.prevail(a).size();
+  return n;
+}
+
+PairTable prevail_table(const Domain& d, std::span<const uint8_t> mask) {
+  PairTable t(count_prevails(d, mask));
+  for (ActionId a = 0; a < d.num_actions(); ++a) {
+    if (mask[static_cast<size_t>(a)] == 0) continue;
+    for (const Fact& f : d.prevail(a)) t.set(a, f.var, f.value);
+  }
+  return t;
+}
+
+PlanResult timed(PlanResult r, std::chrono::steady_clock::time_point start) {
+  r.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+PlanResult finish_call(const Domain& domain, const Instance& instance, bool ran,
+                       const std::string& fail_message, std::vector<ActionId> plan,
+                       std::atomic<int64_t>& invalid_plans, PlanResult r,
+                       std::chrono::steady_clock::time_point start) {
+  if (!ran) {
+    r.status = PlanStatus::kGaveUp;
+    r.message = fail_message;
+    return timed(std::move(r), start);
+  }
+  const Validation v = validate_plan(domain, instance, plan);
+  if (!v.valid) {
+    invalid_plans.fetch_add(1);
+    r.status = PlanStatus::kGaveUp;
+    r.message = "invalid plan: " + v.reason;
+    return timed(std::move(r), start);
+  }
+  r.status = PlanStatus::kSolved;
+  r.cost = plan_cost(domain, plan);
+  r.actions = std::move(plan);
+  return timed(std::move(r), start);
+}
+
+}  // namespace topoplan::papers

@@ -1,0 +1,77 @@
+// What the papers' planners (topo_ijcai.cpp, topo_sas.cpp) share: the constant-time prv(a)[v]
+// their procedures assume, and the end of a call (validate the emitted plan, fill the result).
+// Internal to topoplan::tools.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "topoplan/runtime/domain.h"
+#include "topoplan/runtime/plan.h"
+
+namespace topoplan::papers {
+
+// A map from pairs of ids to values, kUndefined when absent, in expected O(1) per operation: open
+// addressing over a table sized once for at most `max_entries` pairs (kept at most half full).
+// The papers' tables indexed by two ids (prv(a)[v], the Flag matrix) are used through it, so a
+// call costs what the procedures touch, not a scan of a list or an m × m initialisation.
+class PairTable {
+ public:
+  explicit PairTable(size_t max_entries);
+
+  [[nodiscard]] ValueId get(int32_t a, int32_t b) const {
+    const uint64_t key = pack(a, b);
+    for (uint64_t i = hash(key) & slot_mask_;; i = (i + 1) & slot_mask_) {
+      if (keys_[i] == key) return values_[i];
+      if (keys_[i] == kEmpty) return kUndefined;
+    }
+  }
+  void set(int32_t a, int32_t b, ValueId x) {
+    const uint64_t key = pack(a, b);
+    uint64_t i = hash(key) & slot_mask_;
+    while (keys_[i] != kEmpty && keys_[i] != key) i = (i + 1) & slot_mask_;
+    keys_[i] = key;
+    values_[i] = x;
+  }
+
+ private:
+  static constexpr uint64_t kEmpty = ~uint64_t{0};
+  [[nodiscard]] static uint64_t pack(int32_t a, int32_t b) {
+    return (static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) | static_cast<uint32_t>(b);
+  }
+  [[nodiscard]] static uint64_t hash(uint64_t key) {
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdULL;
+    return key ^ (key >> 33);
+  }
+
+  uint64_t slot_mask_ = 0;
+  std::vector<uint64_t> keys_;
+  std::vector<ValueId> values_;
+};
+
+// Σ|prv(a)| over the actions of `mask`.
+[[nodiscard]] size_t count_prevails(const Domain& d, std::span<const uint8_t> mask);
+
+// prv(a)[v] for the actions of `mask` (get(a, v); kUndefined when a has no prevail on v), built in
+// O(Σ|prv(a)|). The papers count this lookup as one step and their bounds rest on it; a scan of
+// a's prevail list would make the figures measure list lengths instead of the algorithms.
+[[nodiscard]] PairTable prevail_table(const Domain& d, std::span<const uint8_t> mask);
+
+// The tail of a call of a papers' planner started at `start`: when `ran` is false, kGaveUp with
+// `fail_message` (the paper's "fail"); otherwise the emitted plan is validated, and an invalid one
+// becomes kGaveUp "invalid plan: ..." and is counted in `invalid_plans`, a valid one kSolved with
+// its cost. Sets r.stats.seconds.
+[[nodiscard]] PlanResult finish_call(const Domain& domain, const Instance& instance, bool ran,
+                                     const std::string& fail_message, std::vector<ActionId> plan,
+                                     std::atomic<int64_t>& invalid_plans, PlanResult r,
+                                     std::chrono::steady_clock::time_point start);
+
+// r with r.stats.seconds set from `start` (the early returns: refusals before the procedures).
+[[nodiscard]] PlanResult timed(PlanResult r, std::chrono::steady_clock::time_point start);
+
+}  // namespace topoplan::papers

@@ -1,0 +1,88 @@
+// What the differential tests of the papers' planners share (topo_ijcai_test.cpp,
+// topo_sas_test.cpp): the loop over seeded random instances decided by the exact search, and the
+// small helpers that classify and print an answer.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "env.h"
+#include "random_domains.h"
+#include "topoplan/runtime/analysis.h"
+#include "topoplan/runtime/domain.h"
+#include "topoplan/runtime/plan.h"
+#include "topoplan/tools/search.h"
+
+namespace topoplan::papers_test {
+
+inline bool starts_with(const std::string& s, const char* p) {
+  return s.rfind(p, 0) == 0;
+}
+
+// True when the plan uses each action at most once (a T1 plan).
+inline bool uses_each_action_once(const Domain& d, const std::vector<ActionId>& plan) {
+  std::vector<int32_t> seen(static_cast<size_t>(d.num_actions()), 0);
+  for (const ActionId a : plan)
+    if (seen[static_cast<size_t>(a)]++ != 0) return false;
+  return true;
+}
+
+// Prints a wrong answer with its domain (TOPOPLAN_DIFF_DUMP=1), to extract counterexamples.
+inline void dump(const char* who, const Domain& d, const Instance& inst, const PlanResult& r,
+                 const PlanResult& exact) {
+  std::printf("\n%s: %s\n", who, r.message.c_str());
+  for (ActionId a = 0; a < d.num_actions(); ++a) {
+    const Effect& e = d.effects(a)[0];
+    std::printf("  %s: v%d %d->%d prv", d.action_name(a).c_str(), e.var, e.pre, e.post);
+    for (const Fact& f : d.prevail(a)) std::printf(" v%d=%d", f.var, f.value);
+    std::printf("\n");
+  }
+  std::printf("  init");
+  for (const ValueId x : inst.init) std::printf(" %d", x);
+  std::printf(" goal");
+  for (const ValueId x : inst.goal) std::printf(" %d", x);
+  std::printf("\n  exact:");
+  for (const ActionId a : exact.actions) std::printf(" %s", d.action_name(a).c_str());
+  std::printf("\n");
+}
+
+// The differential loop: seeded random unary, post-unique domains (from TOPOPLAN_DIFF_SEED,
+// default 1; small ones unless TOPOPLAN_DIFF_LARGE=1), four instances each (random walks and
+// random goals in turn), until TOPOPLAN_DIFF_INSTANCES (default `default_instances`) instances
+// the exact search decides (shortest plan, 200,000 expansions at most) have been visited:
+// visit(seed, domain, class report, instance, exact answer). `classified_only` skips the domains
+// outside C0 / C2S / C2*.
+template <class Visit>
+void for_each_decided_instance(int64_t default_instances, bool classified_only, Visit visit) {
+  const int64_t instances = testing::env_int("TOPOPLAN_DIFF_INSTANCES", default_instances);
+  const uint64_t first_seed = static_cast<uint64_t>(testing::env_int("TOPOPLAN_DIFF_SEED", 1));
+  testing::RandomDomainOptions dopt;
+  if (testing::env_int("TOPOPLAN_DIFF_LARGE", 0) ==
+      0) {  // the generator's defaults: 8 variables, 5 values
+    dopt.max_variables = 6;
+    dopt.max_values = 4;
+  }
+  PlannerOptions options;
+  options.objective = Objective::kLength;
+  options.limits.max_expansions = 200'000;
+  int64_t done = 0;
+  for (uint64_t seed = first_seed; done < instances; ++seed) {
+    const Domain d = testing::random_domain(seed, dopt);
+    const ClassReport report = analyze(d);
+    if (classified_only && report.structural_class == StructuralClass::kNone) continue;
+    testing::Rng rng(seed * 7919 + 1);
+    for (int k = 0; k < 4 && done < instances; ++k) {
+      testing::RandomInstanceOptions iopt;
+      iopt.kind = k % 2 == 0 ? testing::GoalKind::kRandomWalk : testing::GoalKind::kRandomGoal;
+      const Instance inst = testing::random_instance(d, rng, iopt);
+      const PlanResult exact = plan_exact(d, inst, options);
+      if (exact.status == PlanStatus::kLimitReached) continue;
+      ++done;
+      visit(seed, d, report, inst, exact);
+    }
+  }
+}
+
+}  // namespace topoplan::papers_test
