@@ -151,12 +151,20 @@ std::string bench_svg(const BenchReport& report) {
     if (!path.empty())
       s += "<path d=\"" + path + "\" fill=\"none\" stroke=\"" + c + "\" stroke-width=\"1.5\"/>\n";
     s += marks;
+    // A planner that answered at no point (it refused the task or failed an instance: the
+    // report's `skipped` says why) keeps its legend entry, marked, so the figure does not
+    // promise a line it does not draw.
     const double ly = kTop + 20 + 22 * static_cast<double>(i);
+    const bool drawn = !path.empty();
     s += "<line x1=\"" + num(kLeft + pw + 15) + "\" y1=\"" + num(ly) + "\" x2=\"" +
          num(kLeft + pw + 40) + "\" y2=\"" + num(ly) + "\" stroke=\"" + c +
-         "\" stroke-width=\"3\"/>\n";
-    s += "<text x=\"" + num(kLeft + pw + 46) + "\" y=\"" + num(ly + 4) + "\">" +
-         escape(label_of(report.planners[i])) + "</text>\n";
+         "\" stroke-width=\"3\"" + (drawn ? "" : " stroke-dasharray=\"3 3\" opacity=\"0.5\"") +
+         "/>\n";
+    s += "<text x=\"" + num(kLeft + pw + 46) + "\" y=\"" + num(ly + 4) + "\"" +
+         (drawn ? "" : " fill=\"#777\"") + ">" + escape(label_of(report.planners[i])) + "</text>\n";
+    if (!drawn)
+      s += "<text x=\"" + num(kLeft + pw + 46) + "\" y=\"" + num(ly + 16) +
+           "\" font-size=\"10\" fill=\"#777\">no answer</text>\n";
   }
   s += "</svg>\n";
   return s;

@@ -211,6 +211,9 @@ class DaskEngine:
 def progress(done, total):
     if sys.stderr.isatty():
         print(f"\r  {done}/{total}", end="" if done < total else "\n", file=sys.stderr)
+    elif done % 10 == 0 or done == total:
+        # A log of a long run says how far it got if it is stopped before the sweep's CSV.
+        print(f"  {done}/{total} candidates", file=sys.stderr, flush=True)
 
 
 # --- the method ---------------------------------------------------------------------------------
