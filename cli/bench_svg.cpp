@@ -129,6 +129,7 @@ std::string bench_svg(const BenchReport& report) {
   s += "<text transform=\"translate(22," + num(kTop + ph / 2) +
        ") rotate(-90)\" text-anchor=\"middle\">" + escape(report.y_label) + " (log)</text>\n";
   // Series.
+  double legend_y = kTop + 20;
   for (size_t i = 0; i < report.planners.size(); ++i) {
     const char* c = color_of(report.planners[i], i);
     std::string path;
@@ -154,8 +155,9 @@ std::string bench_svg(const BenchReport& report) {
     // A planner that answered at no point (it refused the task or failed an instance: the
     // report's `skipped` says why) keeps its legend entry, marked, so the figure does not
     // promise a line it does not draw.
-    const double ly = kTop + 20 + 22 * static_cast<double>(i);
     const bool drawn = !path.empty();
+    const double ly = legend_y;
+    legend_y += drawn ? 22 : 34;  // room for the "no answer" line
     s += "<line x1=\"" + num(kLeft + pw + 15) + "\" y1=\"" + num(ly) + "\" x2=\"" +
          num(kLeft + pw + 40) + "\" y2=\"" + num(ly) + "\" stroke=\"" + c +
          "\" stroke-width=\"3\"" + (drawn ? "" : " stroke-dasharray=\"3 3\" opacity=\"0.5\"") +
