@@ -86,30 +86,55 @@ struct Goal {
   std::vector<uint64_t> packed;       // crowd goal layout (free fields all ones)
 };
 
-// Where the examination of a range of agents writes: events go straight into the caller's array
-// when one part runs alone, into the part's own buffer when parts run in parallel (merged in part
-// order afterwards, so the events are the same for any number of threads).
+// Where a piece of the frame's work writes — the examination of a range of agents, or the adoption
+// of a range of the batch's answers: events go straight into the caller's array when one piece
+// runs alone, into the piece's own buffer when pieces run in parallel; the buffers are then copied
+// in piece order (in parallel too: each piece's place in the array is known from the counts before
+// it), so the events are the same for any number of threads.
 struct Part {
-  int32_t word_begin = 0, word_end = 0;  // the part's 64-agent words
-  std::span<Event> direct;               // one part: the caller's array
-  std::vector<Event> buffer;             // parallel parts: merged after the phase
+  int32_t word_begin = 0, word_end = 0;    // examination: the part's 64-agent words
+  int32_t batch_begin = 0, batch_end = 0;  // adoption: the part's rows of the batch
+  std::span<Event> direct;    // one part: the caller's array (from its next free entry)
+  std::vector<Event> buffer;  // parallel parts: copied after the phase
   bool buffered = false;
   int64_t written = 0, dropped = 0;
+  size_t offset = 0, copy = 0;    // where its buffer goes in the caller's array, and how many fit
   std::vector<int32_t> enqueued;  // agents that asked for a plan, in examination order
+  std::vector<int32_t> marks;     // adoption: agents to examine again next frame
   std::array<int64_t, kNumReplanReasons> replans{};
   int64_t examined = 0;
   std::vector<uint64_t> scratch;  // one state
 
-  void put(const Event& e) {
+  // Built in place: an Event assembled on the stack and then copied whole stalls on store
+  // forwarding, and there are several hundred thousand events per frame at 10^6 agents.
+  [[gnu::always_inline]] inline void put(AgentId a, EventKind kind, uint8_t detail, uint16_t at,
+                                         ActionId action, GoalId g) {
     if (buffered) {
-      buffer.push_back(e);
+      buffer.push_back(Event{a, kind, detail, at, action, g});
     } else if (written < static_cast<int64_t>(direct.size())) {
-      direct[static_cast<size_t>(written++)] = e;
+      direct[static_cast<size_t>(written++)] = Event{a, kind, detail, at, action, g};
     } else {
       ++dropped;
     }
   }
+  void reset(std::span<Event> out, bool parallel) {
+    buffered = parallel;
+    direct = out;
+    buffer.clear();
+    written = dropped = examined = 0;
+    offset = copy = 0;
+    enqueued.clear();
+    marks.clear();
+    replans = {};
+  }
 };
+
+// Adoption pieces hold at least min_agents_per_part / 8 rows of the batch (64 at least): adopting
+// a plan costs several times what examining an agent does on average (most examined words hold no
+// due or changed agent), and below that a piece's copy and hand-over cost more than it saves.
+int32_t min_rows_per_part(const AgentWorldDef& def) {
+  return std::max(64, def.min_agents_per_part / 8);
+}
 
 }  // namespace
 
@@ -151,16 +176,19 @@ struct AgentWorld::Impl {
   std::vector<uint32_t> out_offset;
   std::vector<uint16_t> out_length;
   std::vector<CrowdStatus> out_status;
-  std::vector<uint64_t> scratch;  // one state
-  std::vector<Part> parts;        // parts[0] also writes the batch's events
+  std::vector<uint64_t> scratch;         // one state
+  std::vector<Part> parts;               // the examination's pieces
+  std::vector<Part> rows;                // the adoption's pieces
+  std::vector<Part>* copying = nullptr;  // the pieces run_copy copies into `copy_to`
+  std::span<Event> copy_to;
 
   int64_t frame = 0;
   uint32_t version = 0;
   double time = 0;
 
-  static void emit(Part& out, AgentId a, EventKind kind, uint8_t detail, ActionId action, GoalId g,
-                   uint16_t at = 0) {
-    out.put(Event{a, kind, detail, at, action, g});
+  [[gnu::always_inline]] static void emit(Part& out, AgentId a, EventKind kind, uint8_t detail,
+                                          ActionId action, GoalId g, uint16_t at = 0) {
+    out.put(a, kind, detail, at, action, g);
   }
   uint64_t* state_of(int32_t i) { return state.data() + static_cast<size_t>(i) * words; }
   const uint64_t* state_of(int32_t i) const {
@@ -247,8 +275,19 @@ struct AgentWorld::Impl {
 
   void examine(Part& out, int32_t i, bool was_sensed, bool was_due);
   void examine_part(Part& out);
+  void gather(int32_t begin, int32_t end);
+  void adopt(Part& out);
   static void run_parts(int32_t begin, int32_t end, int32_t worker, void* context);
-  void plan_batch(Part& out, UpdateStats& stats);
+  static void run_gather(int32_t begin, int32_t end, int32_t worker, void* context);
+  static void run_adopt(int32_t begin, int32_t end, int32_t worker, void* context);
+  static void run_copy(int32_t begin, int32_t end, int32_t worker, void* context);
+  // Runs task(k, k + 1) for k in [0, count) on the crowd's task hook (here when count is 1).
+  void run(CrowdTaskFn* task, int32_t count);
+  // The buffers of pieces[0, count) go to events[written, ...) in piece order: offsets from the
+  // counts, then the copies in parallel. Those past the array's end are counted as dropped.
+  void copy_out(std::vector<Part>& pieces, int32_t count, std::span<Event> events, int64_t& written,
+                int64_t& dropped);
+  void plan_batch(std::span<Event> events, int64_t& written, int64_t& dropped, UpdateStats& stats);
 };
 
 void AgentWorld::Impl::examine(Part& out, int32_t i, bool was_sensed, bool was_due) {
@@ -351,47 +390,72 @@ void AgentWorld::Impl::run_parts(int32_t begin, int32_t end, int32_t /*worker*/,
   for (int32_t k = begin; k < end; ++k) self->examine_part(self->parts[static_cast<size_t>(k)]);
 }
 
-void AgentWorld::Impl::plan_batch(Part& out, UpdateStats& stats) {
-  const int64_t take = std::min<int64_t>(queue_size, batch_cap);
-  int32_t m = 0;
-  for (int64_t k = 0; k < take; ++k) {
-    const int32_t i = queue[static_cast<size_t>(queue_head)];
-    queue_head = (queue_head + 1) % def.capacity;
-    --queue_size;
-    const auto u = static_cast<size_t>(i);
-    flags[u] &= static_cast<uint8_t>(~kQueued);
-    if (goal[u] == kNoGoal) continue;
-    batch_agent[static_cast<size_t>(m)] = i;
-    batch_class[static_cast<size_t>(m)] = cls[u];
-    std::memcpy(batch_init.data() + static_cast<size_t>(m) * words, state_of(i),
-                sizeof(uint64_t) * static_cast<size_t>(words));
-    std::memcpy(batch_goal.data() + static_cast<size_t>(m) * words,
-                goals[static_cast<size_t>(goal[u])].packed.data(),
-                sizeof(uint64_t) * static_cast<size_t>(words));
-    ++m;
+void AgentWorld::Impl::run(CrowdTaskFn* task, int32_t count) {
+  const CrowdDef& cd = def.crowd;
+  if (count <= 1 || cd.enqueue_task == nullptr) {
+    task(0, count, 0, this);
+    return;
   }
-  if (m == 0) return;
-  const auto mm = static_cast<size_t>(m);
+  void* handle = cd.enqueue_task(task, count, 1, this, cd.user_task_context);
+  if (handle != nullptr) cd.finish_task(handle, cd.user_task_context);
+}
+
+void AgentWorld::Impl::run_copy(int32_t begin, int32_t end, int32_t /*worker*/, void* context) {
+  auto* self = static_cast<Impl*>(context);
+  for (int32_t k = begin; k < end; ++k) {
+    const Part& p = (*self->copying)[static_cast<size_t>(k)];
+    if (p.copy > 0)
+      std::memcpy(self->copy_to.data() + p.offset, p.buffer.data(), sizeof(Event) * p.copy);
+  }
+}
+
+void AgentWorld::Impl::copy_out(std::vector<Part>& pieces, int32_t count, std::span<Event> events,
+                                int64_t& written, int64_t& dropped) {
+  for (int32_t k = 0; k < count; ++k) {
+    Part& p = pieces[static_cast<size_t>(k)];
+    const auto room = static_cast<size_t>(static_cast<int64_t>(events.size()) - written);
+    p.offset = static_cast<size_t>(written);
+    p.copy = std::min(p.buffer.size(), room);
+    written += static_cast<int64_t>(p.copy);
+    dropped += static_cast<int64_t>(p.buffer.size() - p.copy);
+  }
+  copying = &pieces;
+  copy_to = events;
+  run(&Impl::run_copy, count);
+}
+
+// Row k of the batch from agent batch_agent[k]: reads that agent, writes row k only.
+void AgentWorld::Impl::gather(int32_t begin, int32_t end) {
   const auto w = static_cast<size_t>(words);
-  const CrowdBatch batch{std::span<const uint16_t>(batch_class.data(), mm),
-                         std::span<const uint64_t>(batch_init.data(), mm * w),
-                         std::span<const uint64_t>(batch_goal.data(), mm * w)};
-  const CrowdOutput answers{
-      std::span<ActionId>(out_actions.data(), mm * static_cast<size_t>(max_len)),
-      std::span<uint32_t>(out_offset.data(), mm), std::span<uint16_t>(out_length.data(), mm),
-      std::span<CrowdStatus>(out_status.data(), mm)};
-  const auto t0 = std::chrono::steady_clock::now();
-  crowd->plan(batch, answers);
-  stats.plan_ns +=
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
-          .count();
-  stats.planned += m;
-  for (size_t k = 0; k < mm; ++k) {
-    const int32_t i = batch_agent[k];
+  for (int32_t k = begin; k < end; ++k) {
+    const auto row = static_cast<size_t>(k);
+    const int32_t i = batch_agent[row];
     const auto u = static_cast<size_t>(i);
-    const CrowdStatus st = out_status[k];
+    batch_class[row] = cls[u];
+    std::memcpy(batch_init.data() + row * w, state_of(i), sizeof(uint64_t) * w);
+    std::memcpy(batch_goal.data() + row * w, goals[static_cast<size_t>(goal[u])].packed.data(),
+                sizeof(uint64_t) * w);
+  }
+}
+
+void AgentWorld::Impl::run_gather(int32_t begin, int32_t end, int32_t /*worker*/, void* context) {
+  auto* self = static_cast<Impl*>(context);
+  for (int32_t k = begin; k < end; ++k) {
+    const Part& p = self->rows[static_cast<size_t>(k)];
+    self->gather(p.batch_begin, p.batch_end);
+  }
+}
+
+// The answers of the part's rows, in row order. The agents of a batch are distinct (an agent is
+// queued once), so parts touch disjoint agents; marking the shared bitmap is left to the caller.
+void AgentWorld::Impl::adopt(Part& out) {
+  for (int32_t k = out.batch_begin; k < out.batch_end; ++k) {
+    const auto row = static_cast<size_t>(k);
+    const int32_t i = batch_agent[row];
+    const auto u = static_cast<size_t>(i);
+    const CrowdStatus st = out_status[row];
     const auto why = static_cast<ReplanReason>(queued_reason[u]);
-    const int32_t l = out_length[k];
+    const int32_t l = out_length[row];
     if ((st & kCrowdSolved) == 0 || l > max_len) {
       NoPlanReason np = NoPlanReason::kGaveUp;
       if ((st & kCrowdUnsolvable) != 0) np = NoPlanReason::kUnsolvable;
@@ -404,7 +468,7 @@ void AgentWorld::Impl::plan_batch(Part& out, UpdateStats& stats) {
       emit(out, i, EventKind::kNoPlan, static_cast<uint8_t>(np), -1, goal[u]);
       continue;
     }
-    const ActionId* p = out_actions.data() + out_offset[k];
+    const ActionId* p = out_actions.data() + out_offset[row];
     const bool keep = (flags[u] & kRunning) != 0 && l > 0 && plan_of(i)[step[u]] == p[0];
     if (!keep) abort_running(out, i, why);
     uint16_t* dst = plan_of(i);
@@ -416,11 +480,68 @@ void AgentWorld::Impl::plan_batch(Part& out, UpdateStats& stats) {
     plan_version[u] = version;
     emit(out, i, EventKind::kPlanned, static_cast<uint8_t>(why), l, goal[u]);
     if (l == 0) {
-      mark(i);  // the goal already holds: the next update picks the next goal
+      out.marks.push_back(i);  // the goal already holds: the next update picks the next goal
     } else if (!keep) {
       start(out, i);
     }
   }
+}
+
+void AgentWorld::Impl::run_adopt(int32_t begin, int32_t end, int32_t /*worker*/, void* context) {
+  auto* self = static_cast<Impl*>(context);
+  for (int32_t k = begin; k < end; ++k) self->adopt(self->rows[static_cast<size_t>(k)]);
+}
+
+void AgentWorld::Impl::plan_batch(std::span<Event> events, int64_t& written, int64_t& dropped,
+                                  UpdateStats& stats) {
+  const int64_t take = std::min<int64_t>(queue_size, batch_cap);
+  int32_t m = 0;
+  for (int64_t k = 0; k < take; ++k) {
+    const int32_t i = queue[static_cast<size_t>(queue_head)];
+    if (++queue_head == def.capacity) queue_head = 0;
+    const auto u = static_cast<size_t>(i);
+    flags[u] &= static_cast<uint8_t>(~kQueued);
+    if (goal[u] == kNoGoal) continue;
+    batch_agent[static_cast<size_t>(m++)] = i;
+  }
+  queue_size -= take;
+  if (m == 0) return;
+  // Pieces of whole rows, at least min_rows_per_part each; several only when the host gave threads.
+  int32_t count = 1;
+  if (def.crowd.enqueue_task != nullptr && rows.size() > 1)
+    count = std::clamp(m / min_rows_per_part(def), 1, static_cast<int32_t>(rows.size()));
+  for (int32_t k = 0; k < count; ++k) {
+    Part& p = rows[static_cast<size_t>(k)];
+    p.reset(events.subspan(static_cast<size_t>(written)), count > 1);
+    p.batch_begin = static_cast<int32_t>(static_cast<int64_t>(m) * k / count);
+    p.batch_end = static_cast<int32_t>(static_cast<int64_t>(m) * (k + 1) / count);
+  }
+  run(&Impl::run_gather, count);
+  const auto mm = static_cast<size_t>(m);
+  const auto w = static_cast<size_t>(words);
+  const CrowdBatch batch{std::span<const uint16_t>(batch_class.data(), mm),
+                         std::span<const uint64_t>(batch_init.data(), mm * w),
+                         std::span<const uint64_t>(batch_goal.data(), mm * w)};
+  const CrowdOutput answers{
+      std::span<ActionId>(out_actions.data(), mm * static_cast<size_t>(max_len)),
+      std::span<uint32_t>(out_offset.data(), mm), std::span<uint16_t>(out_length.data(), mm),
+      std::span<CrowdStatus>(out_status.data(), mm)};
+  const auto t0 = std::chrono::steady_clock::now();
+  const CrowdStats planned = crowd->plan(batch, answers);
+  stats.cache_hits += planned.cache_hits;
+  stats.plan_ns +=
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
+          .count();
+  stats.planned += m;
+  run(&Impl::run_adopt, count);
+  if (count == 1) {
+    written += rows[0].written;
+    dropped += rows[0].dropped;
+  } else {
+    copy_out(rows, count, events, written, dropped);
+  }
+  for (int32_t k = 0; k < count; ++k)
+    for (const int32_t i : rows[static_cast<size_t>(k)].marks) mark(i);
 }
 
 AgentWorld::AgentWorld() = default;
@@ -514,6 +635,11 @@ Result<AgentWorld> AgentWorld::create(const CrowdPlanner& planner, const AgentWo
     p.scratch.assign(words, 0);
     p.enqueued.reserve(w.parts.size() > 1 ? cap / w.parts.size() + 64 : cap);
     if (w.parts.size() > 1) p.buffer.reserve(cap / w.parts.size() / 2 + 64);
+  }
+  w.rows.resize(w.parts.size());
+  for (Part& p : w.rows) {
+    p.marks.reserve(64);
+    if (w.rows.size() > 1) p.buffer.reserve(2 * b / w.rows.size() + 64);
   }
   return world;
 }
@@ -610,7 +736,9 @@ Result<AgentId> AgentWorld::add_agent(int32_t npc_class, std::span<const ValueId
   w.list[u] = l < 0 ? uint16_t{0xFFFF} : static_cast<uint16_t>(l);
   if (w.planner->layout().words() > 0) w.planner->layout().pack_state(values, w.state_of(i));
   w.period[u] = static_cast<uint32_t>(w.def.decision_period);
-  w.next_due[u] = static_cast<uint32_t>(w.frame);
+  // Due frames spread over the period: a world filled in one frame would otherwise examine every
+  // agent in the same frames (at 10^6 agents, one frame in `period` several times the others).
+  w.next_due[u] = static_cast<uint32_t>(w.frame + i % w.def.decision_period);
   w.mark(i);
   return i;
 }
@@ -693,40 +821,39 @@ UpdateStats AgentWorld::update(double dt, std::span<Event> events) {
                        static_cast<int32_t>(w.parts.size()));
   for (int32_t k = 0; k < count; ++k) {
     Part& p = w.parts[static_cast<size_t>(k)];
+    p.reset(events, count > 1);
     p.word_begin = static_cast<int32_t>(static_cast<int64_t>(words_used) * k / count);
     p.word_end = static_cast<int32_t>(static_cast<int64_t>(words_used) * (k + 1) / count);
-    p.buffered = count > 1;
-    p.direct = events;
-    p.buffer.clear();
-    p.written = p.dropped = p.examined = 0;
-    p.enqueued.clear();
-    p.replans = {};
   }
+  w.run(&Impl::run_parts, count);
+  // Merge in part order: the events, the queue and the counts.
+  int64_t written = 0, dropped = 0;
   if (count == 1) {
-    w.examine_part(w.parts[0]);
+    written = w.parts[0].written;
+    dropped = w.parts[0].dropped;
   } else {
-    const CrowdDef& cd = w.def.crowd;
-    void* task = cd.enqueue_task(&Impl::run_parts, count, 1, &w, cd.user_task_context);
-    if (task != nullptr) cd.finish_task(task, cd.user_task_context);
+    w.copy_out(w.parts, count, events, written, dropped);
   }
-  // Merge in part order: the queue, the counts and (parallel parts) the events.
-  Part& first = w.parts[0];
-  const bool merge_events = count > 1;
-  first.buffered = false;
+  const auto cap = static_cast<int64_t>(w.def.capacity);
   for (int32_t k = 0; k < count; ++k) {
-    Part& p = w.parts[static_cast<size_t>(k)];
-    for (const int32_t i : p.enqueued) {
-      w.queue[static_cast<size_t>((w.queue_head + w.queue_size) % w.def.capacity)] = i;
-      ++w.queue_size;
-    }
+    const Part& p = w.parts[static_cast<size_t>(k)];
+    // The queue is a ring: the part's requests go in at most two copies.
+    const auto n = static_cast<int64_t>(p.enqueued.size());
+    int64_t at = (w.queue_head + w.queue_size) % cap;
+    const int64_t first = std::min(n, cap - at);
+    if (first > 0)
+      std::memcpy(w.queue.data() + at, p.enqueued.data(),
+                  sizeof(int32_t) * static_cast<size_t>(first));
+    if (n > first)
+      std::memcpy(w.queue.data(), p.enqueued.data() + first,
+                  sizeof(int32_t) * static_cast<size_t>(n - first));
+    w.queue_size += n;
     for (size_t r = 0; r < stats.replans.size(); ++r) stats.replans[r] += p.replans[r];
     stats.examined += p.examined;
-    if (merge_events)
-      for (const Event& e : p.buffer) first.put(e);
   }
-  w.plan_batch(first, stats);
-  stats.events = first.written;
-  stats.events_dropped = first.dropped;
+  w.plan_batch(events, written, dropped, stats);
+  stats.events = written;
+  stats.events_dropped = dropped;
   stats.waiting = w.queue_size;
   ++w.frame;
   return stats;

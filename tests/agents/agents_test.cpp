@@ -277,6 +277,14 @@ TEST(Agents, WorldVersionReplansOnTheDueFrame) {
   EXPECT_EQ(frames, 4);  // frames 1..3 not due; frame 4 due
 }
 
+TEST(Agents, DueFramesAreSpreadOverThePeriod) {
+  AgentWorldDef def;
+  def.decision_period = 4;
+  Village v(def, 64);
+  EXPECT_EQ(v.update().examined, 64);  // added: examined in the next update
+  for (int k = 0; k < 8; ++k) EXPECT_EQ(v.update().examined, 16) << "frame " << k + 1;
+}
+
 TEST(Agents, OldPlanIsReplanned) {
   AgentWorldDef def;
   def.decision_period = 1;

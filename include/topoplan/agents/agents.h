@@ -37,11 +37,13 @@
 //     action, abort the running one, goal changed, plan adopted (with its replan reason), goal
 //     reached, no plan (with the reason). A new plan whose first action is the one already
 //     running keeps it running: no abort/start pair for a replan that changes nothing now.
-//   * Threads come from the crowd's task hook (CrowdDef::enqueue_task), for the batch and for the
-//     examination: the agents are cut into parts of whole 64-agent words (at least
-//     min_agents_per_part agents each), examined in parallel, each part writing its events and its
-//     queue requests into buffers of its own, merged in part order. The queue and the events are
-//     then those of one thread, whatever the number of threads or their timing.
+//   * Threads come from the crowd's task hook (CrowdDef::enqueue_task) for every phase that grows
+//     with the agents: the examination, in parts of whole 64-agent words (at least
+//     min_agents_per_part agents each); the batch's gathering and the adoption of its answers, in
+//     pieces of at least min_agents_per_part / 8 rows. Each piece writes its events and queue
+//     requests into buffers of its own, copied (in parallel) to their places in piece order. The
+//     queue and the events are then those of one thread, whatever the number of threads or their
+//     timing.
 //
 // For engines that execute plans themselves, validate.h has the three small calls this loop is
 // built on: failed_condition (does action a apply in s, and which condition fails), apply_action,
@@ -114,7 +116,8 @@ struct AgentWorldDef {
   int64_t max_plan_age = 0;               // frames; 0: plans never grow old
   int32_t max_plans_per_frame = 1 << 16;  // agents planned per update (the rest waits)
   int32_t max_plan_length = 32;           // actions stored per agent (at most 255)
-  int32_t min_agents_per_part = 16384;    // examination split over threads (>= 64; whole words)
+  int32_t min_agents_per_part = 16384;    // examination split over threads (>= 64; whole words);
+                                          // the batch's adoption in pieces of a 1/8 of it
   CrowdDef crowd;                         // threads, planner chain, budgets of the batch
   PlanCacheDef cache;                     // the world's plan cache
   bool use_cache = true;
@@ -128,6 +131,7 @@ struct UpdateStats {
   int64_t planned = 0;         // agents planned in this frame's batch
   int64_t waiting = 0;         // agents queued for a plan after this update
   int64_t plan_ns = 0;         // wall time of the batch
+  int64_t cache_hits = 0;      // agents of the batch the plan cache answered
   std::array<int64_t, kNumReplanReasons> replans{};  // plans asked for, by ReplanReason
 };
 
