@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "topoplan/agents/agents.h"
 #include "topoplan/runtime/astar.h"
 #include "topoplan/runtime/crowd.h"
 
@@ -113,28 +114,7 @@ class Hospital {
       astar_ = std::make_unique<AStarPlanner>(domain_);
       out_.reserve(64);
     }
-    if (sel == HospitalSelector::kCrowd) {
-      Result<CrowdPlanner> p = CrowdPlanner::create(domain_);
-      planner_ = std::make_unique<CrowdPlanner>(std::move(p.value()));
-      if (cfg.cache) cache_ = std::make_unique<PlanCache>(*planner_);
-      CrowdDef def;
-      if (cfg.threads > 1) {
-        pool_ = std::make_unique<CrowdThreadPool>(cfg.threads);
-        pool_->install(def);
-      }
-      def.cache = cache_.get();
-      Result<Crowd> c = Crowd::create(*planner_, def);
-      crowd_ = std::make_unique<Crowd>(std::move(c.value()));
-      words_ = planner_->layout().words();
-      b_class_.resize(N);
-      b_init_.resize(N * static_cast<size_t>(words_));
-      b_goal_.resize(N * static_cast<size_t>(words_));
-      o_actions_.resize(N * 8);
-      o_offset_.resize(N);
-      o_length_.resize(N);
-      o_status_.resize(N);
-      pending_.resize(N);
-    }
+    if (sel == HospitalSelector::kCrowd) make_agents();
   }
 
   HospitalRun run() {
@@ -305,18 +285,16 @@ class Hospital {
   }
 
   void step(int64_t tick, HospitalRun& r) {
+    if (sel_ == HospitalSelector::kCrowd) {
+      step_agents(tick, r);
+      return;
+    }
     const auto N = static_cast<size_t>(n_);
     const auto dt = static_cast<float>(cfg_.dt);
     const int32_t period = std::max(1, cfg_.decision_ticks);
     const auto phase = static_cast<size_t>(tick % period);
-    size_t npending = 0;
     for (size_t i = 0; i < N; ++i) {
-      // Needs decay.
-      float* lv = &level_[i * kLevels];
-      for (int32_t l = 0; l < kLevels; ++l) {
-        if (relevant(role_[i], l))
-          lv[l] = std::max(0.0f, lv[l] - decay_[static_cast<size_t>(l)] * dt);
-      }
+      decay(i, dt);
       // Decision (every `period` ticks, NPCs spread over the phases).
       if (i % static_cast<size_t>(period) == phase) {
         ++r.decisions;
@@ -334,17 +312,11 @@ class Hospital {
         if (need) {
           broken_[i] = 0;
           left_[i] = 0;
-          if (sel_ == HospitalSelector::kCrowd) {
-            goal_[i] = static_cast<int8_t>(g);
-            pending_[npending++] = static_cast<uint32_t>(i);
-          } else {
-            plan_one(i, g, r);
-          }
+          plan_one(i, g, r);
         }
         if (timing_) r.decision_cpu_ns += thread_cpu_ns() - c0;
       }
     }
-    if (npending > 0) plan_batch(npending, r);
     // Execute.
     for (size_t i = 0; i < N; ++i) {
       if (idx_[i] >= len_[i]) continue;
@@ -362,6 +334,121 @@ class Hospital {
         finish(i, a);
         ++r.actions_done;
         ++idx_[i];
+      }
+    }
+  }
+
+  void decay(size_t i, float dt) {
+    float* lv = &level_[i * kLevels];
+    for (int32_t l = 0; l < kLevels; ++l) {
+      if (relevant(role_[i], l))
+        lv[l] = std::max(0.0f, lv[l] - decay_[static_cast<size_t>(l)] * dt);
+    }
+  }
+
+  // --- GOAP for crowds, on the agent runtime (agents.h) --------------------------------------
+  // The hospital is the engine: it writes what each NPC senses (its place, what it holds, which
+  // needs are low) on the NPC's decision ticks, runs the actions the runtime starts and reports
+  // them finished. The runtime keeps the beliefs, picks the goal (the first low need of the role's
+  // priority list, as GOAP above), plans every NPC that needs it in one crowd batch per tick (ℙ,
+  // the plan cache) and says when to start or abort an action.
+  void make_agents() {
+    Result<CrowdPlanner> p = CrowdPlanner::create(domain_);
+    planner_ = std::make_unique<CrowdPlanner>(std::move(p.value()));
+    agents::AgentWorldDef def;
+    def.capacity = static_cast<int32_t>(n_);
+    def.decision_period = 1 << 20;  // examined when a belief changes or a report comes in
+    def.max_plans_per_frame = static_cast<int32_t>(n_);
+    def.max_plan_length = kMaxSteps;
+    def.use_cache = cfg_.cache;
+    if (cfg_.threads > 1) {
+      pool_ = std::make_unique<CrowdThreadPool>(cfg_.threads);
+      pool_->install(def.crowd);
+    }
+    Result<agents::AgentWorld> w = agents::AgentWorld::create(*planner_, def);
+    world_ = std::make_unique<agents::AgentWorld>(std::move(w.value()));
+    std::vector<ValueId> goal(kVars, kUndefined);
+    std::array<agents::GoalId, kLevels> ids{};
+    const char* names[kLevels] = {"medicated",  "fed",           "rested",
+                                  "admin_done", "chart_checked", "company"};
+    for (int32_t l = 0; l < kLevels; ++l) {
+      std::fill(goal.begin(), goal.end(), kUndefined);
+      goal[static_cast<size_t>(vLevel0 + l)] = 1;
+      ids[static_cast<size_t>(l)] = world_->add_goal(names[l], goal).value();
+    }
+    for (int32_t role = 0; role < 3; ++role) {
+      std::vector<agents::GoalId> list;
+      for (int8_t g : kGoals[static_cast<size_t>(role)])
+        if (g >= 0) list.push_back(ids[static_cast<size_t>(g)]);
+      (void)world_->set_class_goals(role, world_->add_goal_list(list).value());
+    }
+    for (size_t i = 0; i < static_cast<size_t>(n_); ++i) {
+      sense(i, init_);
+      (void)world_->add_agent(role_[i], init_).value();
+    }
+    cur_.assign(static_cast<size_t>(n_), -1);
+    left_.assign(static_cast<size_t>(n_), 0);
+    events_.resize(static_cast<size_t>(n_) * 4 + 64);
+  }
+
+  // What NPC i senses, as a SAS+ state.
+  void sense(size_t i, std::vector<ValueId>& s) {
+    s[vAt] = at_[i];
+    s[vPills] = pills_[i];
+    s[vFood] = food_[i];
+    for (int32_t l = 0; l < kLevels; ++l) s[static_cast<size_t>(vLevel0 + l)] = low(i, l) ? 0 : 1;
+  }
+
+  void step_agents(int64_t tick, HospitalRun& r) {
+    const auto N = static_cast<size_t>(n_);
+    const auto dt = static_cast<float>(cfg_.dt);
+    const int32_t period = std::max(1, cfg_.decision_ticks);
+    const auto phase = static_cast<size_t>(tick % period);
+    for (size_t i = 0; i < N; ++i) {
+      decay(i, dt);
+      if (i % static_cast<size_t>(period) != phase) continue;
+      ++r.decisions;  // the NPC's sensors report (the runtime examines it if a belief changed)
+      const auto a = static_cast<agents::AgentId>(i);
+      world_->set_fact(a, vAt, at_[i]);
+      world_->set_fact(a, vPills, pills_[i]);
+      world_->set_fact(a, vFood, food_[i]);
+      for (int32_t l = 0; l < kLevels; ++l)
+        if (relevant(role_[i], l)) world_->set_fact(a, vLevel0 + l, low(i, l) ? 0 : 1);
+    }
+    const agents::UpdateStats s = world_->update(cfg_.dt, events_);
+    r.plans += s.planned;
+    r.cache_hits += s.cache_hits;
+    planning_ns_ += s.plan_ns;
+    r.planning_wall_seconds = static_cast<double>(planning_ns_) * 1e-9;
+    for (int64_t k = 0; k < s.events; ++k) {
+      const agents::Event& e = events_[static_cast<size_t>(k)];
+      const auto i = static_cast<size_t>(e.agent);
+      if (e.kind == agents::EventKind::kStartAction) {
+        cur_[i] = e.action;
+        left_[i] = 0;
+      } else if (e.kind == agents::EventKind::kAbortAction) {
+        cur_[i] = -1;
+      } else if (e.kind == agents::EventKind::kNoPlan) {
+        ++r.plan_failures;
+      }
+    }
+    // Execute the running actions; a finished one is reported (its effects become beliefs).
+    for (size_t i = 0; i < N; ++i) {
+      const int32_t a = cur_[i];
+      if (a < 0) continue;
+      if (left_[i] == 0) {
+        if (!applicable(i, a)) {
+          cur_[i] = -1;
+          world_->action_failed(static_cast<agents::AgentId>(i));
+          continue;
+        }
+        left_[i] = dur_ticks_[static_cast<size_t>(a)];
+      }
+      if (--left_[i] == 0) {
+        finish(i, a);
+        ++r.actions_done;
+        cur_[i] = -1;
+        world_->action_finished(static_cast<agents::AgentId>(i));
       }
     }
   }
@@ -391,43 +478,6 @@ class Hospital {
     idx_[i] = 0;
   }
 
-  void plan_batch(size_t np, HospitalRun& r) {
-    const CrowdLayout& lay = planner_->layout();
-    const auto w = static_cast<size_t>(words_);
-    for (size_t k = 0; k < np; ++k) {
-      const size_t i = pending_[k];
-      sas_state(i, goal_[i]);
-      b_class_[k] = role_[i];
-      lay.pack_state(init_, &b_init_[k * w]);
-      lay.pack_goal(gvec_, &b_goal_[k * w]);
-    }
-    CrowdBatch batch{std::span<const uint16_t>(b_class_.data(), np),
-                     std::span<const uint64_t>(b_init_.data(), np * w),
-                     std::span<const uint64_t>(b_goal_.data(), np * w)};
-    CrowdOutput out{
-        std::span<ActionId>(o_actions_.data(), np * 8), std::span<uint32_t>(o_offset_.data(), np),
-        std::span<uint16_t>(o_length_.data(), np), std::span<CrowdStatus>(o_status_.data(), np)};
-    const int64_t t0 = wall_ns();
-    const CrowdStats st = crowd_->plan(batch, out);
-    planning_ns_ += wall_ns() - t0;
-    r.plans += static_cast<int64_t>(np);
-    r.cache_hits += st.cache_hits;
-    r.planning_wall_seconds = static_cast<double>(planning_ns_) * 1e-9;
-    for (size_t k = 0; k < np; ++k) {
-      const size_t i = pending_[k];
-      uint8_t* dst = &steps_[i * kMaxSteps];
-      int32_t n = 0;
-      if ((o_status_[k] & kCrowdSolved) != 0) {
-        for (uint32_t a = 0; a < o_length_[k] && n < kMaxSteps; ++a) {
-          dst[n++] = static_cast<uint8_t>(o_actions_[o_offset_[k] + a]);
-        }
-      }
-      if (n == 0) ++r.plan_failures;
-      len_[i] = static_cast<uint8_t>(n);
-      idx_[i] = 0;
-    }
-  }
-
   const HospitalConfig& cfg_;
   HospitalSelector sel_;
   int64_t n_;
@@ -446,17 +496,10 @@ class Hospital {
   std::vector<ActionId> out_;
   PlannerOptions opts_;
   std::unique_ptr<CrowdPlanner> planner_;
-  std::unique_ptr<PlanCache> cache_;
   std::unique_ptr<CrowdThreadPool> pool_;
-  std::unique_ptr<Crowd> crowd_;
-  int32_t words_ = 1;
-  std::vector<uint16_t> b_class_;
-  std::vector<uint64_t> b_init_, b_goal_;
-  std::vector<ActionId> o_actions_;
-  std::vector<uint32_t> o_offset_;
-  std::vector<uint16_t> o_length_;
-  std::vector<CrowdStatus> o_status_;
-  std::vector<uint32_t> pending_;
+  std::unique_ptr<agents::AgentWorld> world_;
+  std::vector<agents::Event> events_;
+  std::vector<int32_t> cur_;  // crowd: the action the runtime started, -1: none
   int64_t planning_ns_ = 0;
 };
 

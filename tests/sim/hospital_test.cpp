@@ -28,13 +28,32 @@ TEST(Hospital, EverySelectorCares) {
   }
 }
 
-TEST(Hospital, CrowdAndAStarAgreeOnTheOutcome) {
-  // ℙ and A* find plans of the same length here (unit costs, a single goal), so the runs match.
+TEST(Hospital, CrowdOnTheAgentRuntimeIsTheSameOnAnyThreadCount) {
+  // The crowd's NPCs live on the agent runtime: its events, and so the run, do not depend on the
+  // threads of the batch and of the examination.
+  HospitalConfig c = hospital();
+  c.seconds = 30;
+  c.threads = 1;
+  const HospitalRun one = run_hospital(c, HospitalSelector::kCrowd, 5000, 4, false);
+  c.threads = 2;
+  const HospitalRun two = run_hospital(c, HospitalSelector::kCrowd, 5000, 4, false);
+  EXPECT_GT(one.plans, 4000);
+  EXPECT_EQ(one.plans, two.plans);
+  EXPECT_EQ(one.actions_done, two.actions_done);
+  EXPECT_EQ(one.cache_hits, two.cache_hits);
+  EXPECT_DOUBLE_EQ(one.mean_unmet, two.mean_unmet);
+}
+
+TEST(Hospital, CrowdAndAStarCareAlike) {
+  // The crowd (ℙ on the agent runtime, which reacts to a sensed change at once) and GOAP with A*
+  // (the sim's loop, which waits for the NPC's next decision) pursue the same goals with plans of
+  // the same length: the share of unmet needs differs by little.
   const HospitalRun a = run_hospital(hospital(), HospitalSelector::kGoap, 320, 4, false);
   const HospitalRun c = run_hospital(hospital(), HospitalSelector::kCrowd, 320, 4, false);
-  EXPECT_EQ(a.plans, c.plans);
-  EXPECT_EQ(a.actions_done, c.actions_done);
-  EXPECT_DOUBLE_EQ(a.mean_unmet, c.mean_unmet);
+  EXPECT_EQ(c.plan_failures, 0);
+  EXPECT_NEAR(a.mean_unmet, c.mean_unmet, 0.01);
+  EXPECT_NEAR(static_cast<double>(a.actions_done), static_cast<double>(c.actions_done),
+              0.05 * static_cast<double>(a.actions_done));
 }
 
 TEST(Hospital, NoAllocationPerTick) {

@@ -1,6 +1,7 @@
 // topoplan::sim — the hospital of Sloan (2015), chapter 4: nurses, doctors and visitors caring
 // for patients, selected by an FSM, GOAP (A*), the chapter's utility system (weighted needs,
-// predefined plans), or GOAP planned by ℙ through the crowd API for 10⁴-10⁶ NPCs. Structure of
+// predefined plans), or, for 10⁴-10⁶ NPCs, GOAP on the agent runtime (agents.h: beliefs, goal
+// lists, replanning, ℙ through one crowd batch per tick) with the hospital as its engine. Structure of
 // arrays, decisions every 200 ms spread over the ticks; nothing allocates per tick.
 // Simplification (docs/sim.md): every carer has its own patient (no shared patients), places are
 // abstract (a goto takes a fixed time).
@@ -36,7 +37,7 @@ struct HospitalConfig {
   // Utility weights (nurse: medicate, feed, rest, admin; doctor: chart, rest, admin; visitor:
   // chat, rest).
   double w_med = 1.0, w_food = 0.8, w_rest = 0.5, w_admin = 0.3, w_chart = 1.0, w_chat = 1.0;
-  int32_t threads = 1;  // crowd planning threads
+  int32_t threads = 1;  // crowd: threads of the agent runtime (examination and batch)
   bool cache = true;    // crowd: PlanCache in front of ℙ
   int64_t npcs = 32;    // the thesis's run
   std::vector<int64_t> crowd_npcs = {10'000, 1'000'000};
@@ -48,7 +49,7 @@ struct HospitalRun {
   int64_t ticks = 0;
   double sim_seconds = 0.0;
   double wall_seconds = 0.0;
-  double planning_wall_seconds = 0.0;  // crowd: inside Crowd::plan
+  double planning_wall_seconds = 0.0;  // crowd: inside the runtime's crowd batches
   int64_t decisions = 0;
   int64_t plans = 0;
   int64_t plan_failures = 0;
