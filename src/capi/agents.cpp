@@ -123,8 +123,8 @@ void topoplan_agents_def_default(topoplan_agents_def* def) {
   if (def == nullptr) return;
   const AgentWorldDef d;
   *def = topoplan_agents_def{
-      d.capacity, d.decision_period, d.max_plan_age, d.max_plans_per_frame, d.max_plan_length,
-      1,          d.cache.capacity};
+      d.capacity, d.decision_period, d.max_plan_age,       d.max_plans_per_frame, d.max_plan_length,
+      1,          d.cache.capacity,  d.min_agents_per_part};
 }
 
 topoplan_status topoplan_agents_create(const topoplan_crowd_planner* planner,
@@ -145,6 +145,7 @@ topoplan_status topoplan_agents_create(const topoplan_crowd_planner* planner,
     d.max_plan_age = def->max_plan_age;
     d.max_plans_per_frame = def->max_plans_per_frame;
     d.max_plan_length = def->max_plan_length;
+    if (def->min_agents_per_part != 0) d.min_agents_per_part = def->min_agents_per_part;
     d.use_cache = def->cache_entries > 0;
     if (d.use_cache) d.cache.capacity = def->cache_entries;
     auto handle = std::make_unique<topoplan_agents>();

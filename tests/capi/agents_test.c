@@ -15,6 +15,61 @@ static int count_kind(const topoplan_agent_event* e, int64_t n, int kind) {
   return c;
 }
 
+/* 200 villagers on `threads` threads with the examination cut into parts of `part` agents (0: the
+ * default): every running action finishes the frame after it starts, and in frame 3 the door
+ * closes on every third villager. Writes a hash of the events; returns the number of events. */
+static int64_t village_run(const topoplan_crowd_planner* planner, int32_t threads, int32_t part,
+                           uint64_t* hash) {
+  static topoplan_agent_event ev[1024];
+  char error[256];
+  topoplan_agents_def def;
+  topoplan_agents* agents = NULL;
+  topoplan_agents_stats stats;
+  int32_t state[3] = {0, 0, 0};
+  int32_t goal[3] = {TOPOPLAN_UNDEFINED, TOPOPLAN_UNDEFINED, 1};
+  int32_t fed = -1, list = -1, id = -1, i, frame;
+  int64_t total = 0, k;
+  topoplan_agents_def_default(&def);
+  def.capacity = 200;
+  def.threads = threads;
+  def.min_agents_per_part = part;
+  *hash = 1469598103934665603ull;
+  if (topoplan_agents_create(planner, &def, &agents, error, sizeof error) != TOPOPLAN_OK) {
+    fprintf(stderr, "%s\n", error);
+    return -1;
+  }
+  CHECK_STATUS(topoplan_agents_add_goal(agents, "bread", goal, 3, &fed, error, sizeof error),
+               TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_agents_add_goal_list(agents, &fed, 1, &list, error, sizeof error),
+               TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_agents_set_class_goals(agents, 0, list), TOPOPLAN_OK);
+  for (i = 0; i < 200; ++i)
+    CHECK_STATUS(topoplan_agents_add(agents, 0, state, 3, &id, error, sizeof error), TOPOPLAN_OK);
+  for (frame = 0; frame < 8; ++frame) {
+    for (i = 0; i < 200; ++i) {
+      if (topoplan_agents_running_action(agents, i) >= 0)
+        CHECK_STATUS(topoplan_agents_action_finished(agents, i), TOPOPLAN_OK);
+      if (frame == 3 && i % 3 == 0)
+        CHECK_STATUS(topoplan_agents_set_fact(agents, i, 1, 0), TOPOPLAN_OK);
+    }
+    CHECK_STATUS(topoplan_agents_update(agents, 0.016, ev, 1024, &stats), TOPOPLAN_OK);
+    CHECK(stats.events_dropped == 0);
+    for (k = 0; k < stats.events; ++k) {
+      const uint64_t x[6] = {(uint64_t)(uint32_t)ev[k].agent,
+                             ev[k].kind,
+                             ev[k].detail,
+                             ev[k].step,
+                             (uint64_t)(uint32_t)ev[k].action,
+                             (uint64_t)(uint32_t)ev[k].goal};
+      int j;
+      for (j = 0; j < 6; ++j) *hash = (*hash ^ x[j]) * 1099511628211ull;
+    }
+    total += stats.events;
+  }
+  topoplan_agents_free(agents);
+  return total;
+}
+
 int main(void) {
   char error[256];
   char text[256];
@@ -102,6 +157,27 @@ int main(void) {
   CHECK_STATUS(topoplan_agents_set_fact(agents, 9, 1, 0), TOPOPLAN_INVALID_ARGUMENT);
 
   topoplan_agents_free(agents);
+
+  /* The part size: parts of 64 agents on 2 threads give the events of one part on one thread;
+   * parts smaller than a 64-agent word are refused, naming the field. */
+  topoplan_agents_def_default(&def);
+  CHECK(def.min_agents_per_part == 16384);
+  {
+    uint64_t one = 0, parts = 0;
+    const int64_t n = village_run(planner, 1, 0, &one);
+    CHECK(n > 600);
+    CHECK(village_run(planner, 2, 64, &parts) == n);
+    CHECK(parts == one);
+    CHECK(village_run(planner, 3, 128, &parts) == n);
+    CHECK(parts == one);
+  }
+  def.threads = 2;
+  def.min_agents_per_part = 63;
+  CHECK_STATUS(topoplan_agents_create(planner, &def, &agents, error, sizeof error),
+               TOPOPLAN_INVALID_ARGUMENT);
+  CHECK(strstr(error, "min_agents_per_part") != NULL);
+  CHECK(agents == NULL);
+
   topoplan_crowd_planner_free(planner);
   topoplan_task_free(task);
   printf("%d checks, %d failures\n", checks, failures);

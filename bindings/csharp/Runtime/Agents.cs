@@ -225,6 +225,9 @@ namespace Topoplan
         public int Threads;
         /// <summary>Plan cache entries; 0: no cache.</summary>
         public int CacheEntries;
+        /// <summary>With Threads &gt; 1, the agents' examination is cut into parts of at least this
+        /// many agents (&gt;= 64, whole 64-agent words); 0: the default (16384).</summary>
+        public int MinAgentsPerPart;
 
         /// <summary>The library's defaults (agents.h's AgentWorldDef).</summary>
         public static AgentWorldDef Defaults()

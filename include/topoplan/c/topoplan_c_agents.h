@@ -60,6 +60,9 @@ typedef struct topoplan_agents_def {
   int32_t max_plan_length;     /* actions stored per agent, at most 255 */
   int32_t threads;             /* a built-in pool of this many threads for the batch; 1: none */
   int32_t cache_entries;       /* plan cache entries; 0: no cache */
+  int32_t min_agents_per_part; /* with threads > 1: the agents' examination is cut into parts of
+                                  at least this many agents (>= 64, whole 64-agent words); 0: the
+                                  default (16384) */
 } topoplan_agents_def;
 /* The defaults (agents.h's AgentWorldDef). Any thread. */
 TOPOPLAN_API void topoplan_agents_def_default(topoplan_agents_def* def);
