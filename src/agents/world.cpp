@@ -200,7 +200,10 @@ struct AgentWorld::Impl {
   }
   void mark(int32_t i) { sensed[static_cast<size_t>(i) >> 6] |= uint64_t{1} << (i & 63); }
 
+  // Most domains pack a believed state into one word (Western does): that case is one AND/XOR,
+  // without the loop's bookkeeping, on the examination's hottest line.
   [[nodiscard]] bool holds(const uint64_t* s, const uint64_t* mask, const uint64_t* value) const {
+    if (words == 1) return ((s[0] ^ value[0]) & mask[0]) == 0;
     uint64_t diff = 0;
     for (int32_t w = 0; w < words; ++w) diff |= (s[w] ^ value[w]) & mask[w];
     return diff == 0;
@@ -215,6 +218,10 @@ struct AgentWorld::Impl {
   }
   void apply(uint64_t* s, ActionId a) const {
     const size_t o = static_cast<size_t>(a) * words;
+    if (words == 1) {
+      s[0] = (s[0] & ~eff_mask[o]) | eff_value[o];
+      return;
+    }
     for (int32_t w = 0; w < words; ++w)
       s[w] = (s[w] & ~eff_mask[o + w]) | eff_value[o + static_cast<size_t>(w)];
   }
@@ -236,7 +243,10 @@ struct AgentWorld::Impl {
   // fails, len when only the goal fails, -1 when the rest is a plan.
   [[nodiscard]] int32_t first_broken(Part& out, int32_t i, int32_t from) {
     uint64_t* s = out.scratch.data();
-    std::memcpy(s, state_of(i), sizeof(uint64_t) * static_cast<size_t>(words));
+    if (words == 1)
+      s[0] = state_of(i)[0];
+    else
+      std::memcpy(s, state_of(i), sizeof(uint64_t) * static_cast<size_t>(words));
     const uint16_t* p = plan_of(i);
     const int32_t l = len[static_cast<size_t>(i)];
     for (int32_t k = from; k < l; ++k) {
@@ -432,9 +442,14 @@ void AgentWorld::Impl::gather(int32_t begin, int32_t end) {
     const int32_t i = batch_agent[row];
     const auto u = static_cast<size_t>(i);
     batch_class[row] = cls[u];
-    std::memcpy(batch_init.data() + row * w, state_of(i), sizeof(uint64_t) * w);
-    std::memcpy(batch_goal.data() + row * w, goals[static_cast<size_t>(goal[u])].packed.data(),
-                sizeof(uint64_t) * w);
+    const uint64_t* packed_goal = goals[static_cast<size_t>(goal[u])].packed.data();
+    if (w == 1) {
+      batch_init[row] = state_of(i)[0];
+      batch_goal[row] = packed_goal[0];
+    } else {
+      std::memcpy(batch_init.data() + row * w, state_of(i), sizeof(uint64_t) * w);
+      std::memcpy(batch_goal.data() + row * w, packed_goal, sizeof(uint64_t) * w);
+    }
   }
 }
 
