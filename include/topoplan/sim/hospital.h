@@ -1,8 +1,8 @@
 // topoplan::sim — the hospital of Sloan (2015), chapter 4: nurses, doctors and visitors caring
 // for patients, selected by an FSM, GOAP (A*), the chapter's utility system (weighted needs,
 // predefined plans), or, for 10⁴-10⁶ NPCs, GOAP on the agent runtime (agents.h: beliefs, goal
-// lists, replanning, ℙ through one crowd batch per tick) with the hospital as its engine. Structure of
-// arrays, decisions every 200 ms spread over the ticks; nothing allocates per tick.
+// lists, replanning, ℙ through one crowd batch per tick) with the hospital as its engine. Structure
+// of arrays, decisions every 200 ms spread over the ticks; nothing allocates per tick.
 // Simplification (docs/sim.md): every carer has its own patient (no shared patients), places are
 // abstract (a goto takes a fixed time).
 #pragma once
