@@ -285,6 +285,27 @@ TEST(Agents, DueFramesAreSpreadOverThePeriod) {
   for (int k = 0; k < 8; ++k) EXPECT_EQ(v.update().examined, 16) << "frame " << k + 1;
 }
 
+// Events past the caller's array are dropped and counted alike on one thread and on parts of 64
+// agents on 2 threads (the parts' buffers are copied up to the array's end).
+TEST(Agents, EventsPastTheArrayAreDroppedAlikeOnAnyThreadCount) {
+  AgentWorldDef one_def;
+  Village one(one_def, 300);
+  AgentWorldDef parts_def;
+  parts_def.min_agents_per_part = 64;
+  CrowdThreadPool pool(2);
+  pool.install(parts_def.crowd);
+  Village parts(parts_def, 300);
+  one.events.resize(500);
+  parts.events.resize(500);
+  const UpdateStats a = one.update();
+  const UpdateStats b = parts.update();
+  EXPECT_EQ(a.events, 500);
+  EXPECT_GT(a.events_dropped, 0);
+  EXPECT_EQ(a.events, b.events);
+  EXPECT_EQ(a.events_dropped, b.events_dropped);
+  EXPECT_EQ(one.last, parts.last);
+}
+
 TEST(Agents, OldPlanIsReplanned) {
   AgentWorldDef def;
   def.decision_period = 1;
