@@ -26,6 +26,7 @@
 #include "topoplan/io/formats.h"
 #include "topoplan/runtime/planner.h"
 #include "topoplan/runtime/reform.h"
+#include "topoplan/runtime/topo.h"
 #include "topoplan/runtime/validate.h"
 #include "topoplan/tools/search.h"
 
@@ -227,6 +228,88 @@ DomainDef reach_domain(uint64_t seed, double dup, double multi, double keep) {
     def.actions.push_back(std::move(c));
   }
   return def;
+}
+
+// The producer-choice search's leaves share one ℙ restricted per leaf (topo.h, restrict_to): on
+// every post-unique subset of random several-producer domains, one restrictable ℙ and one scratch,
+// reused across subsets, answer as a ℙ built for the subset alone does — the same plan; kUnsolvable
+// only where that one proves it — and every plan is valid.
+TEST(Reach, RestrictedPlannerMatchesOneBuiltForTheSubset) {
+  int64_t compared = 0, solved = 0, unsolvable = 0;
+  for (uint64_t seed = 1; seed <= 300; ++seed) {
+    Result<Domain> d =
+        Domain::compile(reach_domain(seed, 0.25 + 0.25 * static_cast<double>(seed % 3), 0.0, 0.0));
+    ASSERT_TRUE(d) << "seed " << seed << ": " << d.error().to_string();
+    Result<CompiledActionSet> set = CompiledActionSet::create(*d);
+    ASSERT_TRUE(set);
+    Result<TopoPlanner> shared = TopoPlanner::create_restrictable(*set);
+    ASSERT_TRUE(shared) << shared.error().to_string();
+    TopoScratch shared_scratch = shared->make_scratch();
+    testing::Rng rng(seed * 31 + 7);
+    const auto na = static_cast<size_t>(d->num_actions());
+    std::vector<uint8_t> all(na, 1);
+    bool several = false;
+    for (ActionId a = 0; a < d->num_actions(); ++a)
+      for (ActionId b = a + 1; b < d->num_actions(); ++b)
+        several = several || (d->effects(a)[0].var == d->effects(b)[0].var &&
+                              d->effects(a)[0].post == d->effects(b)[0].post);
+    EXPECT_EQ(shared->restrict_to(all), !several) << "seed " << seed;
+    std::vector<ActionId> out(na + 1), fresh_out(na + 1);
+    for (int32_t k = 0; k < 6; ++k) {
+      // A post-unique subset: actions in random order, each kept with odds 0.8 if its value has
+      // no producer yet.
+      std::vector<uint8_t> mask(na, 0);
+      std::set<std::pair<VarId, ValueId>> produced;
+      std::vector<ActionId> order(na);
+      for (size_t i = 0; i < na; ++i) order[i] = static_cast<ActionId>(i);
+      for (size_t i = na; i > 1; --i)
+        std::swap(order[i - 1],
+                  order[static_cast<size_t>(rng.uniform(0, static_cast<int32_t>(i) - 1))]);
+      for (ActionId a : order) {
+        const Effect& e = d->effects(a)[0];
+        if (rng.chance(0.8) && produced.insert({e.var, e.post}).second)
+          mask[static_cast<size_t>(a)] = 1;
+      }
+      ASSERT_TRUE(shared->restrict_to(mask)) << "seed " << seed;
+      Result<TopoPlanner> fresh = TopoPlanner::create(*d, mask);
+      ASSERT_TRUE(fresh) << fresh.error().to_string();
+      TopoScratch fresh_scratch = fresh->make_scratch();
+      for (int32_t j = 0; j < 4; ++j) {
+        testing::RandomInstanceOptions io;
+        io.kind = j % 2 ? testing::GoalKind::kRandomGoal : testing::GoalKind::kRandomWalk;
+        io.free_goal_probability = j >= 2 ? 0.5 : 0.0;
+        const Instance inst = testing::random_instance(*d, rng, io);
+        const std::string where = "seed " + std::to_string(seed) + " subset " + std::to_string(k) +
+                                  " instance " + std::to_string(j);
+        int32_t len = 0, fresh_len = 0;
+        const PlanStatus st = shared->plan(shared_scratch, inst.init, inst.goal, out, &len).status;
+        const PlanStatus fst =
+            fresh->plan(fresh_scratch, inst.init, inst.goal, fresh_out, &fresh_len).status;
+        ++compared;
+        if (st == PlanStatus::kUnsolvable) {
+          ++unsolvable;
+          ASSERT_EQ(fst, PlanStatus::kUnsolvable) << where;
+        }
+        if (st == PlanStatus::kSolved || fst == PlanStatus::kSolved) {
+          ASSERT_EQ(st, fst) << where;
+          ASSERT_EQ(std::vector<ActionId>(out.begin(), out.begin() + len),
+                    std::vector<ActionId>(fresh_out.begin(), fresh_out.begin() + fresh_len))
+              << where;
+          Instance in_subset = inst;
+          in_subset.npc_class = kAllActions;
+          const Validation v =
+              validate_plan(*d, in_subset, std::span<const ActionId>(out.data(), len));
+          ASSERT_TRUE(v.valid) << where << ": " << v.reason;
+          for (int32_t i = 0; i < len; ++i) ASSERT_TRUE(mask[static_cast<size_t>(out[i])]) << where;
+          ++solved;
+        }
+      }
+    }
+  }
+  std::printf("restricted ℙ vs ℙ built per subset: %lld instances, %lld plans, %lld unsolvable\n",
+              (long long)compared, (long long)solved, (long long)unsolvable);
+  EXPECT_GT(solved, compared / 4);
+  EXPECT_GT(unsolvable, 0);
 }
 
 TEST(Reach, RandomSeveralProducersAndMultiEffect) {

@@ -210,6 +210,17 @@ class TopoPlanner {
   [[nodiscard]] static Result<TopoPlanner> create(const CompiledActionSet& set,
                                                   StructuralClass structural_class);
 
+  // ℙ for a search over producer choices (src/runtime/reform/choice.cpp): the tables of a unary
+  // set whose values may have several producers, built once; restrict_to() then makes it ℙ on one
+  // post-unique subset in O(|A| + Σ|D_v|) without allocating, so that every subset shares the
+  // set's indexes and one TopoScratch. Such a planner is rewritten per subset (one per thread)
+  // and claims no structural class: where a class would prove an ordering failure, it gives up.
+  // Fails when an available action is not unary. Plans nothing before restrict_to().
+  [[nodiscard]] static Result<TopoPlanner> create_restrictable(const CompiledActionSet& set);
+  // Keeps the available actions `action_mask` marks (size num_actions()). Returns false, and
+  // keeps no action, when two marked actions set the same variable to the same value.
+  bool restrict_to(std::span<const uint8_t> action_mask);
+
   TopoPlanner() = default;
 
   [[nodiscard]] const Domain& domain() const { return *domain_; }
@@ -305,6 +316,8 @@ class TopoPlanner {
 
   // Cycles of the domain-action graphs (construction, src/runtime/topo/build.cpp).
   void find_cycles(int32_t slots, int32_t num_variables);
+  // Every table of ℙ over `set` but the class checks (src/runtime/topo/build.cpp).
+  void init(const CompiledActionSet& set, StructuralClass structural_class);
 
   // The indexes ℙ reads: the set's (shared with it, immutable), viewed by the spans below.
   CompiledActionSet set_;
@@ -364,6 +377,9 @@ class TopoPlanner {
     uint32_t code_delta;  // (post − pre)·weight(var) mod 2^32: the action's change of the code
   };
   std::vector<ActInfo> act_info_;
+  // Restrictable planners only: the producers of the current subset (producer_ views it).
+  std::vector<ActionId> own_producer_;
+  std::vector<int32_t> cycle_mark_;  // find_cycles' marks, kept so that restrict_to reuses them
 };
 
 // The cold-path PlanFn registered as "topo": builds a TopoPlanner for the instance's class and

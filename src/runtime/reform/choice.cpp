@@ -14,7 +14,7 @@
 #include <chrono>
 #include <cstdint>
 #include <limits>
-#include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -32,64 +32,90 @@ constexpr int64_t kInfinite = std::numeric_limits<int64_t>::max();
 
 struct Search {
   const Domain& d;
-  const Instance& inst;
-  int32_t budget;
-  const std::vector<Work>& acts;                        // the actions, as Work (for the closures)
   const std::vector<int32_t>& off;                      // value slot offsets
   const std::vector<std::vector<ActionId>>& producers;  // per slot: every action setting it
+  reform_detail::ChoiceScratch& s;
+  reform_detail::ChoiceOutcome& o;
+  std::span<const ValueId> s0;
+  std::span<const ValueId> goal;
+  int32_t budget;
+  int64_t nodes = 0;  // search nodes visited (leaves and branches); budget: 16 per choice
 
-  int64_t best_cost = kInfinite;
-  std::vector<ActionId> best;
-  int32_t choices = 0;
-  int32_t pruned = 0;
-  int64_t nodes = 0;         // search nodes visited (leaves and branches); budget: 16 per choice
-  bool exhausted = true;     // no node was skipped for the budget
-  bool all_answered = true;  // ℙ answered (plan or proof) on every leaf
-  bool branched = false;
-  int64_t root_bound = -1;                         // the root's lower bound (after narrowing)
-  PlanStatus single_status = PlanStatus::kGaveUp;  // the leaf's status when nothing branched
-  std::string single_message;
-  std::set<std::vector<uint8_t>> seen;
-
-  Search(const reform_detail::ChoiceTables& t, const Instance& in, int32_t max_choices)
+  Search(const reform_detail::ChoiceTables& t, reform_detail::ChoiceScratch& scratch,
+         std::span<const ValueId> s0_in, std::span<const ValueId> goal_in, int32_t max_choices)
       : d(*t.domain),
-        inst(in),
-        budget(max_choices),
-        acts(t.acts),
         off(t.off),
-        producers(t.producers) {}
+        producers(t.producers),
+        s(scratch),
+        o(scratch.outcome),
+        s0(s0_in),
+        goal(goal_in),
+        budget(max_choices) {}
   [[nodiscard]] size_t slot(VarId v, ValueId x) const { return static_cast<size_t>(off[v] + x); }
 
-  // Drops from `mask` the actions that cannot apply or cannot matter.
-  void narrow(std::vector<uint8_t>& mask) const {
-    std::vector<Work> sub;
-    std::vector<ActionId> ids;
-    for (ActionId a = 0; a < d.num_actions(); ++a)
-      if (mask[static_cast<size_t>(a)]) {
-        sub.push_back(acts[static_cast<size_t>(a)]);
-        ids.push_back(a);
+  // Drops from `mask` the actions that cannot apply from s0 or cannot matter to the goal, ignoring
+  // deletes (the closures of reform_detail::relaxed_closure, on the scratch's buffers).
+  void narrow(std::vector<uint8_t>& mask) {
+    const int32_t na = d.num_actions();
+    s.reached.assign(static_cast<size_t>(off.back()), 0);
+    for (VarId v = 0; v < d.num_variables(); ++v) s.reached[slot(v, s0[v])] = 1;
+    s.reach_act.assign(static_cast<size_t>(na), 0);
+    auto holds = [&](ActionId a) {
+      for (const Effect& e : d.effects(a))
+        if (e.pre != kUndefined && !s.reached[slot(e.var, e.pre)]) return false;
+      for (const Fact& f : d.prevail(a))
+        if (!s.reached[slot(f.var, f.value)]) return false;
+      return true;
+    };
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (ActionId a = 0; a < na; ++a) {
+        const auto i = static_cast<size_t>(a);
+        if (!mask[i] || s.reach_act[i] || !holds(a)) continue;
+        s.reach_act[i] = 1;
+        grew = true;
+        for (const Effect& e : d.effects(a)) s.reached[slot(e.var, e.post)] = 1;
       }
-    std::vector<uint8_t> reach, rel, reached;
-    reform_detail::relaxed_closure(d, sub, inst.init, inst.goal, reach, rel, reached);
-    for (size_t i = 0; i < ids.size(); ++i)
-      if (!rel[i]) mask[static_cast<size_t>(ids[i])] = 0;
+    }
+    s.rel.assign(static_cast<size_t>(off.back()), 0);
+    for (VarId v = 0; v < d.num_variables(); ++v)
+      if (goal[v] != kUndefined) s.rel[slot(v, goal[v])] = 1;
+    // reach_act: 1 reachable, 2 reachable and relevant.
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (ActionId a = 0; a < na; ++a) {
+        const auto i = static_cast<size_t>(a);
+        if (s.reach_act[i] != 1) continue;
+        bool needed = false;
+        for (const Effect& e : d.effects(a)) needed = needed || s.rel[slot(e.var, e.post)];
+        if (!needed) continue;
+        s.reach_act[i] = 2;
+        grew = true;
+        for (const Effect& e : d.effects(a))
+          if (e.pre != kUndefined) s.rel[slot(e.var, e.pre)] = 1;
+        for (const Fact& f : d.prevail(a)) s.rel[slot(f.var, f.value)] = 1;
+      }
+    }
+    for (size_t i = 0; i < mask.size(); ++i)
+      if (s.reach_act[i] != 2) mask[i] = 0;
   }
 
   // Σ cost of the actions every plan within `mask` contains; kInfinite when a needed value has
   // no producer (the node has no plan).
-  [[nodiscard]] int64_t lower_bound(const std::vector<uint8_t>& mask) const {
-    std::vector<uint8_t> needed(static_cast<size_t>(off.back()), 0), taken(acts.size(), 0);
-    std::vector<std::pair<VarId, ValueId>> queue;
+  [[nodiscard]] int64_t lower_bound(const std::vector<uint8_t>& mask) {
+    s.needed.assign(static_cast<size_t>(off.back()), 0);
+    s.taken.assign(mask.size(), 0);
+    s.queue.clear();
     auto need = [&](VarId v, ValueId x) {
-      if (x == kUndefined || x == inst.init[v] || needed[slot(v, x)]) return;
-      needed[slot(v, x)] = 1;
-      queue.emplace_back(v, x);
+      if (x == kUndefined || x == s0[v] || s.needed[slot(v, x)]) return;
+      s.needed[slot(v, x)] = 1;
+      s.queue.emplace_back(v, x);
     };
-    for (VarId v = 0; v < d.num_variables(); ++v) need(v, inst.goal[v]);
+    for (VarId v = 0; v < d.num_variables(); ++v) need(v, goal[v]);
     int64_t sum = 0;
-    while (!queue.empty()) {
-      const auto [v, x] = queue.back();
-      queue.pop_back();
+    while (!s.queue.empty()) {
+      const auto [v, x] = s.queue.back();
+      s.queue.pop_back();
       ActionId only = -1;
       int32_t n = 0;
       for (ActionId a : producers[slot(v, x)])
@@ -98,8 +124,8 @@ struct Search {
           ++n;
         }
       if (n == 0) return kInfinite;
-      if (n > 1 || taken[static_cast<size_t>(only)]) continue;
-      taken[static_cast<size_t>(only)] = 1;
+      if (n > 1 || s.taken[static_cast<size_t>(only)]) continue;
+      s.taken[static_cast<size_t>(only)] = 1;
       sum += d.cost(only);
       for (const Effect& e : d.effects(only)) need(e.var, e.pre);
       for (const Fact& f : d.prevail(only)) need(f.var, f.value);
@@ -107,67 +133,102 @@ struct Search {
     return sum;
   }
 
+  // True when `mask` was a leaf already (two branches can narrow to the same actions).
+  bool seen_before(const std::vector<uint8_t>& mask) {
+    uint64_t h = 1469598103934665603ull;  // FNV-1a
+    for (const uint8_t b : mask) h = (h ^ b) * 1099511628211ull;
+    const size_t n = mask.size();
+    for (size_t k = 0; k < s.seen_hash.size(); ++k)
+      if (s.seen_hash[k] == h && std::equal(mask.begin(), mask.end(), s.seen.begin() + k * n))
+        return true;
+    s.seen_hash.push_back(h);
+    s.seen.insert(s.seen.end(), mask.begin(), mask.end());
+    return false;
+  }
+
+  // ℙ on the post-unique leaf `mask`: the shared ℙ restricted to it; where that one gives up
+  // (it claims no class), a ℙ built for the leaf alone, whose class may make the failure a proof.
   void leaf(const std::vector<uint8_t>& mask) {
-    if (!seen.insert(mask).second) return;
-    ++choices;
-    Result<TopoPlanner> planner = TopoPlanner::create(d, mask);
-    if (!planner) {  // cannot happen on a unary post-unique mask; counted as unanswered
-      all_answered = false;
-      single_message = planner.error().to_string();
-      return;
-    }
-    TopoScratch scratch = planner->make_scratch();
-    std::vector<ActionId> out(static_cast<size_t>(planner->max_plan_length()));
+    if (seen_before(mask)) return;
+    ++o.choices;
     int32_t len = 0;
-    const PlanOutcome outcome = planner->plan(scratch, inst.init, inst.goal, out, &len);
-    const PlanStatus st = outcome.status;
-    single_status = st;
+    PlanStatus st = PlanStatus::kGaveUp;
+    std::string message;
+    if (s.topo && s.topo->restrict_to(mask)) {
+      TopoPlanner& topo = *s.topo;
+      const PlanOutcome outcome = topo.plan(s.topo_scratch, s0, goal, s.out, &len);
+      st = outcome.status;
+      if (st == PlanStatus::kUnsolvable) message = topo.explain(outcome);
+    }
+    if (st != PlanStatus::kSolved && st != PlanStatus::kUnsolvable) {
+      Result<TopoPlanner> own = TopoPlanner::create(d, mask);
+      if (!own) {  // cannot happen on a unary post-unique mask; counted as unanswered
+        o.all_answered = false;
+        o.single_message = own.error().to_string();
+        return;
+      }
+      TopoScratch scratch = own->make_scratch();
+      const PlanOutcome outcome = own->plan(scratch, s0, goal, s.out, &len);
+      st = outcome.status;
+      if (st != PlanStatus::kSolved) message = own->explain(outcome);
+    }
+    o.single_status = st;
     if (st == PlanStatus::kSolved) {
-      out.resize(static_cast<size_t>(len));
-      const int64_t c = plan_cost(d, out);
-      if (c < best_cost) {
-        best_cost = c;
-        best = std::move(out);
+      const std::span<const ActionId> plan(s.out.data(), static_cast<size_t>(len));
+      const int64_t c = plan_cost(d, plan);
+      if (c < o.best_cost) {
+        o.best_cost = c;
+        o.best.assign(plan.begin(), plan.end());
       }
     } else {
-      single_message = planner->explain(outcome);
-      if (st != PlanStatus::kUnsolvable) all_answered = false;
+      o.single_message = std::move(message);
+      if (st != PlanStatus::kUnsolvable) o.all_answered = false;
     }
   }
 
-  void dfs(std::vector<uint8_t> mask) {
-    if (choices >= budget || nodes >= int64_t{16} * budget) {
-      exhausted = false;
+  // The node whose mask is s.levels[depth].mask (levels may grow below: re-read after recursing).
+  void dfs(size_t depth) {
+    if (o.choices >= budget || nodes >= int64_t{16} * budget) {
+      o.exhausted = false;
       return;
     }
     ++nodes;
-    narrow(mask);
+    narrow(s.levels[depth].mask);
     // kInfinite proves the node has no plan; otherwise it is cut when it cannot beat the best.
-    const int64_t bound = lower_bound(mask);
-    if (root_bound < 0) root_bound = bound;
-    if (bound >= best_cost) {
-      ++pruned;
+    const int64_t bound = lower_bound(s.levels[depth].mask);
+    if (o.root_bound < 0) o.root_bound = bound;
+    if (bound >= o.best_cost) {
+      ++o.pruned;
       return;
     }
     // The first value with several relevant producers.
-    std::vector<ActionId> alts;
-    for (size_t s = 0; s < producers.size() && alts.size() < 2; ++s) {
-      alts.clear();
-      for (ActionId a : producers[s])
-        if (mask[static_cast<size_t>(a)]) alts.push_back(a);
+    {
+      reform_detail::ChoiceScratch::Level& cur = s.levels[depth];
+      for (size_t k = 0; k < producers.size() && cur.alts.size() < 2; ++k) {
+        cur.alts.clear();
+        for (ActionId a : producers[k])
+          if (cur.mask[static_cast<size_t>(a)]) cur.alts.push_back(a);
+      }
+      if (cur.alts.size() < 2) {
+        leaf(cur.mask);
+        return;
+      }
+      // Cheapest first; stable (insertion sort: a handful of producers, no buffer).
+      for (size_t i = 1; i < cur.alts.size(); ++i)
+        for (size_t j = i; j > 0 && d.cost(cur.alts[j]) < d.cost(cur.alts[j - 1]); --j)
+          std::swap(cur.alts[j], cur.alts[j - 1]);
     }
-    if (alts.size() < 2) {
-      leaf(mask);
-      return;
-    }
-    branched = true;
-    std::stable_sort(alts.begin(), alts.end(),
-                     [&](ActionId a, ActionId b) { return d.cost(a) < d.cost(b); });
-    for (ActionId keep : alts) {
-      std::vector<uint8_t> child = mask;
-      for (ActionId other : alts)
-        if (other != keep) child[static_cast<size_t>(other)] = 0;
-      dfs(std::move(child));
+    o.branched = true;
+    if (s.levels.size() <= depth + 1) s.levels.resize(depth + 2);
+    for (size_t i = 0; i < s.levels[depth].alts.size(); ++i) {
+      const reform_detail::ChoiceScratch::Level& cur = s.levels[depth];
+      reform_detail::ChoiceScratch::Level& child = s.levels[depth + 1];
+      child.mask.assign(cur.mask.begin(), cur.mask.end());
+      const ActionId keep = cur.alts[i];
+      for (ActionId other : cur.alts)
+        if (other != keep) child.mask[static_cast<size_t>(other)] = 0;
+      child.alts.clear();
+      dfs(depth + 1);
     }
   }
 };
@@ -189,6 +250,11 @@ ChoiceTables ChoiceTables::build(const Domain& d) {
     t.producers[static_cast<size_t>(t.off[w.eff[0].var] + w.eff[0].post)].push_back(a);
     t.acts.push_back(std::move(w));
   }
+  Result<CompiledActionSet> set = CompiledActionSet::create(d);
+  if (set) {
+    Result<TopoPlanner> topo = TopoPlanner::create_restrictable(*set);
+    if (topo) t.topo = std::move(topo).value();
+  }
   return t;
 }
 
@@ -209,22 +275,39 @@ std::string ChoiceOutcome::message_without_plan() const {
                   : single_message;
 }
 
+void search_choices(const ChoiceTables& tables, ChoiceScratch& scratch, std::span<const ValueId> s0,
+                    std::span<const ValueId> goal, int32_t max_choices) {
+  const auto na = static_cast<size_t>(tables.domain->num_actions());
+  if (!scratch.topo && tables.topo) {
+    scratch.topo = *tables.topo;
+    scratch.topo_scratch = scratch.topo->make_scratch();
+  }
+  if (scratch.out.size() < std::max<size_t>(na, 1)) scratch.out.assign(std::max<size_t>(na, 1), -1);
+  ChoiceOutcome& o = scratch.outcome;
+  o.best_cost = kInfinite;
+  o.best.clear();
+  o.choices = 0;
+  o.pruned = 0;
+  o.branched = false;
+  o.exhausted = true;
+  o.all_answered = true;
+  o.root_bound = -1;
+  o.single_status = PlanStatus::kGaveUp;
+  o.single_message.clear();
+  scratch.seen.clear();
+  scratch.seen_hash.clear();
+  if (scratch.levels.empty()) scratch.levels.resize(1);
+  scratch.levels[0].mask.assign(na, 1);
+  scratch.levels[0].alts.clear();
+  Search search(tables, scratch, s0, goal, std::max(max_choices, 1));
+  search.dfs(0);
+}
+
 ChoiceOutcome search_choices(const ChoiceTables& tables, const Instance& instance,
                              int32_t max_choices) {
-  Search search(tables, instance, std::max(max_choices, 1));
-  search.dfs(std::vector<uint8_t>(static_cast<size_t>(tables.domain->num_actions()), 1));
-  ChoiceOutcome o;
-  o.best_cost = search.best_cost;
-  o.best = std::move(search.best);
-  o.choices = search.choices;
-  o.pruned = search.pruned;
-  o.branched = search.branched;
-  o.exhausted = search.exhausted;
-  o.all_answered = search.all_answered;
-  o.root_bound = search.root_bound;
-  o.single_status = search.single_status;
-  o.single_message = std::move(search.single_message);
-  return o;
+  ChoiceScratch scratch;
+  search_choices(tables, scratch, instance.init, instance.goal, max_choices);
+  return std::move(scratch.outcome);
 }
 
 }  // namespace reform_detail

@@ -3,12 +3,14 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "topoplan/runtime/domain.h"
 #include "topoplan/runtime/plan.h"
+#include "topoplan/runtime/topo.h"
 
 namespace topoplan::reform_detail {
 
@@ -35,6 +37,9 @@ struct ChoiceTables {
   std::vector<Work> acts;
   std::vector<int32_t> off;                      // value slot offsets
   std::vector<std::vector<ActionId>> producers;  // per slot
+  // ℙ's tables over every action, restricted to one leaf's producers at a time (topo.h,
+  // create_restrictable): no leaf builds a planner or runs the class analysis.
+  std::optional<TopoPlanner> topo;
   [[nodiscard]] static ChoiceTables build(const Domain& d);
 };
 
@@ -55,8 +60,30 @@ struct ChoiceOutcome {
   [[nodiscard]] std::string message_without_plan() const;
 };
 
-// ℙ over producer choices on a unary task (reform.h, step 2) for `instance` (its init and goal;
-// its class is ignored: every action of the tables' domain is available).
+// The producer-choice search's working memory, one per thread: after the first calls have grown
+// it, a call allocates nothing unless a leaf's ℙ gives up (then a ℙ is built for that leaf alone).
+struct ChoiceScratch {
+  std::optional<TopoPlanner> topo;  // a copy of the tables' restrictable ℙ
+  TopoScratch topo_scratch;
+  std::vector<ActionId> out;                     // a leaf's plan
+  std::vector<uint8_t> reached, rel, reach_act;  // narrowing: per slot, per slot, per action
+  std::vector<uint8_t> needed, taken;            // lower bound: per slot, per action
+  std::vector<std::pair<VarId, ValueId>> queue;  // lower bound
+  struct Level {                                 // per search depth
+    std::vector<uint8_t> mask;
+    std::vector<ActionId> alts;
+  };
+  std::vector<Level> levels;
+  std::vector<uint8_t> seen;        // the masks of the leaves planned, one after another
+  std::vector<uint64_t> seen_hash;  // their hashes
+  ChoiceOutcome outcome;            // the last call's answer
+};
+
+// ℙ over producer choices on a unary task (reform.h, step 2) from `s0` to `goal` (every action of
+// the tables' domain is available); the answer is scratch.outcome.
+void search_choices(const ChoiceTables& tables, ChoiceScratch& scratch, std::span<const ValueId> s0,
+                    std::span<const ValueId> goal, int32_t max_choices);
+// Same with a scratch of its own (cold path).
 [[nodiscard]] ChoiceOutcome search_choices(const ChoiceTables& tables, const Instance& instance,
                                            int32_t max_choices);
 

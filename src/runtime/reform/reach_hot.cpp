@@ -8,8 +8,9 @@
 //   * unary and post-unique: ℙ prepared on it; a call is ℙ's (no allocation). When ℙ gives up
 //     without a proof, the call goes on to the producer-choice search below, whose relevance
 //     pruning may take the task back into ℙ's class;
-//   * unary, several producers of a value: the producer tables are built once; a call runs the
-//     producer-choice search (its search nodes allocate);
+//   * unary, several producers of a value: the producer tables and one ℙ over every action are
+//     built once; a call runs the producer-choice search, each leaf ℙ restricted to its producers
+//     (on the scratch: no allocation once the scratch has grown, unless a leaf's ℙ gives up);
 //   * multi-effect: a call reformulates its instance (merging depends on what s0 reaches) and
 //     runs plan_reach on the prepared task (cold work, per call).
 // Plans are the user's actions. A solved outcome whose plan is not proven optimal (a producer
@@ -36,6 +37,7 @@ using reform_detail::Work;
 
 struct ReachHotScratch final : PlanScratch {
   TopoScratch topo;
+  reform_detail::ChoiceScratch choice;
   Instance instance;  // s0 and goal copied for the cold stages (buffers reused)
   std::string message;
 };
@@ -104,11 +106,9 @@ class ReachHotPlanner final : public HotPlanner {
       }
       if (o.status == PlanStatus::kBufferTooSmall) return o;
     }
-    s.instance.init.assign(s0.begin(), s0.end());
-    s.instance.goal.assign(goal.begin(), goal.end());
     if (unary_) {
-      reform_detail::ChoiceOutcome c =
-          reform_detail::search_choices(tables_, s.instance, ReachOptions{}.max_choices);
+      reform_detail::search_choices(tables_, s.choice, s0, goal, ReachOptions{}.max_choices);
+      const reform_detail::ChoiceOutcome& c = s.choice.outcome;
       if (c.best_cost == std::numeric_limits<int64_t>::max()) {
         o.status = c.status_without_plan();
         o.detail =
@@ -119,6 +119,8 @@ class ReachHotPlanner final : public HotPlanner {
       if (c.branched && c.best_cost != c.root_bound) o.detail = kDetailNotProvenOptimal;
       return emit(c.best, out, len, o);
     }
+    s.instance.init.assign(s0.begin(), s0.end());
+    s.instance.goal.assign(goal.begin(), goal.end());
     const ReachResult rr = plan_reach(*task_, s.instance);
     o.status = rr.result.status;
     if (o.status != PlanStatus::kSolved) {

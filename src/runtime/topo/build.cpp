@@ -28,8 +28,6 @@ Result<TopoPlanner> TopoPlanner::create(const Domain& domain, std::span<const ui
 Result<TopoPlanner> TopoPlanner::create(const CompiledActionSet& set,
                                         StructuralClass structural_class) {
   const Domain& domain = set.domain();
-  const int32_t m = domain.num_variables();
-  const int32_t na = domain.num_actions();
   // ℙ's class: unary and post-unique. The first offending action (ascending) is named.
   if (!set.all_unary() || !set.post_unique()) {
     for (const ActionId a : set.actions()) {
@@ -46,6 +44,17 @@ Result<TopoPlanner> TopoPlanner::create(const CompiledActionSet& set,
     }
   }
   TopoPlanner p;
+  p.init(set, structural_class);
+  return p;
+}
+
+// The tables of ℙ over `set` (unary; post-unique unless the producers are replaced by
+// restrict_to): everything but the class checks.
+void TopoPlanner::init(const CompiledActionSet& set, StructuralClass structural_class) {
+  const Domain& domain = set.domain();
+  const int32_t m = domain.num_variables();
+  const int32_t na = domain.num_actions();
+  TopoPlanner& p = *this;
   p.set_ = set;
   p.domain_ = &domain;
   p.class_ = structural_class;
@@ -112,7 +121,47 @@ Result<TopoPlanner> TopoPlanner::create(const CompiledActionSet& set,
     if (a >= 0) p.walk_step_[static_cast<size_t>(k)] = {a, p.act_info_[static_cast<size_t>(a)].pre};
   }
   p.shape_ = static_cast<uint64_t>(na) << 32 | static_cast<uint32_t>(slots);
+}
+
+Result<TopoPlanner> TopoPlanner::create_restrictable(const CompiledActionSet& set) {
+  const Domain& domain = set.domain();
+  for (const ActionId a : set.actions())
+    if (domain.effects(a).size() != 1)
+      return error_of("topo: action '" + domain.action_name(a) + "' is not unary (" +
+                      std::to_string(domain.effects(a).size()) + " effects)");
+  TopoPlanner p;
+  p.init(set, StructuralClass::kNone);
+  // No subset chosen yet: no producers (restrict_to sets them).
+  p.own_producer_.assign(static_cast<size_t>(set.num_slots()), -1);
+  p.producer_ = p.own_producer_;
+  p.walk_step_.assign(p.walk_step_.size(), TopoPlanner::WalkStep{-1, -1});
+  p.find_cycles(set.num_slots(), domain.num_variables());
   return p;
+}
+
+bool TopoPlanner::restrict_to(std::span<const uint8_t> action_mask) {
+  const int32_t slots = value_offset_.back();
+  own_producer_.assign(static_cast<size_t>(slots), -1);
+  producer_ = own_producer_;  // (a copy's span still names the original's table)
+  bool undefined_pre = false;
+  bool post_unique = true;
+  for (const ActionId a : set_.actions()) {
+    if (action_mask[static_cast<size_t>(a)] == 0) continue;
+    const ActInfo& ai = act_info_[static_cast<size_t>(a)];
+    ActionId& prod = own_producer_[static_cast<size_t>(ai.post_slot)];
+    post_unique = post_unique && prod < 0;
+    prod = a;
+    undefined_pre = undefined_pre || ai.pre == kUndefined;
+  }
+  if (!post_unique) own_producer_.assign(static_cast<size_t>(slots), -1);
+  general_only_ = undefined_pre;
+  for (int32_t k = 0; k < slots; ++k) {
+    const ActionId a = own_producer_[static_cast<size_t>(k)];
+    walk_step_[static_cast<size_t>(k)] =
+        a >= 0 ? WalkStep{a, act_info_[static_cast<size_t>(a)].pre} : WalkStep{-1, -1};
+  }
+  find_cycles(slots, static_cast<int32_t>(value_offset_.size()) - 1);
+  return post_unique;
 }
 
 // Cycles of the functional graphs x → parent(x) = pre(producer(x)): every value has at most one
@@ -123,7 +172,8 @@ void TopoPlanner::find_cycles(int32_t slots, int32_t m) {
   p.cycle_id_.assign(static_cast<size_t>(slots), -1);
   p.cycle_next_.assign(static_cast<size_t>(slots), -1);
   auto pre_of = [&](ActionId a) { return p.act_info_[static_cast<size_t>(a)].pre; };
-  std::vector<int32_t> mark(static_cast<size_t>(slots), 0);  // 0 new, k>0 visited in walk k
+  std::vector<int32_t>& mark = p.cycle_mark_;  // 0 new, k>0 visited in walk k
+  mark.assign(static_cast<size_t>(slots), 0);
   int32_t walk_id = 0;
   for (VarId v = 0; v < m; ++v) {
     for (ValueId x0 = 0; x0 < domain.domain_size(v); ++x0) {
