@@ -7,9 +7,9 @@
 // is post-unique: ℙ plans it. Every plan that uses one producer per value lies within some leaf
 // (choose its producer at each branch), and ℙ's plan is the cheapest plan of its leaf (every
 // chosen action is in every plan of the leaf), so the best leaf plan is optimal among such plans
-// once every leaf is answered. A node whose lower bound (the costs of the actions every plan of
-// the node contains: sole producers of needed values, followed back from the goal) is not below
-// the best plan found is cut.
+// once every leaf is answered. A node whose lower bound (Σ over the values every plan of the node
+// must produce of their cheapest producer; see lower_bound) is not below the best plan found is
+// cut.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -100,35 +100,50 @@ struct Search {
       if (s.reach_act[i] != 2) mask[i] = 0;
   }
 
-  // Σ cost of the actions every plan within `mask` contains; kInfinite when a needed value has
-  // no producer (the node has no plan).
+  // A lower bound on the cost of every plan within `mask`; kInfinite when a needed value has no
+  // producer (the node has no plan). A value is needed when it is a goal value, or a condition
+  // shared by every producer of a needed value, and differs from s0. Every plan holds a producer
+  // of each needed value, and an action (unary) produces one value only, so Σ over the needed
+  // values of their cheapest producer is a bound.
   [[nodiscard]] int64_t lower_bound(const std::vector<uint8_t>& mask) {
     s.needed.assign(static_cast<size_t>(off.back()), 0);
-    s.taken.assign(mask.size(), 0);
     s.queue.clear();
     auto need = [&](VarId v, ValueId x) {
       if (x == kUndefined || x == s0[v] || s.needed[slot(v, x)]) return;
       s.needed[slot(v, x)] = 1;
       s.queue.emplace_back(v, x);
     };
+    // True when action b requires var = x (an effect's pre-condition or a prevail-condition).
+    auto demands = [&](ActionId b, VarId var, ValueId x) {
+      for (const Effect& e : d.effects(b))
+        if (e.var == var) return e.pre == x;
+      for (const Fact& f : d.prevail(b))
+        if (f.var == var) return f.value == x;
+      return false;
+    };
     for (VarId v = 0; v < d.num_variables(); ++v) need(v, goal[v]);
     int64_t sum = 0;
     while (!s.queue.empty()) {
       const auto [v, x] = s.queue.back();
       s.queue.pop_back();
-      ActionId only = -1;
-      int32_t n = 0;
+      ActionId first = -1;
+      int64_t cheapest = kInfinite;
       for (ActionId a : producers[slot(v, x)])
         if (mask[static_cast<size_t>(a)]) {
-          only = a;
-          ++n;
+          if (first < 0) first = a;
+          cheapest = std::min(cheapest, d.cost(a));
         }
-      if (n == 0) return kInfinite;
-      if (n > 1 || s.taken[static_cast<size_t>(only)]) continue;
-      s.taken[static_cast<size_t>(only)] = 1;
-      sum += d.cost(only);
-      for (const Effect& e : d.effects(only)) need(e.var, e.pre);
-      for (const Fact& f : d.prevail(only)) need(f.var, f.value);
+      if (first < 0) return kInfinite;
+      sum += cheapest;
+      auto shared = [&](VarId var, ValueId y) {
+        for (ActionId b : producers[slot(v, x)])
+          if (mask[static_cast<size_t>(b)] && b != first && !demands(b, var, y)) return false;
+        return true;
+      };
+      for (const Effect& e : d.effects(first))
+        if (e.pre != kUndefined && shared(e.var, e.pre)) need(e.var, e.pre);
+      for (const Fact& f : d.prevail(first))
+        if (shared(f.var, f.value)) need(f.var, f.value);
     }
     return sum;
   }
@@ -201,14 +216,17 @@ struct Search {
       ++o.pruned;
       return;
     }
-    // The first value with several relevant producers.
+    // The first value every plan must produce (lower_bound's s.needed) with several relevant
+    // producers — a choice every plan makes —, else the first value with several.
     {
       reform_detail::ChoiceScratch::Level& cur = s.levels[depth];
-      for (size_t k = 0; k < producers.size() && cur.alts.size() < 2; ++k) {
-        cur.alts.clear();
-        for (ActionId a : producers[k])
-          if (cur.mask[static_cast<size_t>(a)]) cur.alts.push_back(a);
-      }
+      for (int32_t pass = 0; pass < 2 && cur.alts.size() < 2; ++pass)
+        for (size_t k = 0; k < producers.size() && cur.alts.size() < 2; ++k) {
+          if (pass == 0 && !s.needed[k]) continue;
+          cur.alts.clear();
+          for (ActionId a : producers[k])
+            if (cur.mask[static_cast<size_t>(a)]) cur.alts.push_back(a);
+        }
       if (cur.alts.size() < 2) {
         leaf(cur.mask);
         return;

@@ -67,7 +67,7 @@ struct ChoiceScratch {
   TopoScratch topo_scratch;
   std::vector<ActionId> out;                     // a leaf's plan
   std::vector<uint8_t> reached, rel, reach_act;  // narrowing: per slot, per slot, per action
-  std::vector<uint8_t> needed, taken;            // lower bound: per slot, per action
+  std::vector<uint8_t> needed;                   // lower bound: per slot
   std::vector<std::pair<VarId, ValueId>> queue;  // lower bound
   struct Level {                                 // per search depth
     std::vector<uint8_t> mask;
