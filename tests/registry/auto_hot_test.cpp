@@ -91,6 +91,58 @@ TEST(AutoHot, AgreesWithExactWhereTopoTakesTheSet) {
   EXPECT_GT(all.by_topo, 600);  // ℙ answers most; A* the rest (partial goals, repeats)
 }
 
+// A chain of k boolean flags, each set by one action that needs the previous flag: ℙ's class.
+Domain flag_chain(int32_t k) {
+  DomainDef def;
+  def.name = "flags";
+  for (int32_t i = 0; i < k; ++i) {
+    def.variables.push_back(VariableDef{"f" + std::to_string(i), {"off", "on"}});
+    ActionDef a{"Set" + std::to_string(i), 1 + i % 3, {Effect{i, 0, 1}}, {}};
+    if (i > 0) a.prevail.push_back(Fact{i - 1, 1});
+    def.actions.push_back(a);
+  }
+  Result<Domain> d = Domain::compile(def);
+  EXPECT_TRUE(d.ok());
+  return std::move(d).value();
+}
+
+// Tasks of at most 64 states go to A* first (its whole search is cheaper than ℙ's fixed cost);
+// larger ones to ℙ first. Either way the answer is the exact search's.
+TEST(AutoHot, TinyTasksGoToAStarFirst) {
+  for (const int32_t k : {3, 6, 7, 9}) {
+    const Domain d = flag_chain(k);
+    auto set = CompiledActionSet::create(d);
+    ASSERT_TRUE(set.ok());
+    auto autop = make("auto", set.value());
+    auto exact = make("exact", set.value());
+    ASSERT_TRUE(autop && exact);
+    auto as = autop->make_scratch();
+    auto es = exact->make_scratch();
+    std::vector<ActionId> plan(64), ref(64);
+    const bool tiny = (int64_t{1} << k) <= 64;
+    for (int32_t mask = 0; mask < (1 << k); mask += 1 + mask / 4) {
+      std::vector<ValueId> s0(static_cast<size_t>(k)), goal(static_cast<size_t>(k), 1);
+      for (int32_t i = 0; i < k; ++i) s0[static_cast<size_t>(i)] = (mask >> i) & 1;
+      int32_t len = 0, ref_len = 0;
+      const PlanOutcome o = autop->plan(*as, s0, goal, plan, &len);
+      const PlanOutcome e = exact->plan(*es, s0, goal, ref, &ref_len);
+      const std::string at = std::to_string(k) + " flags, s0 mask " + std::to_string(mask);
+      ASSERT_EQ(o.status, e.status) << at;
+      ASSERT_EQ(o.status, PlanStatus::kSolved) << at;
+      EXPECT_EQ(o.planner, tiny ? "astar" : "topo") << at;
+      Instance inst;
+      inst.init = s0;
+      inst.goal = goal;
+      const std::span<const ActionId> p(plan.data(), static_cast<size_t>(len));
+      const Validation v = validate_plan(d, inst, p);
+      EXPECT_TRUE(v.valid) << at << ": " << v.reason;
+      EXPECT_EQ(plan_cost(d, p),
+                plan_cost(d, std::span<const ActionId>(ref.data(), static_cast<size_t>(ref_len))))
+          << at;
+    }
+  }
+}
+
 TEST(AutoHot, AnswersWithAStarWhereTopoRefusesTheSet) {
   for (const auto refusal : {testing::Refusal::kTwoProducers, testing::Refusal::kTwoEffects}) {
     Tally all;

@@ -69,17 +69,28 @@ class AStarHotPlanner final : public HotPlanner {
   PlanOutcome plan_within(const SearchLimits& limits, PlanScratch& scratch,
                           std::span<const ValueId> s0, std::span<const ValueId> goal,
                           std::span<ActionId> out, int32_t* len) const override {
-    PlanOutcome outcome;
-    *len = 0;
-    if (packed_) {
+    if (packed_ && limits_in_range(limits)) [[likely]] {
       auto& p = static_cast<PackedHotScratch&>(scratch);
-      if (!limits_in_range(limits)) {
-        outcome.detail = kDetailBadInput;
-        return outcome;
-      }
-      outcome = packed_->plan(p.search, s0, goal, limits, out, len);
+      const PlanOutcome outcome = packed_->plan(p.search, s0, goal, limits, out, len);
       p.expanded = p.search.expanded;
       p.generated = p.search.generated;
+      return outcome;
+    }
+    return plan_general(limits, scratch, s0, goal, out, len);
+  }
+  [[nodiscard]] int32_t max_plan_length() const override { return max_len_; }
+
+ private:
+  // Out of line: the one-word path above stays a short function (its fixed cost per call is
+  // most of a small GOAP task's; docs/benchmarks.md, "Small GOAP tasks").
+  [[gnu::noinline]] PlanOutcome plan_general(const SearchLimits& limits, PlanScratch& scratch,
+                                             std::span<const ValueId> s0,
+                                             std::span<const ValueId> goal, std::span<ActionId> out,
+                                             int32_t* len) const {
+    PlanOutcome outcome;
+    *len = 0;
+    if (packed_) {  // limits out of range
+      outcome.detail = kDetailBadInput;
       return outcome;
     }
     auto& s = static_cast<AStarHotScratch&>(scratch);
@@ -117,9 +128,6 @@ class AStarHotPlanner final : public HotPlanner {
         return outcome;
     }
   }
-  [[nodiscard]] int32_t max_plan_length() const override { return max_len_; }
-
- private:
   [[nodiscard]] bool valid(std::span<const ValueId> state, bool partial) const {
     if (state.size() != static_cast<size_t>(domain_->num_variables())) return false;
     for (VarId v = 0; v < domain_->num_variables(); ++v) {

@@ -52,7 +52,7 @@ struct HeapAfter {  // best_first.h's order: the std heap's max is the entry to 
   }
 }
 
-// The node of `state`, new (inserted = true, g/h/parent to be set) or found.
+// The node of `state`, new (inserted = true; the caller sets all its fields) or found.
 [[gnu::always_inline]] inline int32_t intern(PackedAStarScratch& s, uint64_t state,
                                              bool& inserted) {
   if ((s.num_nodes + 1) * 2 > s.slots.size()) grow_table(s);  // at most half full, room for one
@@ -62,7 +62,7 @@ struct HeapAfter {  // best_first.h's order: the std heap's max is the entry to 
     if (slot.stamp != s.stamp) {
       const auto id = static_cast<int32_t>(s.num_nodes++);
       slot = {s.stamp, id};
-      s.nodes[static_cast<size_t>(id)] = {state, 0, 0, -1, -1};
+      s.nodes[static_cast<size_t>(id)].state = state;  // (the probe above compares it)
       inserted = true;
       return id;
     }
@@ -74,7 +74,10 @@ struct HeapAfter {  // best_first.h's order: the std heap's max is the entry to 
 }
 
 [[gnu::always_inline]] inline void push(PackedAStarScratch& s, int64_t f, int64_t g, int32_t node) {
-  if (s.heap_size == s.heap.size()) s.heap.resize(s.heap.size() * 2);
+  if (s.heap_size == s.heap_capacity) {
+    s.heap.resize(s.heap_capacity * 2);
+    s.heap_capacity = s.heap.size();
+  }
   s.heap[s.heap_size++] = {f, g, node};
   std::push_heap(s.heap.data(), s.heap.data() + s.heap_size, HeapAfter{});
 }
@@ -85,6 +88,7 @@ PackedAStarScratch::PackedAStarScratch(size_t num_variables) {
   nodes.resize(256);  // slots.size() / 2: a node is entered only while the table has room
   slots.assign(512, Slot{0, 0});
   heap.resize(256);
+  heap_capacity = heap.size();
   terms.resize(num_variables);
 }
 
@@ -233,8 +237,8 @@ PlanOutcome PackedAStar::plan(PackedAStarScratch& s, std::span<const ValueId> s0
   s.num_nodes = 0;
   s.heap_size = 0;
   // best_first.h stops at max(1, M / kBytesPerNode) nodes; with the root entered, that is
-  // (nodes + 1) * kBytesPerNode > M, without a division per call.
-  const int64_t max_bytes = limits.max_memory_bytes;
+  // (nodes + 1) * kBytesPerNode > M, i.e. nodes + 1 > floor(M / kBytesPerNode).
+  const int64_t max_nodes = limits.max_memory_bytes / kBytesPerNode;
 
   bool inserted = false;
   (void)intern(s, root, inserted);
@@ -244,7 +248,7 @@ PlanOutcome PackedAStar::plan(PackedAStarScratch& s, std::span<const ValueId> s0
     outcome.detail = kDetailExhausted;
     return outcome;
   }
-  s.nodes[0].h = h0;
+  s.nodes[0] = {root, 0, h0, -1, -1};
   push(s, h0, 0, 0);
 
   // The clock is read as in best_first.h: after 1024 expansions, then every 1024.
@@ -275,7 +279,7 @@ PlanOutcome PackedAStar::plan(PackedAStarScratch& s, std::span<const ValueId> s0
       outcome.detail = kDetailExpansionLimit;
       return outcome;
     }
-    if (limits.max_seconds > 0 && (s.expanded & 1023) == 0 && s.expanded > 0) {
+    if ((s.expanded & 1023) == 0 && s.expanded > 0 && limits.max_seconds > 0) {
       const Clock::time_point now = Clock::now();
       if (s.expanded == 1024) start = now;
       if (std::chrono::duration<double>(now - start).count() > limits.max_seconds) {
@@ -288,7 +292,7 @@ PlanOutcome PackedAStar::plan(PackedAStarScratch& s, std::span<const ValueId> s0
     for (const Action& a : actions_) {
       if ((node.state & a.pre_mask) != a.pre_value) continue;
       ++s.generated;
-      if ((static_cast<int64_t>(s.num_nodes) + 1) * kBytesPerNode > max_bytes) {
+      if (static_cast<int64_t>(s.num_nodes) + 1 > max_nodes) {
         outcome.status = PlanStatus::kLimitReached;
         outcome.detail = kDetailMemoryLimit;
         return outcome;

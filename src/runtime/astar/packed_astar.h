@@ -61,6 +61,7 @@ struct PackedAStarScratch {
   uint32_t stamp = 0;
   std::vector<HeapEntry> heap;
   size_t heap_size = 0;
+  size_t heap_capacity = 0;     // heap.size(), kept apart: the push's test is then one compare
   std::vector<GoalTerm> terms;  // one per variable
   size_t num_terms = 0;
   int64_t expanded = 0;

@@ -27,8 +27,23 @@ namespace {
 
 // The stages of "auto", first to last.
 // "topo-reach" is not a stage: prepared, it costs 10-1000x A* on the real GOAP corpus
-// (docs/benchmarks.md, "ℙ's reach, prepared"), since its producer-choice leaves build a ℙ each.
+// (docs/benchmarks.md, "ℙ's reach, prepared"): its search over producer choices narrows and
+// bounds every node, which costs more than the one-word A*'s whole search on these tasks.
 constexpr std::array<std::string_view, 2> kAutoStages = {"topo", "astar"};
+// Tasks whose whole state space has at most this many states take A* first: it expands at most
+// that many nodes, which costs less than ℙ's fixed work per call (docs/benchmarks.md, "Small
+// GOAP tasks": 3 boolean variables, 1.5 k instructions for A* against 4.6 k for ℙ).
+constexpr int64_t kTinyStates = 64;
+constexpr std::array<std::string_view, 2> kTinyAutoStages = {"astar", "topo"};
+
+bool tiny(const Domain& d) {
+  int64_t states = 1;
+  for (VarId v = 0; v < d.num_variables(); ++v) {
+    states *= d.domain_size(v);
+    if (states > kTinyStates) return false;
+  }
+  return true;
+}
 
 struct AutoScratch final : PlanScratch {
   std::vector<std::unique_ptr<PlanScratch>> stages;  // one per created stage
@@ -41,7 +56,10 @@ class AutoHotPlanner final : public HotPlanner {
   AutoHotPlanner(std::vector<std::unique_ptr<HotPlanner>> stages, std::string refused,
                  const SearchLimits& limits)
       : stages_(std::move(stages)), refused_(std::move(refused)), limits_(limits) {
-    for (const auto& s : stages_) max_len_ = std::max(max_len_, s->max_plan_length());
+    for (const auto& s : stages_) {
+      max_len_ = std::max(max_len_, s->max_plan_length());
+      names_.push_back(s->name());
+    }
   }
 
   [[nodiscard]] std::string_view name() const override { return "auto"; }
@@ -53,31 +71,35 @@ class AutoHotPlanner final : public HotPlanner {
   }
   PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
                    std::span<ActionId> out, int32_t* len) const override {
+    if (stages_.size() == 1) return plan_one(limits_, scratch, s0, goal, out, len);
     return plan_within(limits_, scratch, s0, goal, out, len);
   }
   PlanOutcome plan_within(const SearchLimits& limits, PlanScratch& scratch,
                           std::span<const ValueId> s0, std::span<const ValueId> goal,
                           std::span<ActionId> out, int32_t* len) const override {
+    if (stages_.size() == 1) return plan_one(limits, scratch, s0, goal, out, len);
     auto& s = static_cast<AutoScratch&>(scratch);
+    const auto n = static_cast<int32_t>(stages_.size());
     s.expanded = s.generated = 0;
     PlanOutcome o;
-    const auto n = static_cast<int32_t>(stages_.size());
     for (int32_t i = 0; i < n; ++i) {
       const HotPlanner& stage = *stages_[static_cast<size_t>(i)];
       PlanScratch& ss = *s.stages[static_cast<size_t>(i)];
       o = stage.plan(ss, s0, goal, out, len, limits);
-      o.planner = stage.name();
-      s.outcomes[static_cast<size_t>(i)] = o;
+      o.planner = names_[static_cast<size_t>(i)];
       s.tried = i + 1;
       s.expanded += ss.expanded;
       s.generated += ss.generated;
       // A plan not proven optimal is no answer here: a later stage finds the optimum.
-      if (o.status == PlanStatus::kSolved && (o.detail & kDetailNotProvenOptimal) != 0 && i + 1 < n)
-        continue;
-      // An answer, or a reason every later stage would share (bad input, a short buffer).
-      if (o.status == PlanStatus::kSolved || o.status == PlanStatus::kUnsolvable ||
-          o.status == PlanStatus::kBufferTooSmall || (o.detail & kDetailBadInput) != 0)
+      // Otherwise an answer, or a reason every later stage would share (bad input, a short
+      // buffer), ends the chain.
+      const bool unproven =
+          o.status == PlanStatus::kSolved && (o.detail & kDetailNotProvenOptimal) != 0 && i + 1 < n;
+      if (!unproven &&
+          (o.status == PlanStatus::kSolved || o.status == PlanStatus::kUnsolvable ||
+           o.status == PlanStatus::kBufferTooSmall || (o.detail & kDetailBadInput) != 0))
         return o;
+      s.outcomes[static_cast<size_t>(i)] = o;  // for explain (the last stage's is its argument)
     }
     return o;
   }
@@ -106,7 +128,23 @@ class AutoHotPlanner final : public HotPlanner {
   }
 
  private:
+  // One stage accepted the set (ℙ refuses most GOAP domains): no chain to walk.
+  [[gnu::always_inline]] PlanOutcome plan_one(const SearchLimits& limits, PlanScratch& scratch,
+                                              std::span<const ValueId> s0,
+                                              std::span<const ValueId> goal,
+                                              std::span<ActionId> out, int32_t* len) const {
+    auto& s = static_cast<AutoScratch&>(scratch);
+    PlanScratch& ss = *s.stages[0];
+    PlanOutcome o = stages_[0]->plan(ss, s0, goal, out, len, limits);
+    o.planner = names_[0];
+    s.tried = 1;  // (explain reads the outcomes of the stages before the last only)
+    s.expanded = ss.expanded;
+    s.generated = ss.generated;
+    return o;
+  }
+
   std::vector<std::unique_ptr<HotPlanner>> stages_;
+  std::vector<std::string_view> names_;  // per stage, its name()
   std::string refused_;  // the stages that refused the set, with their reasons ("" if none)
   SearchLimits limits_;
   int32_t max_len_ = 0;
@@ -120,7 +158,7 @@ Result<std::unique_ptr<HotPlanner>> create_auto_hot(const CompiledActionSet& set
   if (!limits_in_range(def.limits)) return Error{"auto: limits must be positive", {}, 0};
   std::vector<std::unique_ptr<HotPlanner>> stages;
   std::string refused;
-  for (const std::string_view name : kAutoStages) {
+  for (const std::string_view name : tiny(set.domain()) ? kTinyAutoStages : kAutoStages) {
     Result<std::unique_ptr<HotPlanner>> p = create_hot_planner(name, set, def);
     if (p.ok()) {
       stages.push_back(std::move(p).value());
