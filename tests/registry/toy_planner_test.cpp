@@ -59,8 +59,9 @@ class FirstApplicable final : public HotPlanner {
   [[nodiscard]] std::unique_ptr<PlanScratch> make_scratch() const override {
     return std::make_unique<ToyScratch>();
   }
-  PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
-                   std::span<ActionId> out, int32_t* len) const override {
+  PlanOutcome plan_within(const SearchLimits& /*limits*/, PlanScratch& scratch,
+                          std::span<const ValueId> s0, std::span<const ValueId> goal,
+                          std::span<ActionId> out, int32_t* len) const override {
     auto& s = static_cast<ToyScratch&>(scratch);
     const Domain& d = set_.domain();
     *len = 0;
@@ -131,8 +132,9 @@ class Liar final : public HotPlanner {
   [[nodiscard]] std::unique_ptr<PlanScratch> make_scratch() const override {
     return std::make_unique<ToyScratch>();
   }
-  PlanOutcome plan(PlanScratch&, std::span<const ValueId>, std::span<const ValueId>,
-                   std::span<ActionId>, int32_t* len) const override {
+  PlanOutcome plan_within(const SearchLimits&, PlanScratch&, std::span<const ValueId>,
+                          std::span<const ValueId>, std::span<ActionId>,
+                          int32_t* len) const override {
     *len = 0;
     return {PlanStatus::kSolved};
   }

@@ -50,9 +50,15 @@ class PlanScratch {
   int64_t generated = 0;
 };
 
+// True when `limits` are usable per call (see HotPlanner::plan with limits).
+[[nodiscard]] inline bool limits_in_range(const SearchLimits& limits) {
+  return limits.max_expansions >= 0 && limits.max_memory_bytes >= 0 && limits.max_seconds >= 0;
+}
+
+// The contract: two non-virtual entries (the def's limits, or a call's own) over the one
+// virtual a planner implements, plan_within().
 class HotPlanner {
  public:
-  HotPlanner() = default;
   HotPlanner(const HotPlanner&) = delete;
   HotPlanner& operator=(const HotPlanner&) = delete;
   virtual ~HotPlanner() = default;
@@ -61,18 +67,26 @@ class HotPlanner {
   [[nodiscard]] virtual std::string_view name() const = 0;
   [[nodiscard]] virtual std::unique_ptr<PlanScratch> make_scratch() const = 0;
   // `s0`: total state; `goal`: one entry per variable, kUndefined = free. Both of the set's
-  // domain. Writes the plan to `out` and its length to *len.
-  virtual PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0,
-                           std::span<const ValueId> goal, std::span<ActionId> out,
-                           int32_t* len) const = 0;
+  // domain. Writes the plan to `out` and its length to *len. Within the def's limits
+  // (HotPlannerDef::limits, as create() received them).
+  PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
+                   std::span<ActionId> out, int32_t* len) const {
+    return plan_within(limits_, scratch, s0, goal, out, len);
+  }
   // The same within `limits` instead of the def's: one planner serves every budget (a crowd's
   // quick attempt and its retries). Planners without limits (ℙ) ignore them. Limits out of range
-  // (max_expansions or max_memory_bytes < 1, max_seconds < 0 or NaN) give kGaveUp +
-  // kDetailBadInput.
+  // (max_expansions or max_memory_bytes < 0, max_seconds < 0 or NaN) give kGaveUp +
+  // kDetailBadInput, *len = 0, for every planner.
   PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
                    std::span<ActionId> out, int32_t* len, const SearchLimits& limits) const {
+    if (!limits_in_range(limits)) [[unlikely]] {
+      *len = 0;
+      return PlanOutcome{PlanStatus::kGaveUp, kDetailBadInput};
+    }
     return plan_within(limits, scratch, s0, goal, out, len);
   }
+  // The def's limits, which plan() without limits applies.
+  [[nodiscard]] const SearchLimits& limits() const { return limits_; }
   // Upper bound on the length of a returned plan (size `out` to it to never see
   // kBufferTooSmall).
   [[nodiscard]] virtual int32_t max_plan_length() const = 0;
@@ -86,17 +100,18 @@ class HotPlanner {
   }
 
  protected:
-  // plan() with per-call limits. Search planners override it (and their plan() calls it with
-  // the def's limits); the default ignores the limits.
+  // `limits`: the def's, applied by plan() without limits (planners without limits: any).
+  explicit HotPlanner(const SearchLimits& limits = kAutoSearchLimits) : limits_(limits) {}
+
+  // The one virtual every planner implements: plan() within `limits` (in range: both entries
+  // above have checked or chosen them). Planners without limits ignore them.
   virtual PlanOutcome plan_within(const SearchLimits& limits, PlanScratch& scratch,
                                   std::span<const ValueId> s0, std::span<const ValueId> goal,
-                                  std::span<ActionId> out, int32_t* len) const;
-};
+                                  std::span<ActionId> out, int32_t* len) const = 0;
 
-// True when `limits` are usable per call (see HotPlanner::plan with limits).
-[[nodiscard]] inline bool limits_in_range(const SearchLimits& limits) {
-  return limits.max_expansions >= 0 && limits.max_memory_bytes >= 0 && limits.max_seconds >= 0;
-}
+ private:
+  SearchLimits limits_;
+};
 
 // The hot planner registered as `name` (plan.h's registry), created for `set`; an Error when
 // the name is unknown, the planner has no hot factory, or it rejects the set.

@@ -51,14 +51,12 @@ class BackstromPlanner {
 
   // Why the last plan() call failed (empty after kSolved).
   [[nodiscard]] const std::string& message() const { return message_; }
-  // Which step of the last plan() call failed, and on which variable (-1 for kNone / kOrdering).
-  enum class Failure : uint8_t {
-    kNone,
-    kGoalChain,     // no producer chain from the current value to the goal value
-    kRequestChain,  // no chain to (or on from) a value a prevail-condition requests
-    kOrdering,      // the chains cannot be ordered (a cycle between prevail-conditions)
-  };
-  [[nodiscard]] Failure failure() const { return failure_; }
+  // Which step of the last plan() call failed, as the plan outcome's detail bits (plan.h):
+  // kDetailGoalUnreachable (no producer chain from the current value to the goal value),
+  // kDetailPreconditionUnmet (no chain to, or on from, a value a prevail-condition requests),
+  // kDetailOrderingCycle (the chains cannot be ordered); kDetailNone after kSolved. And on which
+  // variable (-1 for none / an ordering cycle).
+  [[nodiscard]] PlanDetail failure() const { return failure_; }
   [[nodiscard]] VarId failed_variable() const { return failed_var_; }
 
  private:
@@ -85,7 +83,7 @@ class BackstromPlanner {
   std::vector<ActionId> inst_action_;
   std::vector<int32_t> head_, next_, to_, indeg_, queue_;
   std::string message_;
-  Failure failure_ = Failure::kNone;
+  PlanDetail failure_ = kDetailNone;
   VarId failed_var_ = -1;
 };
 

@@ -24,7 +24,7 @@ struct BackScratch final : PlanScratch {
 class BackHotPlanner final : public HotPlanner {
  public:
   BackHotPlanner(const CompiledActionSet& set, const HotPlannerDef& def)
-      : set_(set), bound_(detail::search_plan_bound(set.domain())) {
+      : HotPlanner(def.limits), set_(set), bound_(detail::search_plan_bound(set.domain())) {
     options_.limits = def.limits;
     options_.objective = def.objective;
   }
@@ -32,10 +32,6 @@ class BackHotPlanner final : public HotPlanner {
   [[nodiscard]] std::string_view name() const override { return "astar-back"; }
   [[nodiscard]] std::unique_ptr<PlanScratch> make_scratch() const override {
     return std::make_unique<BackScratch>(set_);
-  }
-  PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
-                   std::span<ActionId> out, int32_t* len) const override {
-    return plan_within(options_.limits, scratch, s0, goal, out, len);
   }
   PlanOutcome plan_within(const SearchLimits& limits, PlanScratch& scratch,
                           std::span<const ValueId> s0, std::span<const ValueId> goal,

@@ -34,10 +34,10 @@ struct AStarHotScratch final : PlanScratch {
 class AStarHotPlanner final : public HotPlanner {
  public:
   AStarHotPlanner(const CompiledActionSet& set, const HotPlannerDef& def)
-      : domain_(&set.domain()),
+      : HotPlanner(def.limits),
+        domain_(&set.domain()),
         npc_class_(set.npc_class()),
-        objective_(def.objective),
-        limits_(def.limits) {
+        objective_(def.objective) {
     if (detail::PackedAStar::fits(*domain_))
       packed_ = std::make_unique<detail::PackedAStar>(set, def.objective);
     const std::span<const int64_t> costs = set.costs();
@@ -61,10 +61,6 @@ class AStarHotPlanner final : public HotPlanner {
     if (!costs_.empty()) (void)scratch->astar.set_costs(costs_);
     scratch->options.objective = objective_;
     return scratch;
-  }
-  PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
-                   std::span<ActionId> out, int32_t* len) const override {
-    return plan_within(limits_, scratch, s0, goal, out, len);
   }
   PlanOutcome plan_within(const SearchLimits& limits, PlanScratch& scratch,
                           std::span<const ValueId> s0, std::span<const ValueId> goal,
@@ -141,7 +137,6 @@ class AStarHotPlanner final : public HotPlanner {
   const Domain* domain_;
   ClassId npc_class_;
   Objective objective_;
-  SearchLimits limits_;         // plan() without limits
   std::vector<int64_t> costs_;  // the set's costs when they differ from the domain's
   int32_t max_len_ = 0;
   std::unique_ptr<detail::PackedAStar> packed_;  // set when the state fits one word

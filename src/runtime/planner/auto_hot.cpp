@@ -55,7 +55,7 @@ class AutoHotPlanner final : public HotPlanner {
  public:
   AutoHotPlanner(std::vector<std::unique_ptr<HotPlanner>> stages, std::string refused,
                  const SearchLimits& limits)
-      : stages_(std::move(stages)), refused_(std::move(refused)), limits_(limits) {
+      : HotPlanner(limits), stages_(std::move(stages)), refused_(std::move(refused)) {
     for (const auto& s : stages_) {
       max_len_ = std::max(max_len_, s->max_plan_length());
       names_.push_back(s->name());
@@ -68,11 +68,6 @@ class AutoHotPlanner final : public HotPlanner {
     for (const auto& s : stages_) scratch->stages.push_back(s->make_scratch());
     scratch->outcomes.resize(stages_.size());
     return scratch;
-  }
-  PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
-                   std::span<ActionId> out, int32_t* len) const override {
-    if (stages_.size() == 1) return plan_one(limits_, scratch, s0, goal, out, len);
-    return plan_within(limits_, scratch, s0, goal, out, len);
   }
   PlanOutcome plan_within(const SearchLimits& limits, PlanScratch& scratch,
                           std::span<const ValueId> s0, std::span<const ValueId> goal,
@@ -146,7 +141,6 @@ class AutoHotPlanner final : public HotPlanner {
   std::vector<std::unique_ptr<HotPlanner>> stages_;
   std::vector<std::string_view> names_;  // per stage, its name()
   std::string refused_;  // the stages that refused the set, with their reasons ("" if none)
-  SearchLimits limits_;
   int32_t max_len_ = 0;
 };
 

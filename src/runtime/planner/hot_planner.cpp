@@ -12,12 +12,6 @@ std::string HotPlanner::explain(const PlanScratch& /*scratch*/, const PlanOutcom
   return out;
 }
 
-PlanOutcome HotPlanner::plan_within(const SearchLimits& /*limits*/, PlanScratch& scratch,
-                                    std::span<const ValueId> s0, std::span<const ValueId> goal,
-                                    std::span<ActionId> out, int32_t* len) const {
-  return plan(scratch, s0, goal, out, len);
-}
-
 Result<std::unique_ptr<HotPlanner>> create_hot_planner(std::string_view name,
                                                        const CompiledActionSet& set,
                                                        const HotPlannerDef& def) {

@@ -71,8 +71,9 @@ class ReachHotPlanner final : public HotPlanner {
     s->instance.npc_class = kAllActions;
     return s;
   }
-  PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
-                   std::span<ActionId> out, int32_t* len) const override {
+  PlanOutcome plan_within(const SearchLimits& /*limits*/, PlanScratch& scratch,
+                          std::span<const ValueId> s0, std::span<const ValueId> goal,
+                          std::span<ActionId> out, int32_t* len) const override {
     auto& s = static_cast<ReachHotScratch&>(scratch);
     s.message.clear();
     PlanOutcome o;

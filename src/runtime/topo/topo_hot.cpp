@@ -24,8 +24,9 @@ class TopoHotPlanner final : public HotPlanner {
     scratch->topo = planner_.make_scratch();
     return scratch;
   }
-  PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
-                   std::span<ActionId> out, int32_t* len) const override {
+  PlanOutcome plan_within(const SearchLimits& /*limits*/, PlanScratch& scratch,
+                          std::span<const ValueId> s0, std::span<const ValueId> goal,
+                          std::span<ActionId> out, int32_t* len) const override {
     return planner_.plan(static_cast<TopoHotScratch&>(scratch).topo, s0, goal, out, len);
   }
   [[nodiscard]] int32_t max_plan_length() const override { return planner_.max_plan_length(); }

@@ -110,24 +110,24 @@ bool BackstromPlanner::build(VarId v, std::span<const ValueId> init,
   failed_var_ = v;
   if (x == kUndefined || x == s0) {
     if (g != kUndefined && g != s0) {
-      failure_ = Failure::kGoalChain;
+      failure_ = kDetailGoalUnreachable;
       if (!walk(v, s0, g)) return false;
       append();
     }
     visit_pos_[vi] = 0;
   } else {
-    failure_ = Failure::kRequestChain;
+    failure_ = kDetailPreconditionUnmet;
     if (!walk(v, s0, x)) return false;  // s0 → x
     append();
     visit_pos_[vi] = len;
     if (g != kUndefined && g != x) {  // x → goal
-      failure_ = Failure::kGoalChain;
+      failure_ = kDetailGoalUnreachable;
       if (!walk(v, x, g)) return false;
       append();
     }
   }
   seq_len_[vi] = len;
-  failure_ = Failure::kNone;
+  failure_ = kDetailNone;
   failed_var_ = -1;
   const auto m = static_cast<size_t>(m_);
   for (int32_t k = 0; k < len; ++k) {
@@ -149,7 +149,7 @@ PlanStatus BackstromPlanner::plan(std::span<const ValueId> init, std::span<const
                                   std::vector<ActionId>& out) {
   out.clear();
   message_.clear();
-  failure_ = Failure::kNone;
+  failure_ = kDetailNone;
   failed_var_ = -1;
   const auto m = static_cast<size_t>(m_);
   if (++stamp_ == 0) {
@@ -219,7 +219,7 @@ PlanStatus BackstromPlanner::plan(std::span<const ValueId> init, std::span<const
   }
   if (static_cast<int32_t>(out.size()) != count) {
     out.clear();
-    failure_ = Failure::kOrdering;
+    failure_ = kDetailOrderingCycle;
     message_ = "the chains cannot be ordered (cycle between prevail-conditions)";
     return PlanStatus::kUnsolvable;
   }

@@ -29,8 +29,9 @@ class BackstromHotPlanner final : public HotPlanner {
   [[nodiscard]] std::unique_ptr<PlanScratch> make_scratch() const override {
     return std::make_unique<BackstromScratch>(prototype_, static_cast<size_t>(max_plan_length()));
   }
-  PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
-                   std::span<ActionId> out, int32_t* len) const override {
+  PlanOutcome plan_within(const SearchLimits& /*limits*/, PlanScratch& scratch,
+                          std::span<const ValueId> s0, std::span<const ValueId> goal,
+                          std::span<ActionId> out, int32_t* len) const override {
     *len = 0;
     auto& s = static_cast<BackstromScratch&>(scratch);
     PlanOutcome outcome;
@@ -38,20 +39,8 @@ class BackstromHotPlanner final : public HotPlanner {
     const PlanStatus status = s.planner.plan(s0, goal, s.plan);
     if (status == PlanStatus::kSolved) return detail::emit_plan(s.plan, out, len);
     outcome.status = status;
+    outcome.detail = s.planner.failure();
     outcome.var = s.planner.failed_variable();
-    switch (s.planner.failure()) {
-      case BackstromPlanner::Failure::kGoalChain:
-        outcome.detail = kDetailGoalUnreachable;
-        break;
-      case BackstromPlanner::Failure::kRequestChain:
-        outcome.detail = kDetailPreconditionUnmet;
-        break;
-      case BackstromPlanner::Failure::kOrdering:
-        outcome.detail = kDetailOrderingCycle;
-        break;
-      case BackstromPlanner::Failure::kNone:
-        break;
-    }
     return outcome;
   }
   // Each action type occurs at most twice in 𝒫's plans (Bäckström 1992, Theorem 4.4).

@@ -25,8 +25,8 @@ struct ExactScratch final : PlanScratch {
 class ExactHotPlanner final : public HotPlanner {
  public:
   ExactHotPlanner(const CompiledActionSet& set, const HotPlannerDef& def)
-      : set_(set),
-        def_(def),
+      : HotPlanner(def.limits),
+        set_(set),
         packer_(set.domain()),
         ops_(set.domain(), set.action_mask(), set.costs(), def.objective),
         bound_(detail::search_plan_bound(set.domain())) {}
@@ -34,10 +34,6 @@ class ExactHotPlanner final : public HotPlanner {
   [[nodiscard]] std::string_view name() const override { return "exact"; }
   [[nodiscard]] std::unique_ptr<PlanScratch> make_scratch() const override {
     return std::make_unique<ExactScratch>(packer_.num_words());
-  }
-  PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
-                   std::span<ActionId> out, int32_t* len) const override {
-    return plan_within(def_.limits, scratch, s0, goal, out, len);
   }
   PlanOutcome plan_within(const SearchLimits& limits, PlanScratch& scratch,
                           std::span<const ValueId> s0, std::span<const ValueId> goal,
@@ -60,7 +56,6 @@ class ExactHotPlanner final : public HotPlanner {
 
  private:
   CompiledActionSet set_;  // shares the set's indexes and costs
-  HotPlannerDef def_;
   StatePacker packer_;
   detail::Operators ops_;
   int32_t bound_;
