@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "topoplan/c/topoplan_c.h"
+#include "topoplan/c/topoplan_c_agents.h"
 #include "topoplan/c/topoplan_c_crowd.h"
 
 namespace {
@@ -67,11 +68,18 @@ struct Session {
   topoplan_plan_cache* cache = nullptr;
   topoplan_crowd* crowd = nullptr;
   topoplan_town* town = nullptr;
+  topoplan_agents* agents = nullptr;
+  int32_t goal_lists = 0;  // lists made in `agents` (ids 0..goal_lists-1)
+  // Objects made per input, each capped: making them (a crowd's workers and fallback planner, a
+  // cache's table, a pool's threads) costs far more than the calls on them, and what a second
+  // one of a kind would reach, the first already does.
+  int crowds_made = 0, caches_made = 0, towns_made = 0, agents_made = 0;
   Builtin* shared = nullptr;  // task and planner are the built-in's (not freed here)
   std::vector<topoplan_plan_handle> handles;  // given by batches (some stale by now)
   char error[256] = {};
 
   ~Session() {
+    topoplan_agents_free(agents);
     topoplan_crowd_free(crowd);
     topoplan_town_free(town);
     topoplan_plan_cache_free(cache);
@@ -224,20 +232,24 @@ struct Session {
     } else if (planner == nullptr && shared == nullptr) {
       known(topoplan_crowd_planner_create(task, &planner, error, sizeof error));
     }
-    if (planner == nullptr) return;
+    if (planner == nullptr || crowds_made == 3) return;
+    ++crowds_made;
     topoplan_crowd_free(crowd);
     crowd = nullptr;
-    if (in.ConsumeBool()) {
+    if (in.ConsumeBool() && caches_made < 2) {
+      ++caches_made;
       topoplan_plan_cache_free(cache);
       cache = nullptr;
       handles.clear();
-      const auto capacity = static_cast<int32_t>(hostile_size(2, 4096, 1 << 28));
+      const auto capacity = static_cast<int32_t>(hostile_size(2, 256, 1 << 28));
       const auto max_len = static_cast<int32_t>(hostile_int(0, 255));
-      const auto table = static_cast<int32_t>(hostile_size(0, 1 << 12, 1 << 30));
-      known(in.ConsumeBool() ? topoplan_plan_cache_create(planner, capacity, max_len, &cache, error,
-                                                          sizeof error)
-                             : topoplan_plan_cache_create_with_table(
-                                   planner, capacity, max_len, table, &cache, error, sizeof error));
+      const auto table = static_cast<int32_t>(hostile_size(0, 1 << 10, 1 << 30));
+      // The default plan table (2^19 slots, 2 MiB to clear) once in eight.
+      known(
+          in.ConsumeIntegralInRange<int>(0, 7) == 0
+              ? topoplan_plan_cache_create(planner, capacity, max_len, &cache, error, sizeof error)
+              : topoplan_plan_cache_create_with_table(planner, capacity, max_len, table, &cache,
+                                                      error, sizeof error));
     }
     topoplan_crowd_def def;
     topoplan_crowd_def_init(&def);
@@ -246,9 +258,38 @@ struct Session {
       def.worker_count = static_cast<int32_t>(hostile_int(1, 2));
       def.threads = static_cast<int32_t>(hostile_int(1, 2));
       def.npcs_per_block = static_cast<int32_t>(hostile_size(1, 128, 1 << 20));
-      def.worker_memo_entries = static_cast<int32_t>(hostile_size(0, 4096, 1 << 24));
+      def.worker_memo_entries = static_cast<int32_t>(hostile_size(0, 256, 1 << 24));
+    } else if (in.ConsumeIntegralInRange<int>(0, 7) != 0) {
+      def.worker_memo_entries = 64;  // the default's 2048 entries, once in eight
     }
-    known(topoplan_crowd_create(planner, &def, &crowd, error, sizeof error));
+    if (in.ConsumeBool()) {
+      known(topoplan_crowd_create(planner, &def, &crowd, error, sizeof error));
+      return;
+    }
+    // A planner chain: names valid, empty, repeated, unknown; budgets valid or out of range.
+    topoplan_crowd_chain chain;
+    topoplan_crowd_chain_init(&chain);
+    static const char* const kChains[] = {"none",       "astar", "",           ",,,",
+                                          "astar,none", "bogus", "topo,astar", "astar-back"};
+    std::string fallback = in.ConsumeIntegralInRange<int>(0, 7) == 0
+                               ? in.ConsumeRandomLengthString(16)
+                               : kChains[in.ConsumeIntegralInRange<int>(0, 7)];
+    chain.fallback = in.ConsumeIntegralInRange<int>(0, 7) == 0 ? nullptr : fallback.c_str();
+    std::string class_name = topoplan_task_num_classes(task) > 0 && in.ConsumeBool()
+                                 ? topoplan_task_class_name(task, 0)
+                                 : in.ConsumeRandomLengthString(8);
+    const topoplan_crowd_class_chain per_class{class_name.c_str(), "none"};
+    if (in.ConsumeIntegralInRange<int>(0, 3) == 0) {
+      chain.class_fallback = in.ConsumeBool() ? &per_class : nullptr;
+      chain.num_class_fallback = in.ConsumeIntegralInRange<int32_t>(-1, 1);
+    }
+    if (in.ConsumeBool()) {
+      chain.fallback_budget = hostile_int(1, 500);
+      chain.max_expansions = hostile_int(1, 2000);
+      chain.max_memory_bytes = hostile_int(1 << 20, 1 << 24);
+      chain.max_seconds = hostile_real();
+    }
+    known(topoplan_crowd_create_with_chain(planner, &def, &chain, &crowd, error, sizeof error));
   }
 
   void batch() {
@@ -398,7 +439,8 @@ struct Session {
   }
 
   void make_town() {
-    if (planner == nullptr) return;
+    if (planner == nullptr || towns_made == 2) return;
+    ++towns_made;
     topoplan_town_free(town);
     town = nullptr;
     topoplan_town_def def;
@@ -416,6 +458,208 @@ struct Session {
     if (town != nullptr) {
       require(topoplan_town_npcs(town) <= 40, "a town larger than asked");
       known(topoplan_town_churn(town, in.ConsumeIntegralInRange<int64_t>(-1, 50)));
+    }
+  }
+
+  // The pending NPCs of a framed pass: listed (with hostile capacities), then dropped.
+  void pending() {
+    if (crowd == nullptr) return;
+    const auto capacity = in.ConsumeIntegralInRange<int64_t>(-1, 64);
+    std::vector<int64_t> npcs(static_cast<size_t>(capacity > 0 ? capacity : 0));
+    int64_t count = -1;
+    const topoplan_status s =
+        topoplan_crowd_pending(crowd, npcs.empty() ? nullptr : npcs.data(), capacity, &count);
+    known(s);
+    if (s == TOPOPLAN_OK)
+      for (int64_t i = 0; i < std::min(count, capacity); ++i)
+        require(npcs[static_cast<size_t>(i)] >= 0, "a pending NPC with a negative index");
+    if (in.ConsumeBool()) known(topoplan_crowd_discard_pending(crowd));
+  }
+
+  // The engine calls: whether an action applies where the validator says it does, its effects
+  // where the validator's final state has them, goals judged as the validator judges them.
+  void engine() {
+    const int32_t m = vars();
+    const int32_t n = in.ConsumeBool() ? m : in.ConsumeIntegralInRange<int32_t>(-1, m + 1);
+    std::vector<int32_t> state(static_cast<size_t>(m) + 2), goal(static_cast<size_t>(m) + 2);
+    bool in_range = true;
+    for (int32_t v = 0; v < m; ++v) {
+      const auto x = static_cast<size_t>(v);
+      state[x] = value(v, false);
+      goal[x] = value(v, true);
+      const int32_t size = topoplan_task_domain_size(task, v);
+      in_range = in_range && state[x] >= 0 && state[x] < size &&
+                 (goal[x] == TOPOPLAN_UNDEFINED || (goal[x] >= 0 && goal[x] < size));
+    }
+    const int32_t action = in.ConsumeIntegralInRange<int32_t>(-1, topoplan_task_num_actions(task));
+    topoplan_condition failed{};
+    const topoplan_status s = topoplan_action_applies(task, action, state.data(), n, &failed);
+    known(s);
+    const int32_t holds = topoplan_goal_holds(task, state.data(), goal.data(), n);
+    require(holds >= -1 && holds <= 1, "goal_holds outside {-1, 0, 1}");
+    char text[160];
+    size_t size = 0;
+    known(topoplan_condition_describe(task, &failed, text,
+                                      in.ConsumeIntegralInRange<size_t>(0, sizeof text), &size));
+    if ((s != TOPOPLAN_OK && s != TOPOPLAN_INVALID_PLAN) || !in_range || n != m) return;
+    require((s == TOPOPLAN_OK) == (failed.kind == TOPOPLAN_CONDITION_NONE),
+            "action_applies: its status and its failed condition disagree");
+    // The validator's verdict on the one-action plan from `state` must be the engine's.
+    std::vector<int32_t> free(static_cast<size_t>(m), TOPOPLAN_UNDEFINED);
+    const topoplan_problem p{state.data(), free.data(), m, TOPOPLAN_ALL_ACTIONS};
+    int32_t step = -2;
+    int64_t cost = 0;
+    const topoplan_status one =
+        topoplan_validate(task, &p, &action, 1, &step, &cost, error, sizeof error);
+    known(one);
+    require((failed.kind == TOPOPLAN_CONDITION_NONE) == (one == TOPOPLAN_OK),
+            "action_applies and the validator disagree");
+    const topoplan_problem g{state.data(), goal.data(), m, TOPOPLAN_ALL_ACTIONS};
+    const topoplan_status none =
+        topoplan_validate(task, &g, &action, 0, &step, &cost, error, sizeof error);
+    known(none);
+    require((holds == 1) == (none == TOPOPLAN_OK), "goal_holds and the validator disagree");
+    if (failed.kind == TOPOPLAN_CONDITION_NONE) {
+      known(topoplan_action_apply(task, action, state.data(), n));
+      for (int32_t v = 0; v < m; ++v)
+        require(state[static_cast<size_t>(v)] >= 0 &&
+                    state[static_cast<size_t>(v)] < topoplan_task_domain_size(task, v),
+                "apply_action wrote a value outside its variable's domain");
+    }
+  }
+
+  // An agent world: goals, lists, agents, senses, reports and frames, with hostile ids and
+  // sizes; every plan an agent holds is made of the domain's actions.
+  void agent_world() {
+    if (planner == nullptr) return;
+    const int32_t m = vars();
+    if (agents == nullptr || in.ConsumeIntegralInRange<int>(0, 7) == 0) {
+      if (agents_made == 2) return;
+      ++agents_made;
+      topoplan_agents_free(agents);
+      agents = nullptr;
+      goal_lists = 0;
+      topoplan_agents_def def;
+      topoplan_agents_def_default(&def);
+      def.capacity = static_cast<int32_t>(hostile_size(1, 32, 1 << 28));
+      if (in.ConsumeBool()) {
+        def.decision_period = static_cast<int32_t>(hostile_int(1, 8));
+        def.max_plan_age = hostile_int(0, 100);
+        def.max_plans_per_frame = static_cast<int32_t>(hostile_int(1, 16));
+        def.max_plan_length = static_cast<int32_t>(hostile_int(1, 255));
+        def.threads = static_cast<int32_t>(hostile_int(1, 1));
+        def.cache_entries = in.ConsumeIntegralInRange<int>(0, 7) == 0
+                                ? static_cast<int32_t>(hostile_size(0, 256, 1 << 28))
+                                : 0;
+      } else if (in.ConsumeIntegralInRange<int>(0, 7) != 0) {
+        def.cache_entries = 0;  // a cache brings the default plan table: 2 MiB to clear
+      }
+      known(topoplan_agents_create(planner, &def, &agents, error, sizeof error));
+      if (agents == nullptr) return;
+    }
+    for (int k = in.ConsumeIntegralInRange<int>(1, 6); k > 0 && in.remaining_bytes() > 0; --k) {
+      std::vector<int32_t> s(static_cast<size_t>(m) + 2);
+      const int32_t count = topoplan_agents_count(agents);
+      const auto agent = [&] { return in.ConsumeIntegralInRange<int32_t>(-1, count); };
+      switch (in.ConsumeIntegralInRange<int>(0, 9)) {
+        case 0: {  // a goal, then a list of goals
+          for (int32_t v = 0; v < m; ++v)
+            s[static_cast<size_t>(v)] = in.ConsumeBool() ? TOPOPLAN_UNDEFINED : value(v, true);
+          const std::string name = in.ConsumeRandomLengthString(8);
+          int32_t id = -1;
+          known(topoplan_agents_add_goal(agents, in.ConsumeBool() ? name.c_str() : nullptr,
+                                         s.data(), in.ConsumeBool() ? m : m + 1, &id, error,
+                                         sizeof error));
+          if (id < 0) break;
+          const int32_t goals[] = {id, in.ConsumeIntegralInRange<int32_t>(-1, id + 1)};
+          int32_t list = -1;
+          known(topoplan_agents_add_goal_list(agents, goals, in.ConsumeIntegralInRange(-1, 2),
+                                              &list, error, sizeof error));
+          if (list >= 0) goal_lists = list + 1;
+          known(topoplan_agents_set_class_goals(
+              agents, in.ConsumeIntegralInRange<int32_t>(-1, topoplan_task_num_classes(task)),
+              in.ConsumeIntegralInRange<int32_t>(-1, goal_lists)));
+          break;
+        }
+        case 1: {  // an agent
+          for (int32_t v = 0; v < m; ++v) s[static_cast<size_t>(v)] = value(v, false);
+          int32_t id = -1;
+          known(topoplan_agents_add(
+              agents, in.ConsumeIntegralInRange<int32_t>(-1, topoplan_task_num_classes(task)),
+              s.data(), in.ConsumeBool() ? m : m - 1, &id, error, sizeof error));
+          break;
+        }
+        case 2:
+          known(topoplan_agents_set_goal_list(agents, agent(),
+                                              in.ConsumeIntegralInRange<int32_t>(-1, goal_lists)));
+          known(topoplan_agents_set_decision_period(agents, agent(),
+                                                    static_cast<int32_t>(hostile_int(1, 4))));
+          break;
+        case 3: {  // senses, one and many
+          const int32_t v = in.ConsumeIntegralInRange<int32_t>(-1, m);
+          known(
+              topoplan_agents_set_fact(agents, agent(), v, v >= 0 && v < m ? value(v, false) : 0));
+          std::vector<topoplan_agent_fact> facts(in.ConsumeIntegralInRange<size_t>(0, 4));
+          for (topoplan_agent_fact& f : facts) {
+            f.agent = agent();
+            f.var = in.ConsumeIntegralInRange<int32_t>(-1, m);
+            f.value = f.var >= 0 && f.var < m ? value(f.var, false) : -1;
+          }
+          known(
+              topoplan_agents_set_facts(agents, facts.data(), static_cast<int32_t>(facts.size())));
+          break;
+        }
+        case 4:
+          for (int32_t v = 0; v < m; ++v) s[static_cast<size_t>(v)] = value(v, false);
+          known(topoplan_agents_set_state(agents, agent(), s.data(), in.ConsumeBool() ? m : m + 1));
+          break;
+        case 5: {  // reports, one and many
+          known(in.ConsumeBool() ? topoplan_agents_action_finished(agents, agent())
+                                 : topoplan_agents_action_failed(agents, agent()));
+          std::vector<topoplan_agent_report> reports(in.ConsumeIntegralInRange<size_t>(0, 4));
+          for (topoplan_agent_report& r : reports) {
+            r.agent = agent();
+            r.action = in.ConsumeIntegralInRange<int32_t>(-1, topoplan_task_num_actions(task));
+            r.outcome = in.ConsumeIntegralInRange<int32_t>(-1, 2);
+          }
+          int32_t applied = -1;
+          known(topoplan_agents_report(agents, reports.data(), static_cast<int32_t>(reports.size()),
+                                       &applied));
+          break;
+        }
+        case 6:
+          topoplan_agents_bump_world_version(agents);
+          break;
+        default: {  // a frame, its events described
+          std::vector<topoplan_agent_event> events(in.ConsumeIntegralInRange<size_t>(0, 16));
+          topoplan_agents_stats stats;
+          const double dt = in.ConsumeBool() ? 0.1 : hostile_real();
+          const topoplan_status st = topoplan_agents_update(
+              agents, dt, events.data(), static_cast<int32_t>(events.size()), &stats);
+          known(st);
+          if (st != TOPOPLAN_OK) break;
+          char text[128];
+          size_t size = 0;
+          for (size_t i = 0; i < events.size() && i < static_cast<size_t>(stats.events); ++i)
+            known(topoplan_agents_describe(agents, &events[i], text, sizeof text, &size));
+          const int32_t a = agent();
+          int32_t plan[256];
+          int32_t length = -1;
+          if (topoplan_agents_plan(agents, a, plan, in.ConsumeIntegralInRange(0, 256), &length) ==
+              TOPOPLAN_OK) {
+            for (int32_t i = 0; i < length; ++i)
+              require(plan[i] >= 0 && plan[i] < topoplan_task_num_actions(task),
+                      "an agent's plan holds an action id outside the domain");
+          }
+          known(topoplan_agents_state(agents, a, s.data(), in.ConsumeBool() ? m : m + 1));
+          topoplan_agents_fact(agents, a, in.ConsumeIntegralInRange<int32_t>(-1, m));
+          topoplan_agents_goal_name(agents, topoplan_agents_goal(agents, a));
+          topoplan_agents_step(agents, a);
+          topoplan_agents_running_action(agents, a);
+          topoplan_agents_progress(agents, a);
+          topoplan_agents_last_replan(agents, a);
+        }
+      }
     }
   }
 };
@@ -443,7 +687,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (s.task == nullptr || topoplan_task_num_variables(s.task) > 64) return 0;
   for (int step = 0; step < 24 && in.remaining_bytes() > 0; ++step) {
-    switch (in.ConsumeIntegralInRange<int>(0, 8)) {
+    switch (in.ConsumeIntegralInRange<int>(0, 11)) {
       case 0:
         s.plan();
         break;
@@ -465,6 +709,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         break;
       case 7:
         s.pack_unpack();
+        break;
+      case 8:
+        s.pending();
+        break;
+      case 9:
+        s.engine();
+        break;
+      case 10:
+        s.agent_world();
         break;
       default:
         s.make_town();
