@@ -10,7 +10,8 @@ namespace {
 std::string number(double v, bool integer) {
   char buf[40];
   if (integer && v >= limits::kInt64Max) return "9223372036854775807";
-  if (integer && std::isfinite(v) && std::fabs(v) < 9.2e18)
+  // A non-integer found in an integer field is shown as it is ("found 1.5", not "found 1").
+  if (integer && std::isfinite(v) && std::fabs(v) < 9.2e18 && std::trunc(v) == v)
     std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
   else
     std::snprintf(buf, sizeof buf, "%g", v);
