@@ -555,8 +555,8 @@ void add_sim_command(CLI::App& app, int& exit_code) {
              "Episodes per selector (arena default 300)");
   add_number(*cmd, "--seed", opt->seed, uint64_t{0}, UINT64_MAX,
              "Random seed (same seed, same run)");
-  add_number(*cmd, "--threads", opt->threads, 1, 256,
-             "Threads running episodes / planning crowds (results do not change)");
+  add_limit(*cmd, limits::kHospitalThreads, opt->threads,
+            "Threads running episodes / planning crowds (results do not change)");
   cmd->add_flag("--json", opt->json, "Print the results as JSON");
   cmd->add_option("--replay", opt->replay, "Write the first episode as a JSON Lines replay")
       ->check(non_empty_file());

@@ -10,8 +10,7 @@
 
 namespace topoplan::sim {
 
-using def_check::Field;
-using def_check::IntField;
+using def_check::Limited;
 namespace {
 
 std::optional<Error> index(std::string_view where, std::string_view field, int32_t v, int32_t lo,
@@ -24,21 +23,21 @@ std::optional<Error> index(std::string_view where, std::string_view field, int32
 std::optional<Error> check(const HouseConfig& c) {
   constexpr std::string_view kWhere = "HouseConfig";
   const std::array fields = {
-      Field{"dt", c.dt, 1e-3, 1.0},
-      Field{"max_seconds", c.max_seconds, 0.0, 1e7},
-      Field{"width", c.width, 1.0, 1e5},
-      Field{"height", c.height, 1.0, 1e5},
-      Field{"speed", c.speed, 1e-3, 1e3},
-      Field{"target", c.target, 0.0, 99.999},
-      Field{"activity_energy", c.activity_energy, 0.0, 1e3},
-      Field{"switch_margin", c.switch_margin, 0.0, 100.0},
+      Limited{&limits::kSimDt, c.dt},
+      Limited{&limits::kSimMaxSeconds, c.max_seconds},
+      Limited{&limits::kSimWidth, c.width},
+      Limited{&limits::kSimHeight, c.height},
+      Limited{&limits::kHouseSpeed, c.speed},
+      Limited{&limits::kHouseTarget, c.target},
+      Limited{&limits::kHouseActivityEnergy, c.activity_energy},
+      Limited{&limits::kHouseSwitchMargin, c.switch_margin},
   };
-  if (auto e = def_check::first_out_of_range(kWhere, std::span<const Field>(fields))) return e;
+  if (auto e = def_check::first_outside(kWhere, std::span<const Limited>(fields))) return e;
   const std::array ints = {
-      IntField{"goto_cost", c.goto_cost, 0, 1'000'000},
-      IntField{"udgoap_max_expansions", c.udgoap_max_expansions, 1, 10'000'000},
+      Limited{&limits::kHouseGotoCost, static_cast<double>(c.goto_cost)},
+      Limited{&limits::kSimUdgoapMaxExpansions, static_cast<double>(c.udgoap_max_expansions)},
   };
-  if (auto e = def_check::first_out_of_range(kWhere, std::span<const IntField>(ints))) return e;
+  if (auto e = def_check::first_outside(kWhere, std::span<const Limited>(ints))) return e;
   // Every decision scores every drive: the count bounds the cost of a decision.
   if (auto e = def_check::range(kWhere, "drives (count)", static_cast<int64_t>(c.drives.size()), 0,
                                 kMaxHouseDrives))
@@ -47,8 +46,8 @@ std::optional<Error> check(const HouseConfig& c) {
     return Error{"HouseConfig: 'decay' and 'initial' need one value per drive", "", 0};
   for (size_t d = 0; d < c.drives.size(); ++d) {
     const std::string where = "HouseConfig drive '" + c.drives[d] + "'";
-    if (auto e = def_check::range(where, "decay", c.decay[d], 0.0, 1e3)) return e;
-    if (auto e = def_check::range(where, "initial", c.initial[d], 0.0, 100.0)) return e;
+    if (auto e = check_limit(limits::kHouseDecay, c.decay[d], where)) return e;
+    if (auto e = check_limit(limits::kHouseInitial, c.initial[d], where)) return e;
   }
   if (c.spots.empty()) return Error{"HouseConfig: 'spots' must not be empty", "", 0};
   for (const NamedSpot& s : c.spots)  // the house is centred on (0, 0)
@@ -59,8 +58,8 @@ std::optional<Error> check(const HouseConfig& c) {
   if (auto e = index(kWhere, "start_spot", c.start_spot, 0, c.spots.size())) return e;
   for (const HouseActivity& a : c.activities) {
     const std::string where = "HouseConfig activity '" + a.name + "'";
-    if (auto e = def_check::range(where, "cost", a.cost, 0, 1'000'000)) return e;
-    if (auto e = def_check::range(where, "duration", a.duration, 1e-3, 1e5)) return e;
+    if (auto e = check_limit(limits::kHouseCost, a.cost, where)) return e;
+    if (auto e = check_limit(limits::kHouseDuration, a.duration, where)) return e;
     if (auto e = index(where, "spot", a.spot, -1, c.spots.size())) return e;
     if (auto e = index(where, "until", a.until, -1, c.drives.size())) return e;
     if (auto e = index(where, "needs", a.needs, -1, c.items.size())) return e;
@@ -68,7 +67,7 @@ std::optional<Error> check(const HouseConfig& c) {
     if (a.gain.size() != c.drives.size())
       return Error{where + ": 'gain' needs one value per drive", "", 0};
     for (double g : a.gain)
-      if (auto e = def_check::range(where, "gain", g, -1e4, 1e4)) return e;
+      if (auto e = check_limit(limits::kHouseGain, g, where)) return e;
   }
   return check(c.loop);
 }

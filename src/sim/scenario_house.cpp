@@ -23,14 +23,13 @@ bool Reader::read_house(const toml::table& root, HouseConfig& c) {
                     where)) {
       return false;
     }
-    if (!num(*t, "width", where, 1.0, 1e5, c.width)) return false;
-    if (!num(*t, "height", where, 1.0, 1e5, c.height)) return false;
-    if (!num(*t, "speed", where, 1e-3, 1e3, c.speed)) return false;
-    if (!num(*t, "target", where, 0.0, 99.999, c.target)) return false;
-    if (!num(*t, "activity_energy", where, 0.0, 1e3, c.activity_energy)) return false;
-    int32_t gc = static_cast<int32_t>(c.goto_cost);
-    if (!integer(*t, "goto_cost", where, 0, 1'000'000, gc)) return false;
-    c.goto_cost = gc;
+    if (!num(*t, "width", where, limits::kSimWidth, c.width)) return false;
+    if (!num(*t, "height", where, limits::kSimHeight, c.height)) return false;
+    if (!num(*t, "speed", where, limits::kHouseSpeed, c.speed)) return false;
+    if (!num(*t, "target", where, limits::kHouseTarget, c.target)) return false;
+    if (!num(*t, "activity_energy", where, limits::kHouseActivityEnergy, c.activity_energy))
+      return false;
+    if (!integer(*t, "goto_cost", where, limits::kHouseGotoCost, c.goto_cost)) return false;
     if (!get_string(*t, "start", where, true, Empty::kReject, start, &start_line)) return false;
     std::vector<int> lines;
     if (!get_strings(*t, "items", where, Empty::kAllow, c.items, &lines)) return false;
@@ -56,8 +55,8 @@ bool Reader::read_house(const toml::table& root, HouseConfig& c) {
       if (o == name) return fail(nl, "duplicate drive " + quote(name));
     }
     double decay = 0.0, initial = 0.0;
-    if (!num(*t, "decay", "[[drive]]", 0.0, 1e3, decay)) return false;
-    if (!num(*t, "initial", "[[drive]]", 0.0, 100.0, initial)) return false;
+    if (!num(*t, "decay", "[[drive]]", limits::kHouseDecay, decay)) return false;
+    if (!num(*t, "initial", "[[drive]]", limits::kHouseInitial, initial)) return false;
     c.drives.push_back(name);
     c.decay.push_back(decay);
     c.initial.push_back(initial);
@@ -91,11 +90,9 @@ bool Reader::read_house(const toml::table& root, HouseConfig& c) {
     for (const HouseActivity& o : c.activities) {
       if (o.name == a.name) return fail(nl, "duplicate action " + quote(a.name));
     }
-    int32_t cost = 1;
-    if (!integer(*t, "cost", where, 0, 1'000'000, cost)) return false;
-    a.cost = cost;
+    if (!integer(*t, "cost", where, limits::kHouseCost, a.cost)) return false;
     if (t->get("duration") == nullptr) return fail_missing(line_of(*t), where, "duration");
-    if (!num(*t, "duration", where, 1e-3, 1e5, a.duration)) return false;
+    if (!num(*t, "duration", where, limits::kHouseDuration, a.duration)) return false;
     std::string ref;
     int rl = 0;
     if (!get_string(*t, "at", where, false, Empty::kReject, ref, &rl)) return false;
@@ -130,8 +127,8 @@ bool Reader::read_house(const toml::table& root, HouseConfig& c) {
                       "'gain' of action " + quote(a.name) + " names no drive: " + quote(k.str()));
         if (!v.is_number()) return fail(line_of(v), "a gain must be a number (per second)");
         const double x = v.value<double>().value_or(0.0);
-        if (!std::isfinite(x) || std::fabs(x) > 1e4)
-          return fail(line_of(v), "a gain must be finite, at most 1e4 in size");
+        if (!limit(line_of(v), k.str(), "gain of action " + quote(a.name), limits::kHouseGain, x))
+          return false;
         a.gain[static_cast<size_t>(d)] = x;
       }
     }
@@ -140,16 +137,18 @@ bool Reader::read_house(const toml::table& root, HouseConfig& c) {
   }
   if (const toml::table* t = table(root, "goap", ok)) {
     if (!check_keys(*t, {"switch_margin"}, "[goap]")) return false;
-    if (!num(*t, "switch_margin", "[goap]", 0.0, 100.0, c.switch_margin)) return false;
+    if (!num(*t, "switch_margin", "[goap]", limits::kHouseSwitchMargin, c.switch_margin))
+      return false;
   }
   if (!ok) return false;
   c.loop.better_margin = c.switch_margin;
   int ul = line_of(root);
   if (const toml::table* t = table(root, "udgoap", ok)) {
     if (!check_keys(*t, {"max_expansions"}, "[udgoap]")) return false;
-    int32_t e = static_cast<int32_t>(c.udgoap_max_expansions);
-    if (!integer(*t, "max_expansions", "[udgoap]", 1, 10'000'000, e)) return false;
-    c.udgoap_max_expansions = e;
+    if (!integer(*t, "max_expansions", "[udgoap]", limits::kSimUdgoapMaxExpansions,
+                 c.udgoap_max_expansions)) {
+      return false;
+    }
     ul = line_of(*t);
   }
   return ok && house_udgoap(c, ul);

@@ -37,12 +37,18 @@ bool Reader::read_common(const toml::table& root, SimScenario& s, LoopConfig& lo
         "'kind' of [scenario] must be \"arena\", \"house\" or \"hospital\", found " + quote(kind));
   }
   if (!get_string(t, "name", "[scenario]", false, Empty::kReject, s.name)) return false;
-  if (!num(t, "dt", "[scenario]", 1e-3, 1.0, dt)) return false;
-  if (!num(t, "max_seconds", "[scenario]", dt, 1e7, max_seconds)) return false;
+  if (!num(t, "dt", "[scenario]", limits::kSimDt, dt)) return false;
+  if (!num(t, "max_seconds", "[scenario]", limits::kSimMaxSeconds, max_seconds) ||
+      !num(t, "max_seconds", "[scenario]", dt, 1e7, max_seconds)) {
+    return false;
+  }
   double decision = 0.2;
   double replan = 2.0;
-  if (!num(t, "decision_period", "[scenario]", dt, 60.0, decision)) return false;
-  if (!num(t, "replan_period", "[scenario]", 0.0, 3600.0, replan)) return false;
+  if (!num(t, "decision_period", "[scenario]", limits::kSimDecisionPeriod, decision) ||
+      !num(t, "decision_period", "[scenario]", dt, 60.0, decision)) {
+    return false;
+  }
+  if (!num(t, "replan_period", "[scenario]", limits::kSimReplanPeriod, replan)) return false;
   loop.decision_ticks = std::max(1, static_cast<int32_t>(std::lround(decision / dt)));
   loop.replan_ticks = static_cast<int32_t>(std::lround(replan / dt));
   return true;
@@ -79,8 +85,8 @@ bool Reader::read_arena(const toml::table& root, ArenaConfig& c) {
   bool ok = true;
   if (const toml::table* w = table(root, "world", ok)) {
     if (!check_keys(*w, {"width", "height", "wizard_start"}, "[world]")) return false;
-    if (!num(*w, "width", "[world]", 1.0, 1e5, c.width)) return false;
-    if (!num(*w, "height", "[world]", 1.0, 1e5, c.height)) return false;
+    if (!num(*w, "width", "[world]", limits::kSimWidth, c.width)) return false;
+    if (!num(*w, "height", "[world]", limits::kSimHeight, c.height)) return false;
     if (!point(*w, "wizard_start", "[world]", c.wizard_start)) return false;
   }
   if (!ok) return false;
@@ -95,14 +101,22 @@ bool Reader::read_arena(const toml::table& root, ArenaConfig& c) {
                     where)) {
       return false;
     }
-    if (!range(*t, "antlion_interval", where, 1e-3, 1e6, c.spawn_min, c.spawn_max)) return false;
-    if (!range(*t, "potion_interval", where, 1e-3, 1e6, c.potion_min, c.potion_max)) return false;
-    if (!range(*t, "potion_amount", where, 0.0, 1e6, c.potion_amount_min, c.potion_amount_max)) {
+    if (!range(*t, "antlion_interval", where, limits::kArenaSpawnMin, limits::kArenaSpawnMax,
+               c.spawn_min, c.spawn_max))
+      return false;
+    if (!range(*t, "potion_interval", where, limits::kArenaPotionMin, limits::kArenaPotionMax,
+               c.potion_min, c.potion_max))
+      return false;
+    if (!range(*t, "potion_amount", where, limits::kArenaPotionAmountMin,
+               limits::kArenaPotionAmountMax, c.potion_amount_min, c.potion_amount_max)) {
       return false;
     }
-    if (!num(*t, "health_potion_share", where, 0.0, 1.0, c.health_potion_share)) return false;
-    if (!integer(*t, "max_antlions", where, 1, 4096, c.max_antlions)) return false;
-    if (!integer(*t, "max_potions", where, 1, 4096, c.max_potions)) return false;
+    if (!num(*t, "health_potion_share", where, limits::kArenaHealthPotionShare,
+             c.health_potion_share))
+      return false;
+    if (!integer(*t, "max_antlions", where, limits::kArenaMaxAntlions, c.max_antlions))
+      return false;
+    if (!integer(*t, "max_potions", where, limits::kArenaMaxPotions, c.max_potions)) return false;
   }
   if (!ok) return false;
   if (const toml::table* t = table(root, "wizard", ok)) {
@@ -113,64 +127,73 @@ bool Reader::read_arena(const toml::table& root, ArenaConfig& c) {
                     where)) {
       return false;
     }
-    if (!num(*t, "health", where, 1.0, 1e6, c.max_health)) return false;
-    if (!num(*t, "mana", where, 0.0, 1e6, c.max_mana)) return false;
-    if (!num(*t, "speed", where, 0.0, 1e3, c.speed)) return false;
-    if (!num(*t, "pickup_radius", where, 0.0, 1e3, c.pickup_radius)) return false;
-    if (!num(*t, "heavy_damage", where, 0.0, 1e6, c.heavy_damage)) return false;
+    if (!num(*t, "health", where, limits::kArenaMaxHealth, c.max_health)) return false;
+    if (!num(*t, "mana", where, limits::kArenaMaxMana, c.max_mana)) return false;
+    if (!num(*t, "speed", where, limits::kArenaSpeed, c.speed)) return false;
+    if (!num(*t, "pickup_radius", where, limits::kArenaPickupRadius, c.pickup_radius)) return false;
+    if (!num(*t, "heavy_damage", where, limits::kArenaHeavyDamage, c.heavy_damage)) return false;
     if (const toml::table* m = table(*t, "melee", ok)) {
       if (!check_keys(*m, {"range", "time", "hit", "damage"}, "wizard.melee")) return false;
-      if (!num(*m, "damage", "wizard.melee", 0.0, 1e6, c.melee_damage)) return false;
-      if (!num(*m, "range", "wizard.melee", 0.0, 1e3, c.melee_range)) return false;
-      if (!num(*m, "time", "wizard.melee", 0.0, 60.0, c.melee_time)) return false;
-      if (!num(*m, "hit", "wizard.melee", 0.0, 1.0, c.melee_hit)) return false;
+      if (!num(*m, "damage", "wizard.melee", limits::kArenaMeleeDamage, c.melee_damage))
+        return false;
+      if (!num(*m, "range", "wizard.melee", limits::kArenaMeleeRange, c.melee_range)) return false;
+      if (!num(*m, "time", "wizard.melee", limits::kArenaMeleeTime, c.melee_time)) return false;
+      if (!num(*m, "hit", "wizard.melee", limits::kArenaMeleeHit, c.melee_hit)) return false;
     }
     if (const toml::table* m = table(*t, "lightning", ok)) {
       if (!check_keys(*m, {"mana", "range", "time", "miss_moving"}, "wizard.lightning"))
         return false;
-      if (!num(*m, "mana", "wizard.lightning", 0.0, 1e6, c.lightning_mana)) return false;
-      if (!num(*m, "range", "wizard.lightning", 0.0, 1e4, c.lightning_range)) return false;
-      if (!num(*m, "time", "wizard.lightning", 0.0, 60.0, c.lightning_time)) return false;
-      if (!num(*m, "miss_moving", "wizard.lightning", 0.0, 1.0, c.lightning_miss_moving))
+      if (!num(*m, "mana", "wizard.lightning", limits::kArenaLightningMana, c.lightning_mana))
+        return false;
+      if (!num(*m, "range", "wizard.lightning", limits::kArenaLightningRange, c.lightning_range))
+        return false;
+      if (!num(*m, "time", "wizard.lightning", limits::kArenaLightningTime, c.lightning_time))
+        return false;
+      if (!num(*m, "miss_moving", "wizard.lightning", limits::kArenaLightningMissMoving,
+               c.lightning_miss_moving))
         return false;
     }
     if (const toml::table* m = table(*t, "blast", ok)) {
       if (!check_keys(*m, {"mana", "radius", "time"}, "wizard.blast")) return false;
-      if (!num(*m, "mana", "wizard.blast", 0.0, 1e6, c.blast_mana)) return false;
-      if (!num(*m, "radius", "wizard.blast", 0.0, 1e4, c.blast_radius)) return false;
-      if (!num(*m, "time", "wizard.blast", 0.0, 60.0, c.blast_time)) return false;
+      if (!num(*m, "mana", "wizard.blast", limits::kArenaBlastMana, c.blast_mana)) return false;
+      if (!num(*m, "radius", "wizard.blast", limits::kArenaBlastRadius, c.blast_radius))
+        return false;
+      if (!num(*m, "time", "wizard.blast", limits::kArenaBlastTime, c.blast_time)) return false;
     }
     if (const toml::table* m = table(*t, "heal", ok)) {
       if (!check_keys(*m, {"mana", "amount", "time"}, "wizard.heal")) return false;
-      if (!num(*m, "mana", "wizard.heal", 0.0, 1e6, c.heal_mana)) return false;
-      if (!num(*m, "amount", "wizard.heal", 0.0, 1e6, c.heal_amount)) return false;
-      if (!num(*m, "time", "wizard.heal", 0.0, 60.0, c.heal_time)) return false;
+      if (!num(*m, "mana", "wizard.heal", limits::kArenaHealMana, c.heal_mana)) return false;
+      if (!num(*m, "amount", "wizard.heal", limits::kArenaHealAmount, c.heal_amount)) return false;
+      if (!num(*m, "time", "wizard.heal", limits::kArenaHealTime, c.heal_time)) return false;
     }
   }
   if (!ok) return false;
   if (const toml::table* t = table(root, "antlion", ok)) {
     if (!check_keys(*t, {"speed", "health", "bite"}, "[antlion]")) return false;
-    if (!num(*t, "health", "[antlion]", 1e-3, 1e6, c.antlion_health)) return false;
-    if (!num(*t, "speed", "[antlion]", 0.0, 1e3, c.antlion_speed)) return false;
+    if (!num(*t, "health", "[antlion]", limits::kArenaAntlionHealth, c.antlion_health))
+      return false;
+    if (!num(*t, "speed", "[antlion]", limits::kArenaAntlionSpeed, c.antlion_speed)) return false;
     if (const toml::table* m = table(*t, "bite", ok)) {
       if (!check_keys(*m, {"range", "damage", "period", "hit"}, "antlion.bite")) return false;
-      if (!num(*m, "range", "antlion.bite", 0.0, 1e3, c.bite_range)) return false;
-      if (!num(*m, "damage", "antlion.bite", 0.0, 1e6, c.bite_damage)) return false;
-      if (!num(*m, "period", "antlion.bite", 1e-3, 1e3, c.bite_period)) return false;
-      if (!num(*m, "hit", "antlion.bite", 0.0, 1.0, c.bite_hit)) return false;
+      if (!num(*m, "range", "antlion.bite", limits::kArenaBiteRange, c.bite_range)) return false;
+      if (!num(*m, "damage", "antlion.bite", limits::kArenaBiteDamage, c.bite_damage)) return false;
+      if (!num(*m, "period", "antlion.bite", limits::kArenaBitePeriod, c.bite_period)) return false;
+      if (!num(*m, "hit", "antlion.bite", limits::kArenaBiteHit, c.bite_hit)) return false;
     }
   }
   if (!ok) return false;
   if (const toml::table* t = table(root, "fsm", ok)) {
     if (!check_keys(*t, {"health", "mana", "blast_crowd"}, "[fsm]")) return false;
-    if (!num(*t, "health", "[fsm]", 0.0, 1e6, c.fsm_health)) return false;
-    if (!num(*t, "mana", "[fsm]", 0.0, 1e6, c.fsm_mana)) return false;
-    if (!integer(*t, "blast_crowd", "[fsm]", 1, 1000, c.fsm_blast_crowd)) return false;
+    if (!num(*t, "health", "[fsm]", limits::kArenaFsmHealth, c.fsm_health)) return false;
+    if (!num(*t, "mana", "[fsm]", limits::kArenaFsmMana, c.fsm_mana)) return false;
+    if (!integer(*t, "blast_crowd", "[fsm]", limits::kArenaFsmBlastCrowd, c.fsm_blast_crowd))
+      return false;
   }
   if (!ok) return false;
   if (const toml::table* t = table(root, "goap", ok)) {
     if (!check_keys(*t, {"costs", "health_goal_below", "planner"}, "[goap]")) return false;
-    if (!num(*t, "health_goal_below", "[goap]", 0.0, 1e6, c.goap_health)) return false;
+    if (!num(*t, "health_goal_below", "[goap]", limits::kArenaGoapHealth, c.goap_health))
+      return false;
     std::string planner = "astar";
     int planner_line = 0;
     if (!get_string(*t, "planner", "[goap]", false, Empty::kReject, planner, &planner_line)) {
@@ -184,11 +207,11 @@ bool Reader::read_arena(const toml::table& root, ArenaConfig& c) {
     if (const toml::table* m = table(*t, "costs", ok)) {
       const std::string where = "goap.costs";
       if (!check_keys(*m, {"goto", "melee", "lightning", "blast", "heal"}, where)) return false;
-      if (!num(*m, "goto", where, 0.0, 1e6, c.cost_goto)) return false;
-      if (!num(*m, "melee", where, 0.0, 1e6, c.cost_melee)) return false;
-      if (!num(*m, "lightning", where, 0.0, 1e6, c.cost_lightning)) return false;
-      if (!num(*m, "blast", where, 0.0, 1e6, c.cost_blast)) return false;
-      if (!num(*m, "heal", where, 0.0, 1e6, c.cost_heal)) return false;
+      if (!num(*m, "goto", where, limits::kArenaCostGoto, c.cost_goto)) return false;
+      if (!num(*m, "melee", where, limits::kArenaCostMelee, c.cost_melee)) return false;
+      if (!num(*m, "lightning", where, limits::kArenaCostLightning, c.cost_lightning)) return false;
+      if (!num(*m, "blast", where, limits::kArenaCostBlast, c.cost_blast)) return false;
+      if (!num(*m, "heal", where, limits::kArenaCostHeal, c.cost_heal)) return false;
     }
   }
   if (!ok) return false;
@@ -200,12 +223,13 @@ bool Reader::read_arena(const toml::table& root, ArenaConfig& c) {
     std::string path;
     int path_line = 0;
     if (!get_string(*t, "template", where, true, Empty::kReject, path, &path_line)) return false;
-    if (!integer(*t, "enemies", where, 0, 64, c.udgoap_enemies)) return false;
-    if (!integer(*t, "potions", where, 0, 16, c.udgoap_potions)) return false;
-    if (!num(*t, "near", where, 0.0, 1e4, c.udgoap_near)) return false;
-    int32_t exp = static_cast<int32_t>(c.udgoap_max_expansions);
-    if (!integer(*t, "max_expansions", where, 1, 10'000'000, exp)) return false;
-    c.udgoap_max_expansions = exp;
+    if (!integer(*t, "enemies", where, limits::kArenaUdgoapEnemies, c.udgoap_enemies)) return false;
+    if (!integer(*t, "potions", where, limits::kArenaUdgoapPotions, c.udgoap_potions)) return false;
+    if (!num(*t, "near", where, limits::kArenaUdgoapNear, c.udgoap_near)) return false;
+    if (!integer(*t, "max_expansions", where, limits::kSimUdgoapMaxExpansions,
+                 c.udgoap_max_expansions)) {
+      return false;
+    }
     const std::filesystem::path full = std::filesystem::path(dir_) / path;
     Result<udgoap::Scenario> tpl = udgoap::load_scenario(full.string());
     if (!tpl) {
@@ -229,15 +253,15 @@ bool Reader::read_hospital(const toml::table& root, HospitalConfig& c) {
     if (!check_keys(*t, {"npcs", "mix", "threshold", "decay", "durations", "weights"}, where)) {
       return false;
     }
-    int32_t n = static_cast<int32_t>(c.npcs);
-    if (!integer(*t, "npcs", where, 1, 1'000'000, n)) return false;
-    c.npcs = n;
-    if (!num(*t, "threshold", where, 0.0, 100.0, c.threshold)) return false;
+    if (!integer(*t, "npcs", where, limits::kHospitalNpcs, c.npcs)) return false;
+    if (!num(*t, "threshold", where, limits::kHospitalThreshold, c.threshold)) return false;
     if (const toml::table* m = table(*t, "mix", ok)) {
       if (!check_keys(*m, {"nurses", "doctors", "visitors"}, "hospital.mix")) return false;
-      if (!integer(*m, "nurses", "hospital.mix", 0, 10000, c.nurses)) return false;
-      if (!integer(*m, "doctors", "hospital.mix", 0, 10000, c.doctors)) return false;
-      if (!integer(*m, "visitors", "hospital.mix", 0, 10000, c.visitors)) return false;
+      if (!integer(*m, "nurses", "hospital.mix", limits::kHospitalNurses, c.nurses)) return false;
+      if (!integer(*m, "doctors", "hospital.mix", limits::kHospitalDoctors, c.doctors))
+        return false;
+      if (!integer(*m, "visitors", "hospital.mix", limits::kHospitalVisitors, c.visitors))
+        return false;
       if (c.nurses + c.doctors + c.visitors == 0)
         return fail(line_of(*m), "the mix needs at least one NPC");
     }
@@ -245,12 +269,12 @@ bool Reader::read_hospital(const toml::table& root, HospitalConfig& c) {
       const std::string w = "hospital.decay";
       if (!check_keys(*m, {"medication", "food", "company", "rest", "admin", "chart"}, w))
         return false;
-      if (!num(*m, "medication", w, 0.0, 1e3, c.med_decay) ||
-          !num(*m, "food", w, 0.0, 1e3, c.food_decay) ||
-          !num(*m, "company", w, 0.0, 1e3, c.company_decay) ||
-          !num(*m, "rest", w, 0.0, 1e3, c.rest_decay) ||
-          !num(*m, "admin", w, 0.0, 1e3, c.admin_rate) ||
-          !num(*m, "chart", w, 0.0, 1e3, c.chart_rate)) {
+      if (!num(*m, "medication", w, limits::kHospitalMedDecay, c.med_decay) ||
+          !num(*m, "food", w, limits::kHospitalFoodDecay, c.food_decay) ||
+          !num(*m, "company", w, limits::kHospitalCompanyDecay, c.company_decay) ||
+          !num(*m, "rest", w, limits::kHospitalRestDecay, c.rest_decay) ||
+          !num(*m, "admin", w, limits::kHospitalAdminRate, c.admin_rate) ||
+          !num(*m, "chart", w, limits::kHospitalChartRate, c.chart_rate)) {
         return false;
       }
     }
@@ -260,11 +284,14 @@ bool Reader::read_hospital(const toml::table& root, HospitalConfig& c) {
                       w)) {
         return false;
       }
-      if (!num(*m, "goto", w, 0.0, 1e4, c.t_goto) || !num(*m, "get", w, 0.0, 1e4, c.t_get) ||
-          !num(*m, "medicate", w, 0.0, 1e4, c.t_medicate) ||
-          !num(*m, "feed", w, 0.0, 1e4, c.t_feed) || !num(*m, "break", w, 0.0, 1e4, c.t_break) ||
-          !num(*m, "admin", w, 0.0, 1e4, c.t_admin) || !num(*m, "chart", w, 0.0, 1e4, c.t_chart) ||
-          !num(*m, "chat", w, 0.0, 1e4, c.t_chat)) {
+      if (!num(*m, "goto", w, limits::kHospitalTGoto, c.t_goto) ||
+          !num(*m, "get", w, limits::kHospitalTGet, c.t_get) ||
+          !num(*m, "medicate", w, limits::kHospitalTMedicate, c.t_medicate) ||
+          !num(*m, "feed", w, limits::kHospitalTFeed, c.t_feed) ||
+          !num(*m, "break", w, limits::kHospitalTBreak, c.t_break) ||
+          !num(*m, "admin", w, limits::kHospitalTAdmin, c.t_admin) ||
+          !num(*m, "chart", w, limits::kHospitalTChart, c.t_chart) ||
+          !num(*m, "chat", w, limits::kHospitalTChat, c.t_chat)) {
         return false;
       }
     }
@@ -272,9 +299,12 @@ bool Reader::read_hospital(const toml::table& root, HospitalConfig& c) {
       const std::string w = "hospital.weights";
       if (!check_keys(*m, {"medication", "food", "rest", "admin", "chart", "company"}, w))
         return false;
-      if (!num(*m, "medication", w, 0.0, 1e3, c.w_med) || !num(*m, "food", w, 0.0, 1e3, c.w_food) ||
-          !num(*m, "rest", w, 0.0, 1e3, c.w_rest) || !num(*m, "admin", w, 0.0, 1e3, c.w_admin) ||
-          !num(*m, "chart", w, 0.0, 1e3, c.w_chart) || !num(*m, "company", w, 0.0, 1e3, c.w_chat)) {
+      if (!num(*m, "medication", w, limits::kHospitalWMed, c.w_med) ||
+          !num(*m, "food", w, limits::kHospitalWFood, c.w_food) ||
+          !num(*m, "rest", w, limits::kHospitalWRest, c.w_rest) ||
+          !num(*m, "admin", w, limits::kHospitalWAdmin, c.w_admin) ||
+          !num(*m, "chart", w, limits::kHospitalWChart, c.w_chart) ||
+          !num(*m, "company", w, limits::kHospitalWChat, c.w_chat)) {
         return false;
       }
     }
@@ -283,8 +313,8 @@ bool Reader::read_hospital(const toml::table& root, HospitalConfig& c) {
   if (const toml::table* t = table(root, "crowd", ok)) {
     const std::string where = "[crowd]";
     if (!check_keys(*t, {"npcs", "seconds", "threads", "cache"}, where)) return false;
-    if (!num(*t, "seconds", where, 0.0, 1e5, c.crowd_seconds)) return false;
-    if (!integer(*t, "threads", where, 1, 256, c.threads)) return false;
+    if (!num(*t, "seconds", where, limits::kHospitalCrowdSeconds, c.crowd_seconds)) return false;
+    if (!integer(*t, "threads", where, limits::kHospitalThreads, c.threads)) return false;
     if (!get_bool(*t, "cache", where, c.cache)) return false;
     if (const toml::node* n = t->get("npcs")) {
       const toml::array* a = n->as_array();
@@ -292,9 +322,10 @@ bool Reader::read_hospital(const toml::table& root, HospitalConfig& c) {
       c.crowd_npcs.clear();
       for (const toml::node& el : *a) {
         const auto v = el.value<int64_t>();
-        if (!el.is_integer() || !v || *v < 1 || *v > 10'000'000) {
-          return fail(line_of(el), "'npcs' of [crowd] must hold integers in [1, 10000000]");
-        }
+        if (!el.is_integer() || !v)
+          return fail(line_of(el), "'npcs' of [crowd] must be an array of integers");
+        if (auto e = check_limit(limits::kHospitalCrowdNpcs, *v, "'npcs' of [crowd]"))
+          return fail(line_of(el), e->message);
         c.crowd_npcs.push_back(*v);
       }
     }

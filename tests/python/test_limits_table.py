@@ -266,3 +266,50 @@ def test_a_limit_reached_names_the_field_of_its_door(c):
         a = subprocess.run([CLI, "agent", WIZARD, "--max-expansions", "1"], capture_output=True,
                            text=True, timeout=60)
         assert "raise --max-expansions" in a.stderr, a.stderr
+
+
+# A scenario file's value out of range (limits::kSimAll): the C API's topoplan_sim_parse, Python's
+# simulate and the CLI's sim all quote the file's line and the table's words, the words check()
+# of the config uses (tests/sim/arena_config_test.cpp walks every entry through the reader).
+SCENARIOS = [
+    ('scenario.kind = "arena"\nwizard.melee.range = 2001\n[[spot]]\nname = "a"\nx = 0\ny = 0\n',
+     "t.toml:2: 'range' of wizard.melee: 'melee_range' (metres of melee reach) must be a number "
+     "in [0, 1000], found 2001"),
+    ('scenario.kind = "hospital"\ncrowd.threads = 0\n',
+     "t.toml:2: 'threads' of [crowd]: 'threads' (crowd planning threads) must be an integer in "
+     "[1, 256], found 0"),
+    ('scenario.kind = "arena"\nscenario.dt = 2\n[[spot]]\nname = "a"\nx = 0\ny = 0\n',
+     "t.toml:2: 'dt' of [scenario]: 'dt' (simulated seconds per tick) must be a number in "
+     "[0.001, 1], found 2"),
+]
+
+
+@pytest.mark.parametrize("text,words", SCENARIOS)
+def test_a_scenario_value_out_of_range_has_the_tables_words_at_every_door(c, tmp_path, text,
+                                                                           words):
+    path = tmp_path / "t.toml"
+    path.write_text(text)
+    api = CApi(c)
+    sim = ctypes.c_void_p()
+    data = text.encode()
+    status = c.topoplan_sim_parse(data, len(data), b"t.toml", None, ctypes.byref(sim), api.err,
+                                  512)
+    assert c.topoplan_status_string(status) == b"input error", status
+    assert api.err.value.decode() == words
+    with pytest.raises(tp.InputError) as e:
+        tp.simulate(str(path), "fsm", 1)
+    assert str(e.value) == str(path)[:-len("t.toml")] + words
+    if Path(CLI).exists() or "TOPOPLAN_CLI" in os.environ:
+        r = subprocess.run([CLI, "sim", str(path), "--quiet"], capture_output=True, text=True,
+                           timeout=60)
+        assert r.returncode == 33, (r.returncode, r.stderr)
+        assert str(path)[:-len("t.toml")] + words in r.stderr, r.stderr
+
+
+def test_the_sim_threads_flag_and_the_file_share_one_range():
+    if not (Path(CLI).exists() or "TOPOPLAN_CLI" in os.environ):
+        pytest.skip("no CLI: set TOPOPLAN_CLI")
+    hospital = str(ROOT / "domains" / "sim" / "hospital.toml")
+    cli = cli_message("sim", hospital, "--threads", "0")
+    assert RANGE.search(cli).group(0) == "must be an integer in [1, 256]", cli
+    assert RANGE.search(SCENARIOS[1][1]).group(0) == RANGE.search(cli).group(0)

@@ -26,6 +26,8 @@ struct LimitSpec {
   // "topoplan_plan_options.max_expansions"); "" for fields whose limit never stops a planner.
   std::string_view cxx = {};
   std::string_view c = {};
+  // Where a simulation scenario file sets it, as "table.key" (docs/sim.md); "" for none.
+  std::string_view file = {};
 };
 
 namespace limits {
@@ -134,6 +136,342 @@ inline constexpr LimitSpec kAll[] = {kMaxExpansions,
                                      kTownNpcs,
                                      kTownSituations,
                                      kTownBackgrounds};
+// Simulation configs (ArenaConfig, HouseConfig, HospitalConfig, LoopConfig): what a scenario
+// file sets (`file`) and check() verifies. Ranges whose bound is another field (spawn_max >=
+// spawn_min, max_seconds >= dt, a spot inside the world) are checked after these.
+inline constexpr LimitSpec kSimDt{"dt", "", 1e-3,         1.0, false, "simulated seconds per tick",
+                                  "",   "", "scenario.dt"};
+inline constexpr LimitSpec kSimMaxSeconds{
+    "max_seconds",         "", 0, 1e7, false, "simulated seconds of an episode", "", "",
+    "scenario.max_seconds"};
+inline constexpr LimitSpec kSimDecisionPeriod{
+    "decision_period",         "", 1e-3, 60, false, "simulated seconds between decisions", "", "",
+    "scenario.decision_period"};
+inline constexpr LimitSpec kSimReplanPeriod{"replan_period",
+                                            "",
+                                            0,
+                                            3600,
+                                            false,
+                                            "simulated seconds between replans; 0: none",
+                                            "",
+                                            "",
+                                            "scenario.replan_period"};
+inline constexpr LimitSpec kLoopDecisionTicks{"decision_ticks",          "", 1,  1'000'000, true,
+                                              "ticks between decisions", "", "", ""};
+inline constexpr LimitSpec kLoopReplanTicks{
+    "replan_ticks", "", 0, 100'000'000, true, "ticks between replans; 0: none", "", "", ""};
+inline constexpr LimitSpec kLoopBetterMargin{
+    "better_margin", "", 0, 1e6, false, "score margin a new goal must beat", "", "", ""};
+inline constexpr LimitSpec kSimWidth{
+    "width", "", 1, 1e5, false, "world width in metres", "", "", "world.width"};
+inline constexpr LimitSpec kSimHeight{
+    "height", "", 1, 1e5, false, "world height in metres", "", "", "world.height"};
+inline constexpr LimitSpec kSimUdgoapMaxExpansions{
+    "udgoap_max_expansions", "", 1, 10'000'000, true, "UDGOAP nodes expanded per plan", "", "",
+    "udgoap.max_expansions"};
+inline constexpr LimitSpec kArenaSpawnMin{
+    "spawn_min", "",    1e-3,
+    1e6,         false, "shortest seconds between antlion spawns",
+    "",          "",    "spawning.antlion_interval"};
+inline constexpr LimitSpec kArenaSpawnMax{
+    "spawn_max", "",    1e-3,
+    1e6,         false, "longest seconds between antlion spawns",
+    "",          "",    "spawning.antlion_interval"};
+inline constexpr LimitSpec kArenaPotionMin{
+    "potion_min", "",    1e-3,
+    1e6,          false, "shortest seconds between potion spawns",
+    "",           "",    "spawning.potion_interval"};
+inline constexpr LimitSpec kArenaPotionMax{
+    "potion_max", "",    1e-3,
+    1e6,          false, "longest seconds between potion spawns",
+    "",           "",    "spawning.potion_interval"};
+inline constexpr LimitSpec kArenaPotionAmountMin{
+    "potion_amount_min",     "", 0, 1e6, false, "smallest potion amount", "", "",
+    "spawning.potion_amount"};
+inline constexpr LimitSpec kArenaPotionAmountMax{
+    "potion_amount_max",     "", 0, 1e6, false, "largest potion amount", "", "",
+    "spawning.potion_amount"};
+inline constexpr LimitSpec kArenaHealthPotionShare{
+    "health_potion_share",         "", 0, 1, false, "probability that a potion heals", "", "",
+    "spawning.health_potion_share"};
+inline constexpr LimitSpec kArenaMaxAntlions{
+    "max_antlions", "", 1, 4096, true, "antlions alive at once", "", "", "spawning.max_antlions"};
+inline constexpr LimitSpec kArenaMaxPotions{
+    "max_potions", "", 1, 4096, true, "potions lying at once", "", "", "spawning.max_potions"};
+inline constexpr LimitSpec kArenaMaxHealth{
+    "max_health", "", 1, 1e6, false, "the wizard's health", "", "", "wizard.health"};
+inline constexpr LimitSpec kArenaMaxMana{"max_mana",          "", 0,  1e6,          false,
+                                         "the wizard's mana", "", "", "wizard.mana"};
+inline constexpr LimitSpec kArenaSpeed{
+    "speed", "", 0, 1e3, false, "the wizard's metres per second", "", "", "wizard.speed"};
+inline constexpr LimitSpec kArenaPickupRadius{
+    "pickup_radius",       "", 0, 1e3, false, "metres to pick a potion up", "", "",
+    "wizard.pickup_radius"};
+inline constexpr LimitSpec kArenaHeavyDamage{
+    "heavy_damage", "", 0, 1e6, false, "damage the wizard flees at", "", "", "wizard.heavy_damage"};
+inline constexpr LimitSpec kArenaMeleeDamage{
+    "melee_damage", "", 0, 1e6, false, "damage of a melee hit", "", "", "wizard.melee.damage"};
+inline constexpr LimitSpec kArenaMeleeRange{
+    "melee_range", "", 0, 1e3, false, "metres of melee reach", "", "", "wizard.melee.range"};
+inline constexpr LimitSpec kArenaMeleeTime{
+    "melee_time", "", 0, 60, false, "seconds of a melee attack", "", "", "wizard.melee.time"};
+inline constexpr LimitSpec kArenaMeleeHit{
+    "melee_hit",       "", 0, 1, false, "probability that a melee attack hits", "", "",
+    "wizard.melee.hit"};
+inline constexpr LimitSpec kArenaLightningMana{
+    "lightning_mana",       "", 0, 1e6, false, "mana of a lightning bolt", "", "",
+    "wizard.lightning.mana"};
+inline constexpr LimitSpec kArenaLightningRange{
+    "lightning_range",       "", 0, 1e4, false, "metres of lightning reach", "", "",
+    "wizard.lightning.range"};
+inline constexpr LimitSpec kArenaLightningTime{
+    "lightning_time",       "", 0, 60, false, "seconds of a lightning cast", "", "",
+    "wizard.lightning.time"};
+inline constexpr LimitSpec kArenaLightningMissMoving{
+    "lightning_miss_moving",
+    "",
+    0,
+    1,
+    false,
+    "probability that lightning misses a moving target",
+    "",
+    "",
+    "wizard.lightning.miss_moving"};
+inline constexpr LimitSpec kArenaBlastMana{
+    "blast_mana", "", 0, 1e6, false, "mana of a blast", "", "", "wizard.blast.mana"};
+inline constexpr LimitSpec kArenaBlastRadius{
+    "blast_radius", "", 0, 1e4, false, "metres of blast radius", "", "", "wizard.blast.radius"};
+inline constexpr LimitSpec kArenaBlastTime{
+    "blast_time", "", 0, 60, false, "seconds of a blast cast", "", "", "wizard.blast.time"};
+inline constexpr LimitSpec kArenaHealMana{
+    "heal_mana", "", 0, 1e6, false, "mana of a heal", "", "", "wizard.heal.mana"};
+inline constexpr LimitSpec kArenaHealAmount{
+    "heal_amount", "", 0, 1e6, false, "health a heal restores", "", "", "wizard.heal.amount"};
+inline constexpr LimitSpec kArenaHealTime{
+    "heal_time", "", 0, 60, false, "seconds of a heal cast", "", "", "wizard.heal.time"};
+inline constexpr LimitSpec kArenaAntlionHealth{
+    "antlion_health", "", 1e-3, 1e6, false, "an antlion's health", "", "", "antlion.health"};
+inline constexpr LimitSpec kArenaAntlionSpeed{
+    "antlion_speed", "", 0, 1e3, false, "an antlion's metres per second", "", "", "antlion.speed"};
+inline constexpr LimitSpec kArenaBiteRange{"bite_range", "",    0,
+                                           1e3,          false, "metres of an antlion's bite reach",
+                                           "",           "",    "antlion.bite.range"};
+inline constexpr LimitSpec kArenaBiteDamage{
+    "bite_damage", "", 0, 1e6, false, "damage of a bite", "", "", "antlion.bite.damage"};
+inline constexpr LimitSpec kArenaBitePeriod{
+    "bite_period", "", 1e-3, 1e3, false, "seconds between bites", "", "", "antlion.bite.period"};
+inline constexpr LimitSpec kArenaBiteHit{
+    "bite_hit", "", 0, 1, false, "probability that a bite hits", "", "", "antlion.bite.hit"};
+inline constexpr LimitSpec kArenaFsmHealth{
+    "fsm_health", "", 0, 1e6, false, "health the FSM flees below", "", "", "fsm.health"};
+inline constexpr LimitSpec kArenaFsmMana{
+    "fsm_mana", "", 0, 1e6, false, "mana the FSM seeks potions below", "", "", "fsm.mana"};
+inline constexpr LimitSpec kArenaFsmBlastCrowd{
+    "fsm_blast_crowd", "", 1, 1000, true, "antlions near that make the FSM blast", "", "",
+    "fsm.blast_crowd"};
+inline constexpr LimitSpec kArenaGoapHealth{
+    "goap_health", "", 0, 1e6, false, "health GOAP heals below", "", "", "goap.health_goal_below"};
+inline constexpr LimitSpec kArenaCostGoto{
+    "cost_goto", "", 0, 1e6, false, "GOAP cost of goto", "", "", "goap.costs.goto"};
+inline constexpr LimitSpec kArenaCostMelee{
+    "cost_melee", "", 0, 1e6, false, "GOAP cost of melee", "", "", "goap.costs.melee"};
+inline constexpr LimitSpec kArenaCostLightning{
+    "cost_lightning", "", 0, 1e6, false, "GOAP cost of lightning", "", "", "goap.costs.lightning"};
+inline constexpr LimitSpec kArenaCostBlast{
+    "cost_blast", "", 0, 1e6, false, "GOAP cost of blast", "", "", "goap.costs.blast"};
+inline constexpr LimitSpec kArenaCostHeal{
+    "cost_heal", "", 0, 1e6, false, "GOAP cost of heal", "", "", "goap.costs.heal"};
+inline constexpr LimitSpec kArenaUdgoapEnemies{
+    "udgoap_enemies", "", 0, 64, true, "antlions in a UDGOAP world", "", "", "udgoap.enemies"};
+inline constexpr LimitSpec kArenaUdgoapPotions{
+    "udgoap_potions", "", 0, 16, true, "potions in a UDGOAP world", "", "", "udgoap.potions"};
+inline constexpr LimitSpec kArenaUdgoapNear{
+    "udgoap_near", "", 0, 1e4, false, "metres within which UDGOAP sees things", "", "",
+    "udgoap.near"};
+inline constexpr LimitSpec kHouseSpeed{
+    "speed", "", 1e-3, 1e3, false, "the resident's metres per second", "", "", "house.speed"};
+inline constexpr LimitSpec kHouseTarget{
+    "target", "", 0, 99.999, false, "drive level an activity fills to", "", "", "house.target"};
+inline constexpr LimitSpec kHouseActivityEnergy{
+    "activity_energy",      "", 0, 1e3, false, "energy an activity drains per second", "", "",
+    "house.activity_energy"};
+inline constexpr LimitSpec kHouseGotoCost{"goto_cost",         "", 0,  1'000'000,        true,
+                                          "GOAP cost of goto", "", "", "house.goto_cost"};
+inline constexpr LimitSpec kHouseSwitchMargin{
+    "switch_margin",     "", 0, 100, false, "score margin a new goal must beat", "", "",
+    "goap.switch_margin"};
+inline constexpr LimitSpec kHouseDecay{
+    "decay", "", 0, 1e3, false, "drive points lost per second", "", "", "drive.decay"};
+inline constexpr LimitSpec kHouseInitial{
+    "initial", "", 0, 100, false, "drive level at the start", "", "", "drive.initial"};
+inline constexpr LimitSpec kHouseCost{
+    "cost", "", 0, 1'000'000, true, "GOAP cost of an action", "", "", "action.cost"};
+inline constexpr LimitSpec kHouseDuration{
+    "duration", "", 1e-3, 1e5, false, "seconds of an action", "", "", "action.duration"};
+inline constexpr LimitSpec kHouseGain{
+    "gain", "", -1e4, 1e4, false, "drive points an action adds per second", "", "", "action.gain"};
+// HospitalConfig::seconds: the file sets it as scenario.max_seconds (kSimMaxSeconds).
+inline constexpr LimitSpec kHospitalSeconds{"seconds", "",    0,
+                                            1e7,       false, "simulated seconds of an episode"};
+inline constexpr LimitSpec kHospitalNpcs{
+    "npcs", "", 1, 1'000'000, true, "NPCs of the timed run", "", "", "hospital.npcs"};
+inline constexpr LimitSpec kHospitalThreshold{
+    "threshold", "", 0, 100, false, "need level an NPC acts on", "", "", "hospital.threshold"};
+inline constexpr LimitSpec kHospitalNurses{
+    "nurses", "", 0, 10'000, true, "nurses in the mix", "", "", "hospital.mix.nurses"};
+inline constexpr LimitSpec kHospitalDoctors{
+    "doctors", "", 0, 10'000, true, "doctors in the mix", "", "", "hospital.mix.doctors"};
+inline constexpr LimitSpec kHospitalVisitors{
+    "visitors", "", 0, 10'000, true, "visitors in the mix", "", "", "hospital.mix.visitors"};
+inline constexpr LimitSpec kHospitalMedDecay{
+    "med_decay", "",    0,
+    1e3,         false, "medication points lost per second",
+    "",          "",    "hospital.decay.medication"};
+inline constexpr LimitSpec kHospitalFoodDecay{
+    "food_decay", "", 0, 1e3, false, "food points lost per second", "", "", "hospital.decay.food"};
+inline constexpr LimitSpec kHospitalCompanyDecay{
+    "company_decay",         "", 0, 1e3, false, "company points lost per second", "", "",
+    "hospital.decay.company"};
+inline constexpr LimitSpec kHospitalRestDecay{
+    "rest_decay", "", 0, 1e3, false, "rest points lost per second", "", "", "hospital.decay.rest"};
+inline constexpr LimitSpec kHospitalAdminRate{"admin_rate", "",    0,
+                                              1e3,          false, "admin points gained per second",
+                                              "",           "",    "hospital.decay.admin"};
+inline constexpr LimitSpec kHospitalChartRate{"chart_rate", "",    0,
+                                              1e3,          false, "chart points gained per second",
+                                              "",           "",    "hospital.decay.chart"};
+inline constexpr LimitSpec kHospitalTGoto{
+    "t_goto", "", 0, 1e4, false, "seconds of goto", "", "", "hospital.durations.goto"};
+inline constexpr LimitSpec kHospitalTGet{
+    "t_get", "", 0, 1e4, false, "seconds of get", "", "", "hospital.durations.get"};
+inline constexpr LimitSpec kHospitalTMedicate{
+    "t_medicate", "", 0, 1e4, false, "seconds of medicate", "", "", "hospital.durations.medicate"};
+inline constexpr LimitSpec kHospitalTFeed{
+    "t_feed", "", 0, 1e4, false, "seconds of feed", "", "", "hospital.durations.feed"};
+inline constexpr LimitSpec kHospitalTBreak{
+    "t_break", "", 0, 1e4, false, "seconds of break", "", "", "hospital.durations.break"};
+inline constexpr LimitSpec kHospitalTAdmin{
+    "t_admin", "", 0, 1e4, false, "seconds of admin", "", "", "hospital.durations.admin"};
+inline constexpr LimitSpec kHospitalTChart{
+    "t_chart", "", 0, 1e4, false, "seconds of chart", "", "", "hospital.durations.chart"};
+inline constexpr LimitSpec kHospitalTChat{
+    "t_chat", "", 0, 1e4, false, "seconds of chat", "", "", "hospital.durations.chat"};
+inline constexpr LimitSpec kHospitalWMed{"w_med", "",    0,
+                                         1e3,     false, "weight of the medication need",
+                                         "",      "",    "hospital.weights.medication"};
+inline constexpr LimitSpec kHospitalWFood{
+    "w_food", "", 0, 1e3, false, "weight of the food need", "", "", "hospital.weights.food"};
+inline constexpr LimitSpec kHospitalWRest{
+    "w_rest", "", 0, 1e3, false, "weight of the rest need", "", "", "hospital.weights.rest"};
+inline constexpr LimitSpec kHospitalWAdmin{
+    "w_admin", "", 0, 1e3, false, "weight of the admin need", "", "", "hospital.weights.admin"};
+inline constexpr LimitSpec kHospitalWChart{
+    "w_chart", "", 0, 1e3, false, "weight of the chart need", "", "", "hospital.weights.chart"};
+inline constexpr LimitSpec kHospitalWChat{
+    "w_chat", "", 0, 1e3, false, "weight of the company need", "", "", "hospital.weights.company"};
+inline constexpr LimitSpec kHospitalCrowdSeconds{
+    "crowd_seconds", "", 0, 1e5, false, "wall-clock seconds of a crowd timing", "", "",
+    "crowd.seconds"};
+inline constexpr LimitSpec kHospitalCrowdNpcs{
+    "crowd_npcs", "", 1, 10'000'000, true, "NPCs of a crowd timing", "", "", "crowd.npcs"};
+inline constexpr LimitSpec kHospitalThreads{
+    "threads", "--threads", 1, 256, true, "crowd planning threads", "", "", "crowd.threads"};
+// Every simulation entry, for the test that walks the scenario files and the configs.
+inline constexpr LimitSpec kSimAll[] = {kSimDt,
+                                        kSimMaxSeconds,
+                                        kSimDecisionPeriod,
+                                        kSimReplanPeriod,
+                                        kLoopDecisionTicks,
+                                        kLoopReplanTicks,
+                                        kLoopBetterMargin,
+                                        kSimWidth,
+                                        kSimHeight,
+                                        kSimUdgoapMaxExpansions,
+                                        kArenaSpawnMin,
+                                        kArenaSpawnMax,
+                                        kArenaPotionMin,
+                                        kArenaPotionMax,
+                                        kArenaPotionAmountMin,
+                                        kArenaPotionAmountMax,
+                                        kArenaHealthPotionShare,
+                                        kArenaMaxAntlions,
+                                        kArenaMaxPotions,
+                                        kArenaMaxHealth,
+                                        kArenaMaxMana,
+                                        kArenaSpeed,
+                                        kArenaPickupRadius,
+                                        kArenaHeavyDamage,
+                                        kArenaMeleeDamage,
+                                        kArenaMeleeRange,
+                                        kArenaMeleeTime,
+                                        kArenaMeleeHit,
+                                        kArenaLightningMana,
+                                        kArenaLightningRange,
+                                        kArenaLightningTime,
+                                        kArenaLightningMissMoving,
+                                        kArenaBlastMana,
+                                        kArenaBlastRadius,
+                                        kArenaBlastTime,
+                                        kArenaHealMana,
+                                        kArenaHealAmount,
+                                        kArenaHealTime,
+                                        kArenaAntlionHealth,
+                                        kArenaAntlionSpeed,
+                                        kArenaBiteRange,
+                                        kArenaBiteDamage,
+                                        kArenaBitePeriod,
+                                        kArenaBiteHit,
+                                        kArenaFsmHealth,
+                                        kArenaFsmMana,
+                                        kArenaFsmBlastCrowd,
+                                        kArenaGoapHealth,
+                                        kArenaCostGoto,
+                                        kArenaCostMelee,
+                                        kArenaCostLightning,
+                                        kArenaCostBlast,
+                                        kArenaCostHeal,
+                                        kArenaUdgoapEnemies,
+                                        kArenaUdgoapPotions,
+                                        kArenaUdgoapNear,
+                                        kHouseSpeed,
+                                        kHouseTarget,
+                                        kHouseActivityEnergy,
+                                        kHouseGotoCost,
+                                        kHouseSwitchMargin,
+                                        kHouseDecay,
+                                        kHouseInitial,
+                                        kHouseCost,
+                                        kHouseDuration,
+                                        kHouseGain,
+                                        kHospitalSeconds,
+                                        kHospitalNpcs,
+                                        kHospitalThreshold,
+                                        kHospitalNurses,
+                                        kHospitalDoctors,
+                                        kHospitalVisitors,
+                                        kHospitalMedDecay,
+                                        kHospitalFoodDecay,
+                                        kHospitalCompanyDecay,
+                                        kHospitalRestDecay,
+                                        kHospitalAdminRate,
+                                        kHospitalChartRate,
+                                        kHospitalTGoto,
+                                        kHospitalTGet,
+                                        kHospitalTMedicate,
+                                        kHospitalTFeed,
+                                        kHospitalTBreak,
+                                        kHospitalTAdmin,
+                                        kHospitalTChart,
+                                        kHospitalTChat,
+                                        kHospitalWMed,
+                                        kHospitalWFood,
+                                        kHospitalWRest,
+                                        kHospitalWAdmin,
+                                        kHospitalWChart,
+                                        kHospitalWChat,
+                                        kHospitalCrowdSeconds,
+                                        kHospitalCrowdNpcs,
+                                        kHospitalThreads};
 }  // namespace limits
 
 // "'name' (words) must be an integer in [lo, hi], found v" (reals: "must be a number in") — the

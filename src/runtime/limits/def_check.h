@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "topoplan/runtime/limits.h"
 #include "topoplan/runtime/result.h"
 
 namespace topoplan::def_check {
@@ -47,6 +48,18 @@ struct IntField {
   std::string_view name;
   int64_t value, lo, hi;
 };
+
+// A field on the limits table (topoplan/runtime/limits.h) and its value: refused in the table's
+// words, the ones the scenario reader uses for the same field.
+struct Limited {
+  const LimitSpec* spec;
+  double value;
+};
+inline std::optional<Error> first_outside(std::string_view where, std::span<const Limited> fields) {
+  for (const Limited& f : fields)
+    if (auto e = check_limit(*f.spec, f.value, where)) return e;
+  return std::nullopt;
+}
 
 // The Error of the first field outside its range, in table order; nullopt when all hold.
 template <typename F>
