@@ -73,10 +73,12 @@ from . import _topoplan
 
 InstanceRef = Union[None, int, str, Instance]
 
-# The agent runtime (AgentWorld, EVENT_*, action_applies, apply_action, failed_condition,
-# goal_holds) is imported above but not listed here until test_hypothesis_every_door.py has
-# strategies for it (that test enumerates __all__).
+# Every public name; test_hypothesis_every_door.py calls each callable here with random
+# arguments (a new one needs a strategy there).
 __all__ = [
+    "AgentWorld", "EVENT_ABORT", "EVENT_DTYPE", "EVENT_GOAL_CHANGED", "EVENT_GOAL_REACHED",
+    "EVENT_KINDS", "EVENT_NO_PLAN", "EVENT_PLANNED", "EVENT_START", "NO_PLAN_REASONS",
+    "REPLAN_REASONS", "action_applies", "apply_action", "failed_condition", "goal_holds",
     "CROWD_BAD_INPUT", "CROWD_BUFFER_TOO_SMALL", "CROWD_CACHE_HIT", "CROWD_NO_PLAN",
     "CROWD_SOLVED", "CROWD_UNSOLVABLE", "Crowd", "CrowdPlanner", "InputError", "Instance",
     "PlanCache", "PlanResult", "Planner", "Task", "TopoPlanner", "UdgoapAgent", "UdgoapWorld", "Validation",

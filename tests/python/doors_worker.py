@@ -60,13 +60,22 @@ def main():
         """The objects whose state a call may change, made again for each request."""
         cache = tp.PlanCache(crowd_planner, 256, 64, 4096)
         world, agent = tp.load_scenario(WIZARD)
+        agents = tp.AgentWorld(west, capacity=8, decision_period=1)
+        hunt = agents.add_goal("first", {west.variables[0]: west.values(0)[-1]})
+        agents.add_goal("second", [-1] * len(west.variables))
+        agents.set_class_goals(0, agents.add_goal_list([hunt, 1]))
+        for _ in range(3):
+            agents.add_agent(0, [0] * len(west.variables))
+        frame = agents.update(1 / 60)
         objects.update(PLAN_CACHE=cache, CROWD=tp.Crowd(crowd_planner, 1, cache),
                        TOPO=tp.TopoPlanner(west), PLANNER=tp.Planner(task, "astar"),
-                       WORLD=world, AGENT=agent, INSTANCE=task.instances[0])
+                       WORLD=world, AGENT=agent, INSTANCE=task.instances[0], AGENT_WORLD=agents,
+                       EVENTS=frame.copy())
 
     receivers = {"Task": "TASK", "CrowdPlanner": "CROWD_PLANNER", "PlanCache": "PLAN_CACHE",
                  "Crowd": "CROWD", "TopoPlanner": "TOPO", "Planner": "PLANNER",
-                 "UdgoapWorld": "WORLD", "UdgoapAgent": "AGENT", "Instance": "INSTANCE"}
+                 "UdgoapWorld": "WORLD", "UdgoapAgent": "AGENT", "Instance": "INSTANCE",
+                 "AgentWorld": "AGENT_WORLD"}
 
     def resolve(x):
         if type(x).__name__ == "Ref":  # pickled from the test's import of this module
@@ -120,6 +129,52 @@ def main():
     def check_resolved(r):
         assert r is None or (r.dtype == np.int32 and all(0 <= a < len(west.actions) for a in r))
 
+    def total_state(t, state):
+        """`state` as a list of value ids when it is a valid total state of `t` given as a
+        sequence (the engine calls also take dicts by names: judged by their own result)."""
+        if isinstance(state, dict):
+            return None
+        try:
+            v = [int(x) for x in state]
+        except (TypeError, ValueError, OverflowError):
+            return None
+        if len(v) != len(sizes(t)) or any(not 0 <= x < n for x, n in zip(v, sizes(t))):
+            return None
+        return v
+
+    def action_id(t, action):
+        return action if isinstance(action, int) else t.find_action(action)
+
+    def check_engine(target, a, r):
+        """The engine calls against the validator: an action applies where a one-action plan
+        validates, apply_action's state is the validator's final state, a goal holds where the
+        empty plan validates."""
+        t = a[0] if a else None
+        if not isinstance(t, tp.Task) or len(a) < 3:
+            return True
+        s = total_state(t, a[1])
+        if s is None:
+            return True
+        if target == "goal_holds":
+            goal = a[2]
+            if isinstance(goal, dict):
+                return isinstance(r, bool)
+            inst = t.instance(s, [int(x) for x in goal])
+            return r == tp.validate(t, inst, []).valid
+        act = action_id(t, a[2])
+        free = t.instance(s, [-1] * len(s))
+        v = tp.validate(t, free, [act])
+        if target == "action_applies":
+            return r == v.valid
+        if target == "failed_condition":
+            return (r == "") == v.valid
+        assert v.valid, "apply_action returned for an action that does not apply"
+        return list(r) == list(v.final_state)
+
+    def check_agent_plan(r):
+        assert r.dtype == np.int32 and all(0 <= x < len(west.actions) for x in r), \
+            "an agent's plan holds an action id outside the domain"
+
     def instance_of(t, which):
         return t.instances[0] if which is None else which
 
@@ -159,6 +214,14 @@ def main():
             west, west.instance([int(x) for x in a[0]], [int(x) for x in a[1]]), r[1]).valid,
         "Planner.plan": lambda a, k, r: r[0] != "solved" or tp.validate(
             task, task.instance([int(x) for x in a[0]], [int(x) for x in a[1]]), r[1]).valid,
+        "action_applies": lambda a, k, r: check_engine("action_applies", a, r),
+        "failed_condition": lambda a, k, r: check_engine("failed_condition", a, r),
+        "apply_action": lambda a, k, r: check_engine("apply_action", a, r),
+        "goal_holds": lambda a, k, r: check_engine("goal_holds", a, r),
+        "AgentWorld.plan": lambda a, k, r: check_agent_plan(r),
+        "AgentWorld.state": lambda a, k, r: check_unpacked(a, r.reshape(1, -1), False),
+        "AgentWorld.describe": lambda a, k, r: isinstance(r, list) and all(
+            isinstance(x, str) for x in r),
         "UdgoapAgent.plan": lambda a, k, r: r["status"] in (
             "solved", "unsolvable", "limit reached", "gave up"),
     }

@@ -43,7 +43,8 @@ HANG_SECONDS = 120
 # Arguments
 
 refs = st.sampled_from([Ref(n) for n in ("TASK", "WEST", "CROWD_PLANNER", "PLAN_CACHE", "CROWD",
-                                         "TOPO", "PLANNER", "WORLD", "AGENT", "INSTANCE")])
+                                         "TOPO", "PLANNER", "WORLD", "AGENT", "INSTANCE",
+                                         "AGENT_WORLD", "EVENTS")])
 
 
 anything = st.recursive(
@@ -65,6 +66,16 @@ M, MW = len(TASK.variables), len(WEST.variables)
 SIZES_W = [len(WEST.values(v)) for v in range(MW)]
 
 
+def counts(valid_hi, past):
+    """A count: valid and small, or one every door must reject (negative, past the limit, the
+    wrong type); never a valid request for gigabytes, which is the caller's to make."""
+    return st.one_of(st.integers(0, valid_hi), st.sampled_from([-1, -2**31, past + 1, 2**63]),
+                     scalars_no_int)
+
+
+scalars_no_int = st.one_of(st.none(), floats, texts, st.binary(max_size=8))
+
+
 def state_of(task, m, goal=False):
     sizes = [len(task.values(v)) for v in range(m)]
     return st.tuples(*[st.integers(-1 if goal else 0, n - 1) for n in sizes]).map(list)
@@ -74,6 +85,32 @@ states = st.one_of(state_of(TASK, M), st.lists(st.one_of(st.integers(-1, 3), int
                                                 max_size=M + 2), anything)
 west_states = st.one_of(state_of(WEST, MW).map(lambda v: np.array(v, dtype=np.int32)),
                         arrays(np.int32, [MW]), arrays())
+
+
+west_classes = st.one_of(st.integers(-1, len(WEST.classes)), st.sampled_from(WEST.classes + [""]),
+                        ints, texts, st.none())
+west_vars = st.one_of(st.integers(-1, MW), st.sampled_from(WEST.variables), ints, texts)
+west_actions = st.one_of(st.integers(-1, len(WEST.actions)), st.sampled_from(WEST.actions), ints,
+                         texts, anything)
+west_goal_dicts = st.dictionaries(st.one_of(st.sampled_from(WEST.variables), texts),
+                                  st.one_of(st.sampled_from(sum((WEST.values(v)
+                                                                 for v in range(MW)), [])),
+                                            st.integers(-2, 4), texts), max_size=3)
+goals = st.one_of(west_goal_dicts, state_of(WEST, MW, goal=True), west_states)
+agent_ids = either(st.integers(-1, 4), ints)
+agent_arrays = st.one_of(st.integers(-1, 4), st.lists(st.integers(-1, 4), max_size=4).map(
+    lambda v: np.array(v, dtype=np.int32)), arrays(), anything)
+
+
+@st.composite
+def events(draw):
+    """Event records with any field values (agent, kind, detail, step, action, goal)."""
+    n = draw(st.integers(0, 4))
+    e = np.zeros(n, dtype=tp.EVENT_DTYPE)
+    for name in e.dtype.names:
+        info = np.iinfo(e.dtype[name])
+        e[name] = draw(st.lists(st.integers(info.min, info.max), min_size=n, max_size=n))
+    return e
 
 
 @st.composite
@@ -202,6 +239,54 @@ STRATEGIES = {
     "UdgoapAgent.update": any_call(1),
     "UdgoapAgent.plan": call(either(st.integers(1, 10**4), ints), either(ints),
                              either(st.integers(-2, 40), ints)),
+    # The agent runtime: a world of western (AGENT_WORLD: 2 goals, 1 list, 3 agents, one frame
+    # run; EVENTS: that frame's events) and the engine calls.
+    "AgentWorld": call(either(st.just(Ref("WEST")), st.just(Ref("TASK"))),
+                       counts(64, 2**28), counts(100, 2**20), counts(100, 2**63),
+                       counts(64, 2**31), counts(255, 256), st.one_of(st.integers(1, 2), st.just(0),
+                                                                      st.just(1025), scalars_no_int),
+                       either(st.booleans()), counts(256, 2**30), counts(2**16, 2**31)),
+    "AgentWorld.add_goal": call(either(texts), goals),
+    "AgentWorld.add_goal_list": call(st.one_of(st.lists(st.integers(-1, 3), max_size=4),
+                                               st.lists(ints, max_size=3), anything)),
+    "AgentWorld.set_class_goals": call(west_classes, either(st.integers(-1, 2), ints)),
+    "AgentWorld.goal_name": call(either(st.integers(-1, 3), ints)),
+    "AgentWorld.add_agent": call(west_classes, west_states),
+    "AgentWorld.add_agents": call(st.one_of(west_classes, arrays(np.int32)),
+                                  st.one_of(st.lists(state_of(WEST, MW), max_size=4).map(
+                                      lambda v: np.array(v, dtype=np.int32).reshape(len(v), MW)),
+                                            arrays())),
+    "AgentWorld.set_goal_list": call(agent_ids, either(st.integers(-1, 2), ints)),
+    "AgentWorld.set_decision_period": call(agent_ids, either(st.integers(-1, 100), ints)),
+    "AgentWorld.set_fact": call(agent_ids, west_vars, either(st.integers(-1, 4), texts)),
+    "AgentWorld.set_facts": call(agent_arrays, west_vars, st.one_of(arrays(np.int32), anything)),
+    "AgentWorld.set_state": call(agent_ids, west_states),
+    "AgentWorld.set_packed_states": call(agent_arrays, st.one_of(
+        st.lists(state_of(WEST, MW), min_size=1, max_size=3).map(
+            lambda v: CP.pack_states(np.array(v, dtype=np.int32).reshape(len(v), MW))),
+        arrays(np.uint64), anything)),
+    "AgentWorld.action_finished": call(agent_arrays),
+    "AgentWorld.action_failed": call(agent_arrays),
+    "AgentWorld.bump_world_version": any_call(1),
+    "AgentWorld.update": call(either(st.just(1 / 60), floats),
+                              either(st.none(), st.integers(0, 64).map(
+                                  lambda n: np.zeros(n, dtype=tp.EVENT_DTYPE)), arrays())),
+    "AgentWorld.fact": call(agent_ids, west_vars),
+    "AgentWorld.state": call(agent_ids),
+    "AgentWorld.npc_class": call(agent_ids),
+    "AgentWorld.goal": call(agent_ids),
+    "AgentWorld.plan": call(agent_ids),
+    "AgentWorld.step": call(agent_ids),
+    "AgentWorld.running_action": call(agent_ids),
+    "AgentWorld.progress": call(agent_ids),
+    "AgentWorld.last_replan": call(agent_ids),
+    "AgentWorld.describe": call(st.one_of(st.just(Ref("EVENTS")), st.integers(0, 4).map(
+        lambda n: np.zeros(n, dtype=tp.EVENT_DTYPE)), events(), arrays(), anything)),
+    "action_applies": call(either(st.just(Ref("WEST"))), west_states, west_actions),
+    "failed_condition": call(either(st.just(Ref("WEST"))), west_states, west_actions),
+    "apply_action": call(either(st.just(Ref("WEST"))), west_states, west_actions),
+    "goal_holds": call(either(st.just(Ref("WEST"))), west_states,
+                       st.one_of(state_of(WEST, MW, goal=True), west_goal_dicts, west_states)),
     "PlanResult": any_call(9),
     "Validation": any_call(5),
 }
