@@ -68,6 +68,22 @@ void check_agent(PyAgentWorld& p, int64_t agent, const char* what = "agent") {
                           std::to_string(p.world->num_agents()) + " agents)");
 }
 
+// An integer argument (a Python or NumPy integer, never a bool) as int64: TypeError for another
+// type, IndexError past int64 (pybind11's cast raised RuntimeError "Unable to cast" for both).
+int64_t index_arg(const py::handle& h, const std::string& what) {
+  if (py::isinstance<py::bool_>(h)) throw py::type_error(what + ": expected a name or an index");
+  PyObject* i = PyNumber_Index(h.ptr());
+  if (i == nullptr) {
+    PyErr_Clear();
+    throw py::type_error(what + ": expected a name or an index");
+  }
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
+  Py_DECREF(i);
+  if (overflow != 0) throw py::index_error(what + " out of range");
+  return v;
+}
+
 VarId var_arg(const Domain& d, const py::handle& h) {
   if (py::isinstance<py::str>(h)) {
     const auto name = h.cast<std::string>();
@@ -75,8 +91,7 @@ VarId var_arg(const Domain& d, const py::handle& h) {
       if (d.variable_name(v) == name) return v;
     throw py::key_error("no variable '" + name + "'");
   }
-  if (!py::isinstance<py::int_>(h)) throw py::type_error("var: expected a name or an index");
-  const auto v = h.cast<int64_t>();
+  const int64_t v = index_arg(h, "var");
   if (v < 0 || v >= d.num_variables())
     throw py::index_error("var " + std::to_string(v) + " out of range (" +
                           std::to_string(d.num_variables()) + " variables)");
@@ -93,7 +108,7 @@ ValueId value_arg(const Domain& d, VarId v, const py::handle& h, bool partial) {
   if (!py::isinstance<py::int_>(h) &&
       !py::isinstance(h, py::module_::import("numpy").attr("integer")))
     throw py::type_error("value of '" + d.variable_name(v) + "': expected a name or an index");
-  const auto x = h.cast<int64_t>();
+  const int64_t x = index_arg(h, "value");
   if ((x < 0 || x >= d.domain_size(v)) && !(partial && x == kUndefined))
     throw py::value_error("value " + std::to_string(x) + " of '" + d.variable_name(v) +
                           "' out of range [0, " + std::to_string(d.domain_size(v)) + ")");
@@ -136,7 +151,7 @@ ActionId action_arg(const Domain& d, const py::handle& h) {
       if (d.action_name(a) == name) return a;
     throw py::key_error("no action '" + name + "'");
   }
-  const auto a = h.cast<int64_t>();
+  const int64_t a = index_arg(h, "action");
   if (a < 0 || a >= d.num_actions())
     throw py::index_error("action " + std::to_string(a) + " out of range (" +
                           std::to_string(d.num_actions()) + " actions)");
