@@ -40,7 +40,7 @@ TEST(Hospital, CrowdOnTheAgentRuntimeIsTheSameOnAnyThreadCount) {
   EXPECT_GT(one.plans, 4000);
   EXPECT_EQ(one.plans, two.plans);
   EXPECT_EQ(one.actions_done, two.actions_done);
-  EXPECT_EQ(one.cache_hits, two.cache_hits);
+  // (Not the cache hits: two workers may both miss a plan the cache then holds once.)
   EXPECT_DOUBLE_EQ(one.mean_unmet, two.mean_unmet);
 }
 
