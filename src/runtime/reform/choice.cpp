@@ -124,7 +124,9 @@ struct Search {
     for (VarId v = 0; v < d.num_variables(); ++v) need(v, goal[v]);
     int64_t sum = 0;
     while (!s.queue.empty()) {
-      const auto [v, x] = s.queue.back();
+      // Plain variables, not a structured binding: the lambda below captures them (clang 14).
+      const VarId v = s.queue.back().first;
+      const ValueId x = s.queue.back().second;
       s.queue.pop_back();
       ActionId first = -1;
       int64_t cheapest = kInfinite;
