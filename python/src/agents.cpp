@@ -162,7 +162,7 @@ ActionId action_arg(const Domain& d, const py::handle& h) {
 int32_t class_arg(const Domain& d, const py::object& h) {
   if (h.is_none()) return 0;
   if (py::isinstance<py::int_>(h)) {
-    const auto c = h.cast<int64_t>();
+    const int64_t c = index_arg(h, "npc_class");
     const int32_t count = std::max(1, d.num_classes());
     if (c < 0 || c >= count)
       throw py::index_error("npc_class " + std::to_string(c) + " out of range (" +
@@ -176,8 +176,9 @@ int32_t class_arg(const Domain& d, const py::object& h) {
 CArray<int32_t> agents_arg(PyAgentWorld& p, const py::handle& h) {
   if (py::isinstance<py::int_>(h)) {
     CArray<int32_t> one(1);
-    check_agent(p, h.cast<int64_t>());
-    one.mutable_data()[0] = h.cast<int32_t>();
+    const int64_t agent = index_arg(h, "agent");
+    check_agent(p, agent);
+    one.mutable_data()[0] = static_cast<int32_t>(agent);
     return one;
   }
   auto a = exact<int32_t>(h, "agents");
