@@ -347,7 +347,7 @@ PlanResult plan_version(const Domain& domain, const Instance& instance, Version 
   const auto start = std::chrono::steady_clock::now();
   const std::string name = version == Version::kSas ? "topo-sas" : "topo-cnia";
   PlanResult r;
-  r.stats.engine = version == Version::kSas ? "topo-sas" : "topo-cnia";
+  r.stats.engine = name;
   auto refuse = [&](PlanStatus status, std::string message) {
     r.status = status;
     r.message = std::move(message);
