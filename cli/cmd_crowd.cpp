@@ -38,7 +38,10 @@ struct CrowdOptions {
   double churn = 0.05;
   int32_t situations_per_class = 64;
   int32_t cache_entries = 1 << 14;
-  int32_t actions_per_npc = 12;  // action buffer: NPCs × this; cached plans: at most max(16, this)
+  // Action buffer: NPCs × this; cached plans: at most max(16, this). Unless --actions-per-npc
+  // gives it, the longest plan the town's NPCs get (at least 12: town_action_room).
+  int32_t actions_per_npc = 12;
+  bool actions_per_npc_given = false;
   int32_t memo_entries = CrowdDef{}.worker_memo_entries;
   bool json = false;
   bool no_baseline = false;
@@ -343,6 +346,37 @@ Measured measure(const CrowdPlanner& planner, CrowdTown& town, const CrowdOption
   return m;
 }
 
+// The action room per NPC when --actions-per-npc does not give one: the longest plan any NPC
+// of the town gets (ℙ's, or the chain's, which may repeat actions), at least `least` and at most
+// the flag's 255. A room of the longest plan fits every NPC's plan in its block's slice, so no
+// NPC of the town is "buffer too small"; a fixed room does not suit every file (a corpus domain's
+// A* plans run to 26 actions). One batch through a crowd with the run's chain and a plan cache
+// finds it: each distinct situation is planned once, the rest are hits, and an NPC whose plan
+// does not fit the first room still reports its length.
+int32_t town_action_room(const CrowdPlanner& planner, const CrowdTown& town, const CrowdOptions& o,
+                         int32_t least) {
+  const CrowdBatch batch = town.batch();
+  const size_t n = batch.npc_class.size();
+  std::vector<ActionId> actions(n * static_cast<size_t>(least));
+  std::vector<uint32_t> offset(n);
+  std::vector<uint16_t> length(n);
+  std::vector<CrowdStatus> status(n);
+  PlanCacheDef cache_def;
+  cache_def.capacity = o.cache_entries;
+  cache_def.max_plan_length = 255;
+  PlanCache cache(planner, cache_def);
+  CrowdDef def;
+  set_chain(o, def);
+  def.cache = &cache;
+  Crowd crowd = Crowd::create(planner, def).value();  // the chain was checked by run_crowd
+  (void)crowd.plan(batch, CrowdOutput{actions, offset, length, status});
+  int32_t longest = least;
+  for (size_t i = 0; i < n; ++i)
+    if (status[i] & (kCrowdSolved | kCrowdBufferTooSmall))
+      longest = std::max(longest, static_cast<int32_t>(length[i]));
+  return std::min(longest, 255);
+}
+
 // What run_crowd measured, and the figures it reports from it (JSON or text).
 struct Report {
   const CrowdOptions& o;
@@ -407,6 +441,8 @@ nlohmann::json Report::json() const {
   j["warm_worker_cpu_max_ns_per_npc"] = m.warm_worker_cpu_s * 1e9 / n;
   j["cache_hit_rate"] = m.hit_rate;
   j["memo_entries"] = o.memo_entries;
+  j["actions_per_npc"] = o.actions_per_npc;
+  j["actions_per_npc_given"] = o.actions_per_npc_given;
   j["handles"] = o.handles;
   if (o.handles) {
     j["answered_by_handle"] = static_cast<double>(m.by_handle) / n;
@@ -472,7 +508,10 @@ void Report::print() const {
     std::printf("  handles: %.1f%% of the last warm batch answered by handle, table %lld slots\n",
                 100.0 * static_cast<double>(m.by_handle) / n, static_cast<long long>(m.table_used));
   std::printf("  frame %8.0f NPCs in 1.67 ms warm, %.0f cold\n", m.frame_npcs, m.frame_npcs_cold);
-  std::printf("  input %d bytes/NPC, memcpy %.1f GB/s\n", planner.layout().bytes_per_npc(), bw);
+  std::printf(
+      "  input %d bytes/NPC, output room %d actions/NPC (%s), memcpy %.1f GB/s\n",
+      planner.layout().bytes_per_npc(), o.actions_per_npc,
+      o.actions_per_npc_given ? "--actions-per-npc" : "the town's longest plan, at least 12", bw);
   if (baseline)
     std::printf(
         "  speedup vs 1 thread: wall cold %.2fx, warm %.2fx; per-worker CPU cold %.2fx, "
@@ -481,7 +520,7 @@ void Report::print() const {
         one.warm_worker_cpu_s / m.warm_worker_cpu_s, load_before, load_average());
 }
 
-int run_crowd(const CrowdOptions& o) {
+int run_crowd(CrowdOptions o) {
   // A built-in town by name, else a domain file (its instances are the routines).
   Task task;
   if (Result<Task> builtin = town_task(o.domain); builtin.ok()) {
@@ -518,6 +557,8 @@ int run_crowd(const CrowdOptions& o) {
       return kExitUsage;
     }
   }
+  if (!o.actions_per_npc_given)
+    o.actions_per_npc = town_action_room(*planner, town, o, o.actions_per_npc);
   const int64_t distinct = town.distinct_situations();
   const bool baseline = o.threads > 1 && !o.no_baseline;
   const double load_before = load_average();
@@ -575,10 +616,11 @@ void add_crowd_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   add_number(*cmd, "--cache-entries", options->cache_entries, 1, 1 << 22, "plan cache capacity")
       ->capture_default_str();
-  add_number(*cmd, "--actions-per-npc", options->actions_per_npc, 1, 255,
-             "action buffer per NPC (plans longer than the room left are 'buffer too small'); "
-             "the cache keeps plans of up to max(16, this) actions")
-      ->capture_default_str();
+  CLI::Option* room = add_number(
+      *cmd, "--actions-per-npc", options->actions_per_npc, 1, 255,
+      "action buffer per NPC (plans longer than the room left are 'buffer too small'); the cache "
+      "keeps plans of up to max(16, this) actions. Default: the longest plan of the town's NPCs, "
+      "at least 12");
   add_number(*cmd, "--memo-entries", options->memo_entries, 0, 1 << 20,
              "per-worker memo in front of the plan cache (0: none)")
       ->capture_default_str();
@@ -604,7 +646,10 @@ void add_crowd_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--partial-goals", options->partial_goals,
                 "goals name only the NPC's class's variables, the rest free (GOAP style)");
   cmd->add_flag("--json", options->json, "print one JSON object");
-  cmd->callback([options, &exit_code] { exit_code = run_crowd(*options); });
+  cmd->callback([options, room, &exit_code] {
+    options->actions_per_npc_given = room->count() > 0;
+    exit_code = run_crowd(*options);
+  });
 }
 
 }  // namespace topoplan::cli

@@ -133,6 +133,14 @@ expect "crowd --class-fallback unknown planner exits 2" 2 "unknown planner .nope
 expect "crowd --class-fallback without = exits 2" 2 "^topoplan crowd: --class-fallback: expected CLASS=PLANNER" -- "$bin" crowd --domain goap-level --class-fallback guard "${crowd_small[@]}"
 expect "crowd unknown town exits 2" 2 'unknown town .atlantis.' -- "$bin" crowd --domain atlantis "${crowd_small[@]}"
 expect "crowd missing file exits 33" 33 'cannot open' -- "$bin" crowd --domain "$tmp/none.toml" "${crowd_small[@]}"
+# Every corpus domain runs with the default flags: no refusal, every NPC with a plan or a proof,
+# none "buffer too small" (the action room is the town's longest plan: dogoap-miner's A* plans
+# run past 12 actions); an explicit --actions-per-npc still wins.
+for f in "$src"/domains/real/*.toml; do
+  expect "crowd $(basename "$f"): default flags, no refusal" 0 '"buffer_too_small":0\.0,.*"no_plan":0\.0,' -- "$bin" crowd --domain "$f" --json "${crowd_small[@]}"
+done
+expect "crowd dogoap-miner: the room grows past 12" 0 '"actions_per_npc":(1[3-9]|[2-9][0-9]|1[0-9][0-9]),"actions_per_npc_given":false' -- "$bin" crowd --domain "$src/domains/real/dogoap-miner.toml" --json "${crowd_small[@]}"
+expect "crowd dogoap-miner: --actions-per-npc 12 wins" 0 '"actions_per_npc":12,"actions_per_npc_given":true,.*"buffer_too_small":0\.[0-9]*[1-9]' -- "$bin" crowd --domain "$src/domains/real/dogoap-miner.toml" --actions-per-npc 12 --json "${crowd_small[@]}"
 
 # show
 expect "show lists actions" 0 'PickUpBucket' -- "$bin" show "$hb"
