@@ -44,6 +44,11 @@ const Topoplan = (() => {
         // name: a built-in town ("western", "goap-level", "western-pus"), as `topoplan crowd`.
         create: (npcs, seed = 1, cacheEntries = 1 << 14, name = "western") =>
           withString(name, (pn) => json(m._tp_town_create(pn, npcs, seed, cacheEntries))),
+        // A domain file's town (native TOML or SAS text; filename names it in messages), as
+        // `topoplan crowd --domain FILE`: {ok, ...} or {ok: false, error: {file, line, message}}.
+        createDomain: (text, filename, npcs, seed = 1, cacheEntries = 1 << 14) =>
+          withString(text, (pt) => withString(filename, (pf) =>
+            json(m._tp_town_create_domain(pt, pf, npcs, seed, cacheEntries)))),
         // mode "batch": the whole town each frame; "frame": Crowd::plan_frame with a budget.
         frame: (churn = 0.05, mode = "batch", budgetMs = 1.67) =>
           json(m._tp_town_frame(churn, mode === "frame" ? 1 : 0, budgetMs)),

@@ -51,8 +51,9 @@ using AnalysisPtr =
     std::unique_ptr<topoplan_analysis, Freer<topoplan_analysis, topoplan_analysis_free>>;
 using SimPtr = std::unique_ptr<topoplan_sim, Freer<topoplan_sim, topoplan_sim_free>>;
 
-// A crowd over a built-in town: the task, its crowd planner, a plan cache (optional), the crowd
-// and the town, and the output buffers of one batch.
+// A crowd over a town (built-in, or a domain file's): the task, its crowd planner, a plan cache
+// (optional), the crowd and the town, and the output buffers of one batch: `room` actions per
+// NPC, the longest plan of the town's first batch (at least 12), as `topoplan crowd` sizes it.
 struct CrowdTownRun {
   TaskPtr task;
   CrowdPlannerPtr planner;
@@ -63,13 +64,18 @@ struct CrowdTownRun {
   std::vector<int32_t> actions;
   std::vector<uint32_t> offset;
   std::vector<uint16_t> length, status;
+  int32_t room = 12;
+  void set_room(int32_t actions_per_npc);
   [[nodiscard]] topoplan_crowd_output output() {
     return topoplan_crowd_output{actions.data(), static_cast<int64_t>(actions.size()),
                                  offset.data(), length.data(), status.data()};
   }
 };
-// Builds it (cache_entries 0: no cache); the error text when it fails.
+// Builds it (cache_entries 0: no cache) for a built-in town or a task; the error text when it
+// fails.
 std::string make_crowd_town(const char* town, int64_t npcs, uint64_t seed, int32_t cache_entries,
+                            CrowdTownRun& out);
+std::string make_crowd_town(TaskPtr task, int64_t npcs, uint64_t seed, int32_t cache_entries,
                             CrowdTownRun& out);
 
 double median(std::vector<double> v);
