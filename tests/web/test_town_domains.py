@@ -1,7 +1,7 @@
 """Town, domain files: the IJCAI paper's §6 crowds (Assassin's Creed Origins citizens, Horizon Zero
 Dawn machines) and two real GOAP domains that are neither unary nor post-unique (GPGOAP's soldier,
 whose bomb has two effects; dogoap's miner, whose A* plans run past 20 actions), each read from
-domains/ by the library's reader and run for 30 frames of 10^4 NPCs. Every NPC served gets one
+domains/ by the library's reader and run for 20 frames of 10^4 NPCs. Every NPC served gets one
 outcome and none is left without a plan or a proof; the sampled NPCs' plans are checked by the
 validator in the module (from each NPC's state to its goal, with its class's actions); the §6
 classes are C2* and ℙ answers every NPC; on the real domains the fallback answers part of the town
@@ -25,7 +25,7 @@ def choose(b, value):
          "t.dispatchEvent(new Event('change'))", value)
 
 
-def run_frames(b, name, frames=30):
+def run_frames(b, name, frames=20):
     b.wait(lambda d: b.js("return !!window.__town && window.__town.town === arguments[0] && "
                           "window.__town.frames >= arguments[1]", name, frames), timeout=120)
 
