@@ -34,8 +34,10 @@ typedef struct topoplan_crowd topoplan_crowd;
 
 /* The immutable crowd planner of a task's domain: ℙ per NPC class over the class's variables.
  * NPC class ids of a batch are the domain's classes, or the single class 0 for a domain without
- * classes. TOPOPLAN_UNSUPPORTED when a class is not unary and post-unique. Any thread; the task
- * must outlive it; share it between threads. */
+ * classes. Any domain: a class that is not unary and post-unique gets ℙ on part of its actions,
+ * and the crowd's planner chain answers the NPCs ℙ leaves open (topoplan_crowd_create_with_chain).
+ * TOPOPLAN_UNSUPPORTED when the domain cannot be compiled for a crowd (e.g. a class of more than
+ * 65535 actions). Any thread; the task must outlive it; share it between threads. */
 TOPOPLAN_API topoplan_status topoplan_crowd_planner_create(const topoplan_task* task,
                                                            topoplan_crowd_planner** out,
                                                            char* error, size_t error_size);
