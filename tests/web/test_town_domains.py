@@ -5,9 +5,10 @@ domains/ by the library's reader and run for 20 frames of 10^4 NPCs. Every NPC s
 outcome and none is left without a plan or a proof; the sampled NPCs' plans are checked by the
 validator in the module (from each NPC's state to its goal, with its class's actions); the §6
 classes are C2* and ℙ answers every NPC; on the real domains the fallback answers part of the town
-and the page shows it, per frame and in total. Then the user's own text: a hostile one gets the
-reader's "domain.toml:9: ..." in the page while the running town goes on, a file through the file
-input builds its town, and the console stays clean.
+and the page shows it, per frame and in total; the miner also runs in the 1.67 ms budget mode.
+Then the user's own text: a hostile one gets the reader's "domain.toml:9: ..." in the page while
+the running town goes on, a file through the file input builds its town, and the console stays
+clean.
 """
 
 import os
@@ -94,6 +95,17 @@ def test(b):
     b.screenshot("town-gpgoap-soldier")
     t = check_town(b, "domains/real/dogoap-miner.toml", fallback=True)
     check(t["room"] > 12, f"the room per NPC grew to the miner's long plans: {t}")
+    # The 1.67 ms budget mode on the miner: frames go on, the answers of the pass are valid.
+    b.js("const m = document.getElementById('mode'); m.value = 'frame';"
+         "m.dispatchEvent(new Event('change'))")
+    f0 = b.js("return window.__town.frames")
+    b.wait(lambda d: b.js("return window.__town.frames") >= f0 + 10, timeout=60)
+    served = b.js("return window.__town.served")
+    samples = b.js("return window.__tp.town.sample(240)")
+    check(served > 0 and not [x for x in samples if x.get("valid") is False],
+          f"budget mode: {served} NPCs a frame, no invalid plan")
+    b.js("const m = document.getElementById('mode'); m.value = 'batch';"
+         "m.dispatchEvent(new Event('change'))")
 
     # The user's text: a hostile one answers the reader's file:line message; the miner runs on.
     choose(b, "custom")
