@@ -5,6 +5,7 @@
 #include <bit>
 #include <cassert>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -153,6 +154,16 @@ struct AgentWorld::Impl {
   std::vector<int32_t> list_offset{0};
   std::vector<GoalId> list_goals;
   std::vector<int32_t> class_list;  // per class: its goal list (-1: none)
+  // Drive lists: per list, whether it is one and its margin; per entry (parallel to list_goals),
+  // its drive, curve and weight.
+  std::vector<uint8_t> list_by_drives;
+  std::vector<double> list_margin;
+  std::vector<DriveId> entry_drive;
+  std::vector<udgoap::Curve> entry_curve;
+  std::vector<double> entry_weight;
+  std::vector<DriveDef> drives;
+  std::vector<double> action_drive;  // per action, per drive: what finishing it adds
+  std::vector<uint8_t> action_moves_drives;
 
   // Agents (struct of arrays, `capacity` entries).
   int32_t n = 0;
@@ -163,6 +174,9 @@ struct AgentWorld::Impl {
   std::vector<uint8_t> len, step, flags, last_reason, queued_reason;
   std::vector<uint32_t> next_due, period, plan_frame, plan_version;
   std::vector<double> start_time;
+  std::vector<double> drive_value;    // n * drives.size(), as of drive_time
+  std::vector<double> drive_time;     // per agent: when its drives were last brought up to date
+  std::vector<double> goal_score;     // per agent: its goal's score when chosen from a drive list
   std::vector<uint64_t> sensed, due;  // bitmaps
   std::vector<int32_t> queue;         // ring of agents waiting for a plan
   int64_t queue_head = 0, queue_size = 0;
@@ -229,10 +243,77 @@ struct AgentWorld::Impl {
     const Goal& goal_rec = goals[static_cast<size_t>(g)];
     return holds(s, goal_rec.mask.data(), goal_rec.value.data());
   }
-  // The first goal of the agent's list that does not hold.
-  [[nodiscard]] GoalId choose(int32_t i) const {
+  double* drives_of(int32_t i) {
+    return drive_value.data() + static_cast<size_t>(i) * drives.size();
+  }
+  const double* drives_of(int32_t i) const {
+    return drive_value.data() + static_cast<size_t>(i) * drives.size();
+  }
+  [[nodiscard]] double drive_now(int32_t i, DriveId d) const {
+    const DriveDef& dd = drives[static_cast<size_t>(d)];
+    const double v = drives_of(i)[d];
+    const double elapsed = time - drive_time[static_cast<size_t>(i)];
+    if (dd.rate == 0.0 || elapsed == 0.0) return v;
+    return std::clamp(v + dd.rate * elapsed, dd.min, dd.max);
+  }
+  // Brings the agent's drives up to the world's time (the rates since they were last settled).
+  void settle(int32_t i) {
+    if (drives.empty()) return;
+    const auto u = static_cast<size_t>(i);
+    if (drive_time[u] == time) return;
+    double* v = drives_of(i);
+    for (size_t d = 0; d < drives.size(); ++d) v[d] = drive_now(i, static_cast<DriveId>(d));
+    drive_time[u] = time;
+  }
+  void add_drive_effects(int32_t i, ActionId a) {
+    if (drives.empty() || action_moves_drives[static_cast<size_t>(a)] == 0) return;
+    double* v = drives_of(i);
+    const double* delta = action_drive.data() + static_cast<size_t>(a) * drives.size();
+    for (size_t d = 0; d < drives.size(); ++d)
+      v[d] = std::clamp(v[d] + delta[d], drives[d].min, drives[d].max);
+  }
+  // udgoap's utility gain of entry k for agent i (drives settled).
+  [[nodiscard]] double entry_score(int32_t i, int32_t k) const {
+    const auto e = static_cast<size_t>(k);
+    const DriveId d = entry_drive[e];
+    const DriveDef& dd = drives[static_cast<size_t>(d)];
+    const double x = udgoap::normalise(drives_of(i)[d], dd.min, dd.max);
+    return entry_weight[e] * (1.0 - udgoap::evaluate(entry_curve[e], x));
+  }
+  // The entry of highest score whose goal does not hold (ties: the first), unless the current
+  // goal still has something to gain and the best does not beat its score when chosen by more
+  // than the margin. No goal when every score is 0.
+  [[nodiscard]] GoalId choose_by_drives(int32_t i, uint16_t l, double& score) const {
+    const auto u = static_cast<size_t>(i);
+    const uint64_t* s = state_of(i);
+    const GoalId current = goal[u];
+    GoalId best = kNoGoal;
+    double best_score = 0.0, current_now = 0.0;
+    for (int32_t k = list_offset[l]; k < list_offset[l + 1u]; ++k) {
+      const GoalId g = list_goals[static_cast<size_t>(k)];
+      if (goal_holds(s, g)) continue;
+      const double sc = entry_score(i, k);
+      if (g == current) current_now = std::max(current_now, sc);
+      if (sc > best_score) {
+        best = g;
+        best_score = sc;
+      }
+    }
+    if (current != kNoGoal && current != best && current_now > 0.0 &&
+        !(best_score > goal_score[u] + list_margin[l])) {
+      score = goal_score[u];
+      return current;
+    }
+    score = best_score;
+    return best;
+  }
+  // The agent's goal: by its list's kind; `score` is the drive score of the goal (0 for a
+  // priority list).
+  [[nodiscard]] GoalId choose(int32_t i, double& score) const {
+    score = 0.0;
     const uint16_t l = list[static_cast<size_t>(i)];
     if (l == 0xFFFF) return kNoGoal;
+    if (list_by_drives[l] != 0) return choose_by_drives(i, l, score);
     const uint64_t* s = state_of(i);
     for (int32_t k = list_offset[l]; k < list_offset[l + 1u]; ++k)
       if (!goal_holds(s, list_goals[static_cast<size_t>(k)]))
@@ -307,11 +388,13 @@ void AgentWorld::Impl::examine(Part& out, int32_t i, bool was_sensed, bool was_d
   ReplanReason reason = ReplanReason::kNone;
   bool advanced = false;
   const bool running = (f & kRunning) != 0;
+  settle(i);
   if ((f & kReportFailed) != 0 && running) {
     reason = ReplanReason::kActionFailed;
     f &= static_cast<uint8_t>(~kRunning);
   } else if (running && ((f & kReportDone) != 0 || effects_hold(s, plan_of(i)[step[u]]))) {
     apply(s, plan_of(i)[step[u]]);  // a no-op when the engine wrote the effects itself
+    add_drive_effects(i, plan_of(i)[step[u]]);
     ++step[u];
     f &= static_cast<uint8_t>(~kRunning);
     advanced = true;
@@ -321,10 +404,12 @@ void AgentWorld::Impl::examine(Part& out, int32_t i, bool was_sensed, bool was_d
   flags[u] = f;
   if (reason == ReplanReason::kActionFailed) drop_plan(i);
 
-  // The goal: the first of the list that does not hold.
+  // The goal: by the agent's list (the first that does not hold, or the best scored).
   const GoalId old_goal = goal[u];
-  const GoalId g = choose(i);
+  double score = 0.0;
+  const GoalId g = choose(i, score);
   if (g != old_goal) {
+    if (!drives.empty()) goal_score[u] = score;
     const bool reached = old_goal != kNoGoal && goal_holds(s, old_goal);
     if (reached) {
       emit(out, i, EventKind::kGoalReached, 0, -1, old_goal);
@@ -701,8 +786,112 @@ Result<int32_t> AgentWorld::add_goal_list(std::span<const GoalId> list) {
       return Error{"add_goal_list: no goal " + std::to_string(g), "", 0};
   if (w.list_offset.size() > 0xFFFF) return Error{"add_goal_list: too many lists", "", 0};
   w.list_goals.insert(w.list_goals.end(), list.begin(), list.end());
+  w.entry_drive.resize(w.list_goals.size(), 0);
+  w.entry_curve.resize(w.list_goals.size());
+  w.entry_weight.resize(w.list_goals.size(), 0.0);
   w.list_offset.push_back(static_cast<int32_t>(w.list_goals.size()));
+  w.list_by_drives.push_back(0);
+  w.list_margin.push_back(0.0);
   return static_cast<int32_t>(w.list_offset.size() - 2);
+}
+
+Result<DriveId> AgentWorld::add_drive(const DriveDef& drive) {
+  Impl& w = *impl_;
+  const std::string where = "add_drive '" + drive.name + "': ";
+  if (drive.name.empty()) return Error{"add_drive: the drive needs a name", "", 0};
+  if (w.n > 0) return Error{where + "drives are declared before the first agent", "", 0};
+  if (static_cast<int32_t>(w.drives.size()) >= kMaxDrives)
+    return Error{where + "more than " + std::to_string(kMaxDrives) + " drives", "", 0};
+  if (!std::isfinite(drive.min) || !std::isfinite(drive.max) || !(drive.min < drive.max))
+    return Error{where + "the range [min, max] must be finite with min < max", "", 0};
+  if (!std::isfinite(drive.rate)) return Error{where + "rate must be finite", "", 0};
+  if (!std::isfinite(drive.initial)) return Error{where + "initial must be finite", "", 0};
+  const size_t old_count = w.drives.size(), count = old_count + 1;
+  const auto actions = static_cast<size_t>(w.domain->num_actions());
+  std::vector<double> effects(actions * count, 0.0);
+  for (size_t a = 0; a < actions; ++a)
+    for (size_t d = 0; d < old_count; ++d)
+      effects[a * count + d] = w.action_drive[a * old_count + d];
+  w.action_drive = std::move(effects);
+  w.action_moves_drives.resize(actions, 0);
+  w.drives.push_back(drive);
+  const auto cap = static_cast<size_t>(w.def.capacity);
+  w.drive_value.assign(cap * count, 0.0);
+  w.drive_time.assign(cap, 0.0);
+  w.goal_score.assign(cap, 0.0);
+  return static_cast<DriveId>(old_count);
+}
+
+Result<int32_t> AgentWorld::add_drive_list(std::span<const DriveGoal> entries, double margin) {
+  Impl& w = *impl_;
+  if (!std::isfinite(margin) || margin < 0.0)
+    return Error{"add_drive_list: margin must be finite and >= 0", "", 0};
+  for (size_t k = 0; k < entries.size(); ++k) {
+    const DriveGoal& e = entries[k];
+    const std::string where = "add_drive_list: entry " + std::to_string(k) + ": ";
+    if (e.goal < 0 || e.goal >= static_cast<GoalId>(w.goals.size()))
+      return Error{where + "no goal " + std::to_string(e.goal), "", 0};
+    if (e.drive < 0 || e.drive >= static_cast<DriveId>(w.drives.size()))
+      return Error{where + "no drive " + std::to_string(e.drive), "", 0};
+    if (!std::isfinite(e.weight) || e.weight < 0.0)
+      return Error{where + "weight must be finite and >= 0", "", 0};
+    if (auto bad = udgoap::check(e.curve, where + "curve")) return *bad;
+  }
+  if (w.list_offset.size() > 0xFFFF) return Error{"add_drive_list: too many lists", "", 0};
+  for (const DriveGoal& e : entries) {
+    w.list_goals.push_back(e.goal);
+    w.entry_drive.push_back(e.drive);
+    w.entry_curve.push_back(e.curve);
+    w.entry_weight.push_back(e.weight);
+  }
+  w.list_offset.push_back(static_cast<int32_t>(w.list_goals.size()));
+  w.list_by_drives.push_back(1);
+  w.list_margin.push_back(margin);
+  return static_cast<int32_t>(w.list_offset.size() - 2);
+}
+
+std::optional<Error> AgentWorld::set_action_drive_effect(ActionId a, DriveId d, double delta) {
+  Impl& w = *impl_;
+  if (a < 0 || a >= w.domain->num_actions())
+    return Error{"set_action_drive_effect: no action " + std::to_string(a), "", 0};
+  if (d < 0 || d >= static_cast<DriveId>(w.drives.size()))
+    return Error{"set_action_drive_effect: no drive " + std::to_string(d), "", 0};
+  if (!std::isfinite(delta)) return Error{"set_action_drive_effect: delta must be finite", "", 0};
+  const size_t count = w.drives.size();
+  w.action_drive[static_cast<size_t>(a) * count + static_cast<size_t>(d)] = delta;
+  uint8_t moves = 0;
+  for (size_t k = 0; k < count; ++k)
+    moves |= static_cast<uint8_t>(w.action_drive[static_cast<size_t>(a) * count + k] != 0.0);
+  w.action_moves_drives[static_cast<size_t>(a)] = moves;
+  return std::nullopt;
+}
+
+int32_t AgentWorld::num_drives() const {
+  return static_cast<int32_t>(impl_->drives.size());
+}
+const DriveDef& AgentWorld::drive_def(DriveId d) const {
+  return impl_->drives[static_cast<size_t>(d)];
+}
+
+void AgentWorld::set_drive(AgentId agent, DriveId d, double value) {
+  Impl& w = *impl_;
+  assert(agent >= 0 && agent < w.n);
+  assert(d >= 0 && d < static_cast<DriveId>(w.drives.size()));
+  w.settle(agent);
+  const DriveDef& dd = w.drives[static_cast<size_t>(d)];
+  double& v = w.drives_of(agent)[d];
+  const double next = std::clamp(value, dd.min, dd.max);
+  if (next == v) return;
+  v = next;
+  w.mark(agent);
+}
+
+double AgentWorld::drive(AgentId agent, DriveId d) const {
+  return impl_->drive_now(agent, d);
+}
+double AgentWorld::goal_score(AgentId agent) const {
+  const Impl& w = *impl_;
+  return w.drives.empty() ? 0.0 : w.goal_score[static_cast<size_t>(agent)];
 }
 
 std::optional<Error> AgentWorld::set_class_goals(int32_t npc_class, int32_t goal_list) {
@@ -754,6 +943,13 @@ Result<AgentId> AgentWorld::add_agent(int32_t npc_class, std::span<const ValueId
   // Due frames spread over the period: a world filled in one frame would otherwise examine every
   // agent in the same frames (at 10^6 agents, one frame in `period` several times the others).
   w.next_due[u] = static_cast<uint32_t>(w.frame + i % w.def.decision_period);
+  if (!w.drives.empty()) {
+    double* v = w.drives_of(i);
+    for (size_t k = 0; k < w.drives.size(); ++k)
+      v[k] = std::clamp(w.drives[k].initial, w.drives[k].min, w.drives[k].max);
+    w.drive_time[u] = w.time;
+    w.goal_score[u] = 0.0;
+  }
   w.mark(i);
   return i;
 }

@@ -12,7 +12,10 @@
 namespace topoplan::agents {
 namespace {
 
-void run(int32_t threads, int32_t min_agents_per_part = AgentWorldDef{}.min_agents_per_part) {
+// With `drives`, each class's goals form a drive list over two decaying drives, finished actions
+// refill one, and the senses include drive values.
+void run(int32_t threads, int32_t min_agents_per_part = AgentWorldDef{}.min_agents_per_part,
+         bool drives = false) {
   const Task task = western();
   const Domain& d = task.domain;
   const CrowdPlanner planner = CrowdPlanner::create(d).value();
@@ -24,8 +27,15 @@ void run(int32_t threads, int32_t min_agents_per_part = AgentWorldDef{}.min_agen
   CrowdThreadPool pool(threads);
   if (threads > 1) pool.install(def.crowd);
   AgentWorld world = AgentWorld::create(planner, def).value();
+  if (drives) {
+    ASSERT_TRUE(world.add_drive({"rest", 0, 100, -2.0, 50}).ok());
+    ASSERT_TRUE(world.add_drive({"food", 0, 100, -5.0, 50}).ok());
+    for (ActionId a = 0; a < d.num_actions(); ++a)
+      ASSERT_FALSE(world.set_action_drive_effect(a, a % 2, 20.0).has_value());
+  }
   for (ClassId c = 0; c < d.num_classes(); ++c) {
     std::vector<GoalId> list;
+    std::vector<DriveGoal> scored;
     for (const Instance& inst : task.instances)
       if (inst.npc_class == c) {
         std::vector<ValueId> g(inst.goal.size(), kUndefined);
@@ -33,8 +43,12 @@ void run(int32_t threads, int32_t min_agents_per_part = AgentWorldDef{}.min_agen
           for (const Effect& e : d.effects(a))
             g[static_cast<size_t>(e.var)] = inst.goal[static_cast<size_t>(e.var)];
         list.push_back(world.add_goal(inst.name, g).value());
+        scored.push_back(
+            {list.back(), static_cast<DriveId>(list.size() % 2), udgoap::Curve::linear(), 1.0});
       }
-    ASSERT_FALSE(world.set_class_goals(c, world.add_goal_list(list).value()).has_value());
+    const int32_t id =
+        drives ? world.add_drive_list(scored, 0.05).value() : world.add_goal_list(list).value();
+    ASSERT_FALSE(world.set_class_goals(c, id).has_value());
   }
   for (int32_t i = 0; i < def.capacity; ++i)
     ASSERT_TRUE(world.add_agent(i % d.num_classes(), task.instances[0].init).ok());
@@ -48,6 +62,7 @@ void run(int32_t threads, int32_t min_agents_per_part = AgentWorldDef{}.min_agen
       const VarId v = d.effects(a)[0].var;
       world.set_fact(i, v, rng.below(d.domain_size(v)));
       if (world.running_action(i) >= 0 && (k & 1) != 0) world.action_finished(i);
+      if (drives && (k & 3) == 0) world.set_drive(i, k % 2, rng.below(101));
     }
     planned += world.update(1.0 / 60, events).planned;
   };
@@ -68,6 +83,11 @@ TEST(AgentsAlloc, UpdateAllocatesNothingOnThePool) {
 // The examination in parts on the pool: the parts' buffers are reused from frame to frame.
 TEST(AgentsAlloc, UpdateAllocatesNothingWithTheExaminationInParts) {
   run(2, 64);
+}
+// Goals chosen from drive lists: drives live in arrays sized when they are declared.
+TEST(AgentsAlloc, UpdateAllocatesNothingWithDriveLists) {
+  run(1, AgentWorldDef{}.min_agents_per_part, true);
+  run(2, 64, true);
 }
 
 }  // namespace

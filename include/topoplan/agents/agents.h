@@ -26,8 +26,16 @@
 //     no longer satisfied; the world version moved on (bump_world_version: the level changed);
 //     the plan is older than max_plan_age frames. The last two are checked on due frames only,
 //     so a version bump spreads the replans over one decision period instead of one frame.
-//   * Goals are partial states with names, in priority lists (a list per class, or per agent).
-//     The agent pursues the first goal of its list that does not hold.
+//   * Goals are partial states with names, in lists (a list per class, or per agent) of one of
+//     two kinds. A priority list: the agent pursues the first goal that does not hold. A drive
+//     list (UDGOAP's goal selection, udgoap/goal_selection.h): each entry answers a drive — a
+//     per-agent value that changes at a rate per second and by what finished actions add — and
+//     scores weight · (1 − curve(normalised drive)) with udgoap's response curves; the agent
+//     pursues the entry of highest score whose goal does not hold. It keeps its goal until
+//     another scores more than the score it had when chosen plus the list's margin (commitment:
+//     a goal being satisfied loses its score as it progresses, and must not lose the agent).
+//     Drives change between examinations without costing anything: a value and its time are
+//     stored, and the rate is applied when the agent is next examined or read.
 //   * One batch per frame. Every agent that needs a plan is queued (FIFO, once); update() plans
 //     up to max_plans_per_frame of the queue as one crowd batch (ℙ, the class's planner chain,
 //     the plan cache). The rest waits for the next frame. The budget is a count, not a time:
@@ -62,12 +70,35 @@
 #include "topoplan/runtime/crowd.h"
 #include "topoplan/runtime/domain.h"
 #include "topoplan/runtime/result.h"
+#include "topoplan/udgoap/model.h"
 
 namespace topoplan::agents {
 
 using AgentId = int32_t;
 using GoalId = int32_t;
+using DriveId = int32_t;
 inline constexpr GoalId kNoGoal = -1;
+inline constexpr int32_t kMaxDrives = 64;  // drives per world
+
+// A drive: a per-agent value in [min, max] that moves by `rate` per second of update dt
+// (negative: it decays) and by what finished actions add (set_action_drive_effect).
+struct DriveDef {
+  std::string name;
+  double min = 0.0;
+  double max = 100.0;
+  double rate = 0.0;
+  double initial = 0.0;  // the value of agents added after the drive
+};
+
+// An entry of a drive list: pursuing `goal` answers `drive`. Its score is
+// weight · (1 − curve(normalise(value, min, max))): the utility gain of udgoap's goal selection,
+// the curve giving the goal's completeness (udgoap::Curve::linear: a full drive is complete).
+struct DriveGoal {
+  GoalId goal = kNoGoal;
+  DriveId drive = 0;
+  udgoap::Curve curve = udgoap::Curve::linear();
+  double weight = 1.0;  // >= 0
+};
 
 enum class ReplanReason : uint8_t {
   kNone = 0,
@@ -75,7 +106,7 @@ enum class ReplanReason : uint8_t {
   kPlanFinished,     // the plan ran to its end (the next goal, or the goal did not hold)
   kActionFailed,     // the engine reported the running action failed
   kConditionBroken,  // a sensed fact broke a pre- or prevail-condition of the rest, or the goal
-  kBetterGoal,       // a goal of higher priority stopped holding
+  kBetterGoal,       // a goal of higher priority stopped holding, or one scored higher (drives)
   kWorldChanged,     // bump_world_version() since the plan was made
   kPlanTooOld,       // older than AgentWorldDef::max_plan_age frames
 };
@@ -158,6 +189,21 @@ class AgentWorld {
   [[nodiscard]] int32_t num_goals() const;
   [[nodiscard]] bool has_goal_list(int32_t goal_list) const;
 
+  // --- Drives (set up before the first agent; these allocate) ---
+  // A drive; its id. Fails once agents exist, past kMaxDrives, on an empty name, a range that
+  // is not finite or empty, a rate or initial value that is not finite.
+  Result<DriveId> add_drive(const DriveDef& drive);
+  // A drive list (a goal list scored by drives; its id is a goal list id, for set_class_goals
+  // and set_goal_list). `margin` >= 0: how much more than the current goal's score (when it was
+  // chosen) another must score to replace it. Fails on unknown goals or drives, a curve, weight
+  // or margin out of range (curves: udgoap::check).
+  Result<int32_t> add_drive_list(std::span<const DriveGoal> entries, double margin = 0.0);
+  // What finishing action `a` adds to drive `d` (clamped to its range). Fails on ids out of
+  // range or a delta that is not finite.
+  std::optional<Error> set_action_drive_effect(ActionId a, DriveId d, double delta);
+  [[nodiscard]] int32_t num_drives() const;
+  [[nodiscard]] const DriveDef& drive_def(DriveId d) const;
+
   // --- Agents ---
   // A new agent with a total believed state; it is examined in the next update. Fails past
   // `capacity`, on a class out of range or a value out of range.
@@ -175,6 +221,8 @@ class AgentWorld {
   void set_state(AgentId agent, std::span<const ValueId> state);
   // The same in the crowd layout (planner.layout().words() words).
   void set_packed_state(AgentId agent, const uint64_t* packed);
+  // Sets a drive of the agent (clamped to its range); a changed value marks the agent.
+  void set_drive(AgentId agent, DriveId d, double value);
   // The engine finished the running action: its effects are applied to the believed state.
   void action_finished(AgentId agent);
   // The engine could not run the running action: the agent replans (kActionFailed).
@@ -190,6 +238,10 @@ class AgentWorld {
 
   // --- Reading an agent ---
   [[nodiscard]] ValueId fact(AgentId agent, VarId var) const;
+  // The drive's value now (its rate applied up to the world's time).
+  [[nodiscard]] double drive(AgentId agent, DriveId d) const;
+  // The score of the agent's goal when it was chosen from a drive list (0 otherwise).
+  [[nodiscard]] double goal_score(AgentId agent) const;
   void state(AgentId agent, std::span<ValueId> out) const;
   [[nodiscard]] int32_t npc_class(AgentId agent) const;
   [[nodiscard]] GoalId goal(AgentId agent) const;
