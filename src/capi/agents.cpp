@@ -1,4 +1,5 @@
 // The C API: agent worlds (agents.h) and the validator's small calls for engines.
+#include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <memory>
@@ -33,6 +34,9 @@ static_assert(TOPOPLAN_REPLAN_PLAN_TOO_OLD == static_cast<int>(ReplanReason::kPl
               TOPOPLAN_REPLAN_CONDITION_BROKEN ==
                   static_cast<int>(ReplanReason::kConditionBroken) &&
               kNumReplanReasons == 8);
+static_assert(TOPOPLAN_CURVE_LINEAR == static_cast<int>(udgoap::CurveType::kLinear) &&
+              TOPOPLAN_CURVE_LOGIT == static_cast<int>(udgoap::CurveType::kLogit) &&
+              TOPOPLAN_CURVE_SINE == static_cast<int>(udgoap::CurveType::kSine));
 static_assert(TOPOPLAN_AGENT_NO_PLAN == static_cast<int>(EventKind::kNoPlan) &&
               TOPOPLAN_NO_PLAN_BAD_INPUT == static_cast<int>(NoPlanReason::kBadInput));
 
@@ -203,6 +207,55 @@ topoplan_status topoplan_agents_set_class_goals(topoplan_agents* agents, int32_t
   });
 }
 
+topoplan_status topoplan_agents_add_drive(topoplan_agents* agents, const char* name, double min,
+                                          double max, double rate, double initial, int32_t* id,
+                                          char* error, size_t error_size) {
+  return guarded(error, error_size, [&]() -> topoplan_status {
+    if (agents == nullptr || name == nullptr || id == nullptr)
+      return fail(TOPOPLAN_INVALID_ARGUMENT, "NULL argument", error, error_size);
+    Result<DriveId> d = agents->world.add_drive(DriveDef{name, min, max, rate, initial});
+    if (!d) return fail(TOPOPLAN_INVALID_ARGUMENT, d.error().to_string(), error, error_size);
+    *id = d.value();
+    return ok(error, error_size);
+  });
+}
+
+topoplan_status topoplan_agents_add_drive_list(topoplan_agents* agents,
+                                               const topoplan_drive_goal* entries, int32_t count,
+                                               double margin, int32_t* id, char* error,
+                                               size_t error_size) {
+  return guarded(error, error_size, [&]() -> topoplan_status {
+    if (agents == nullptr || (entries == nullptr && count > 0) || id == nullptr || count < 0)
+      return fail(TOPOPLAN_INVALID_ARGUMENT, "NULL argument or negative count", error, error_size);
+    std::vector<DriveGoal> list;
+    list.reserve(static_cast<size_t>(count));
+    for (int32_t k = 0; k < count; ++k) {
+      const topoplan_drive_goal& e = entries[k];
+      if (e.curve < TOPOPLAN_CURVE_LINEAR || e.curve > TOPOPLAN_CURVE_SINE)
+        return fail(TOPOPLAN_INVALID_ARGUMENT,
+                    "entries[" + std::to_string(k) + "].curve " + std::to_string(e.curve) +
+                        " is not a TOPOPLAN_CURVE_*",
+                    error, error_size);
+      const udgoap::Curve curve{static_cast<udgoap::CurveType>(e.curve), e.slope, e.exponent,
+                                e.x_shift, e.y_shift};
+      list.push_back(DriveGoal{e.goal, e.drive, curve, e.weight});
+    }
+    Result<int32_t> l = agents->world.add_drive_list(list, margin);
+    if (!l) return fail(TOPOPLAN_INVALID_ARGUMENT, l.error().to_string(), error, error_size);
+    *id = l.value();
+    return ok(error, error_size);
+  });
+}
+
+topoplan_status topoplan_agents_set_action_drive(topoplan_agents* agents, int32_t action,
+                                                 int32_t drive, double delta) {
+  return guarded(nullptr, 0, [&]() -> topoplan_status {
+    if (agents == nullptr) return TOPOPLAN_INVALID_ARGUMENT;
+    return agents->world.set_action_drive_effect(action, drive, delta) ? TOPOPLAN_INVALID_ARGUMENT
+                                                                       : TOPOPLAN_OK;
+  });
+}
+
 topoplan_status topoplan_agents_add(topoplan_agents* agents, int32_t npc_class,
                                     const int32_t* state, int32_t num_variables, int32_t* id,
                                     char* error, size_t error_size) {
@@ -252,6 +305,30 @@ topoplan_status topoplan_agents_set_state(topoplan_agents* agents, int32_t agent
   if (!agent_ok(agents, agent) || !state_fits(domain_of(agents), state, num_variables, false))
     return TOPOPLAN_INVALID_ARGUMENT;
   agents->world.set_state(agent, std::span(state, static_cast<size_t>(num_variables)));
+  return TOPOPLAN_OK;
+}
+
+topoplan_status topoplan_agents_set_drive(topoplan_agents* agents, int32_t agent, int32_t drive,
+                                          double value) {
+  if (!agent_ok(agents, agent) || drive < 0 || drive >= agents->world.num_drives() ||
+      !std::isfinite(value))
+    return TOPOPLAN_INVALID_ARGUMENT;
+  agents->world.set_drive(agent, drive, value);
+  return TOPOPLAN_OK;
+}
+
+topoplan_status topoplan_agents_set_drives(topoplan_agents* agents,
+                                           const topoplan_agent_drive* drives, int32_t count) {
+  if (agents == nullptr || count < 0 || (drives == nullptr && count > 0))
+    return TOPOPLAN_INVALID_ARGUMENT;
+  for (int32_t k = 0; k < count; ++k) {
+    const topoplan_agent_drive& x = drives[k];
+    if (!agent_ok(agents, x.agent) || x.drive < 0 || x.drive >= agents->world.num_drives() ||
+        !std::isfinite(x.value))
+      return TOPOPLAN_INVALID_ARGUMENT;
+  }
+  for (int32_t k = 0; k < count; ++k)
+    agents->world.set_drive(drives[k].agent, drives[k].drive, drives[k].value);
   return TOPOPLAN_OK;
 }
 
@@ -356,6 +433,21 @@ topoplan_status topoplan_agents_plan(const topoplan_agents* agents, int32_t agen
   if (*length > capacity) return TOPOPLAN_BUFFER_TOO_SMALL;
   (void)agents->world.plan(agent, std::span(actions, static_cast<size_t>(capacity)));
   return TOPOPLAN_OK;
+}
+
+double topoplan_agents_drive(const topoplan_agents* agents, int32_t agent, int32_t drive) {
+  if (!agent_ok(agents, agent) || drive < 0 || drive >= agents->world.num_drives())
+    return std::nan("");
+  return agents->world.drive(agent, drive);
+}
+
+double topoplan_agents_goal_score(const topoplan_agents* agents, int32_t agent) {
+  if (!agent_ok(agents, agent)) return std::nan("");
+  return agents->world.goal_score(agent);
+}
+
+int32_t topoplan_agents_num_drives(const topoplan_agents* agents) {
+  return agents == nullptr ? -1 : agents->world.num_drives();
 }
 
 int32_t topoplan_agents_step(const topoplan_agents* agents, int32_t agent) {

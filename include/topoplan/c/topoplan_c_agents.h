@@ -86,6 +86,40 @@ TOPOPLAN_API topoplan_status topoplan_agents_add_goal_list(topoplan_agents* agen
 TOPOPLAN_API topoplan_status topoplan_agents_set_class_goals(topoplan_agents* agents,
                                                              int32_t npc_class, int32_t goal_list);
 
+/* Drives (docs/agents.md, "Drives"): per-agent values in [min, max] that move by `rate` per
+ * second of update dt and by what finished actions add; declared before the first agent. A drive
+ * list is a goal list whose entries are scored by their drive, weight * (1 - curve(normalised
+ * value)), the agent pursuing the best whose goal does not hold; it keeps its goal until another
+ * scores more than `margin` above the score it was chosen with. */
+TOPOPLAN_API topoplan_status topoplan_agents_add_drive(topoplan_agents* agents, const char* name,
+                                                       double min, double max, double rate,
+                                                       double initial, int32_t* id, char* error,
+                                                       size_t error_size);
+/* Response curves (udgoap's, docs/udgoap.md): x in [0, 1] to a completeness in [0, 1]. */
+#define TOPOPLAN_CURVE_LINEAR 0     /* slope * (x - x_shift) + y_shift */
+#define TOPOPLAN_CURVE_POLYNOMIAL 1 /* slope * (x - x_shift)^exponent + y_shift */
+#define TOPOPLAN_CURVE_LOGISTIC 2   /* exponent / (1 + e^(-slope * (x - x_shift))) + y_shift */
+#define TOPOPLAN_CURVE_LOGIT 3      /* y_shift + ln(z / (1 - z)) / slope, z = x - x_shift */
+#define TOPOPLAN_CURVE_NORMAL 4     /* slope * e^(-exponent * (x - x_shift)^2) + y_shift */
+#define TOPOPLAN_CURVE_SINE 5       /* slope * sin(pi * exponent * (x - x_shift)) + y_shift */
+typedef struct topoplan_drive_goal {
+  int32_t goal;  /* topoplan_agents_add_goal's id */
+  int32_t drive; /* topoplan_agents_add_drive's id */
+  int32_t curve; /* TOPOPLAN_CURVE_*; {LINEAR, 1, 1, 0, 0}: a full drive is a complete goal */
+  double slope, exponent, x_shift, y_shift;
+  double weight; /* >= 0 */
+} topoplan_drive_goal;
+/* A drive list; *id its id, a goal list id (topoplan_agents_set_class_goals, _set_goal_list). */
+TOPOPLAN_API topoplan_status topoplan_agents_add_drive_list(topoplan_agents* agents,
+                                                            const topoplan_drive_goal* entries,
+                                                            int32_t count, double margin,
+                                                            int32_t* id, char* error,
+                                                            size_t error_size);
+/* What finishing `action` adds to `drive` (clamped to its range). */
+TOPOPLAN_API topoplan_status topoplan_agents_set_action_drive(topoplan_agents* agents,
+                                                              int32_t action, int32_t drive,
+                                                              double delta);
+
 /* A new agent with a total believed state; *id its id. */
 TOPOPLAN_API topoplan_status topoplan_agents_add(topoplan_agents* agents, int32_t npc_class,
                                                  const int32_t* state, int32_t num_variables,
@@ -118,6 +152,19 @@ typedef struct topoplan_agent_fact {
 TOPOPLAN_API topoplan_status topoplan_agents_set_facts(topoplan_agents* agents,
                                                        const topoplan_agent_fact* facts,
                                                        int32_t count);
+/* Sets an agent's drive (clamped to its range); a changed value examines the agent. */
+TOPOPLAN_API topoplan_status topoplan_agents_set_drive(topoplan_agents* agents, int32_t agent,
+                                                       int32_t drive, double value);
+typedef struct topoplan_agent_drive {
+  int32_t agent;
+  int32_t drive;
+  double value;
+} topoplan_agent_drive;
+/* topoplan_agents_set_drive for each entry, in order; every entry is checked first (a bad agent
+ * or drive id, a value that is not finite: nothing applied, TOPOPLAN_INVALID_ARGUMENT). */
+TOPOPLAN_API topoplan_status topoplan_agents_set_drives(topoplan_agents* agents,
+                                                        const topoplan_agent_drive* drives,
+                                                        int32_t count);
 #define TOPOPLAN_AGENT_FINISHED 0 /* topoplan_agents_action_finished */
 #define TOPOPLAN_AGENT_FAILED 1   /* topoplan_agents_action_failed */
 typedef struct topoplan_agent_report {
@@ -181,6 +228,12 @@ TOPOPLAN_API int32_t topoplan_agents_goal(const topoplan_agents* agents, int32_t
 TOPOPLAN_API topoplan_status topoplan_agents_plan(const topoplan_agents* agents, int32_t agent,
                                                   int32_t* actions, int32_t capacity,
                                                   int32_t* length);
+/* A drive's value now (NaN on a bad id); the score of the agent's goal when it was chosen from a
+ * drive list (0 otherwise; NaN on a bad id). */
+TOPOPLAN_API double topoplan_agents_drive(const topoplan_agents* agents, int32_t agent,
+                                          int32_t drive);
+TOPOPLAN_API double topoplan_agents_goal_score(const topoplan_agents* agents, int32_t agent);
+TOPOPLAN_API int32_t topoplan_agents_num_drives(const topoplan_agents* agents);
 TOPOPLAN_API int32_t topoplan_agents_step(const topoplan_agents* agents, int32_t agent);
 TOPOPLAN_API int32_t topoplan_agents_running_action(const topoplan_agents* agents, int32_t agent);
 TOPOPLAN_API double topoplan_agents_progress(const topoplan_agents* agents, int32_t agent);
