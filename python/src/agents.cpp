@@ -7,6 +7,7 @@
 // ValueError or TypeError naming it.
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <optional>
@@ -207,9 +208,10 @@ py::list names(int32_t count, std::string_view (*name)(int32_t)) {
   return l;
 }
 
-}  // namespace
+using AgentWorldClass = py::class_<PyAgentWorld, std::shared_ptr<PyAgentWorld>>;
 
-void bind_agents(py::module_& m) {
+// The event dtype and the names and numbers of event kinds and reasons.
+void bind_agent_constants(py::module_& m) {
   m.attr("EVENT_DTYPE") = event_dtype();
   m.attr("EVENT_KINDS") =
       names(6, [](int32_t k) { return to_string(static_cast<agents::EventKind>(k)); });
@@ -224,8 +226,10 @@ void bind_agents(py::module_& m) {
   m.attr("EVENT_PLANNED") = static_cast<int>(agents::EventKind::kPlanned);
   m.attr("EVENT_GOAL_REACHED") = static_cast<int>(agents::EventKind::kGoalReached);
   m.attr("EVENT_NO_PLAN") = static_cast<int>(agents::EventKind::kNoPlan);
+}
 
-  // The validator's small calls, for engines that run plans themselves (validate.h).
+// The validator's small calls, for engines that run plans themselves (validate.h).
+void bind_engine_calls(py::module_& m) {
   m.def(
       "failed_condition",
       [](const Task& t, const py::object& state, const py::object& action) {
@@ -257,54 +261,60 @@ void bind_agents(py::module_& m) {
                          values_arg(t.domain, goal, "goal", true));
       },
       py::arg("task"), py::arg("state"), py::arg("goal"));
+}
 
-  py::class_<PyAgentWorld, std::shared_ptr<PyAgentWorld>>(m, "AgentWorld")
-      .def(py::init([](TaskPtr t, int32_t capacity, int32_t decision_period, int64_t max_plan_age,
-                       int32_t max_plans_per_frame, int32_t max_plan_length, int32_t threads,
-                       bool use_cache, int64_t event_capacity, int32_t min_agents_per_part) {
-             if (!t) throw py::type_error("task: expected a Task");
-             if (threads < 1 || threads > 1024) throw py::value_error("threads: in [1, 1024]");
-             if (event_capacity < 0 || event_capacity > (int64_t{1} << 30))
-               throw py::value_error("event_capacity: in [0, 2^30] (0: 4 per agent)");
-             auto p = std::make_shared<PyAgentWorld>();
-             p->task = std::move(t);
-             p->planner =
-                 std::make_unique<CrowdPlanner>(unwrap(CrowdPlanner::create(p->task->domain)));
-             AgentWorldDef def;
-             def.capacity = capacity;
-             def.decision_period = decision_period;
-             def.max_plan_age = max_plan_age;
-             def.max_plans_per_frame = max_plans_per_frame;
-             def.max_plan_length = max_plan_length;
-             def.use_cache = use_cache;
-             def.min_agents_per_part = min_agents_per_part;
-             if (threads > 1) {
-               p->pool = std::make_unique<CrowdThreadPool>(threads);
-               p->pool->install(def.crowd);
-             }
-             p->world.emplace(unwrap(AgentWorld::create(*p->planner, def)));
-             p->events.resize(static_cast<size_t>(event_capacity > 0 ? event_capacity
-                                                                     : 4 * int64_t{capacity} + 64));
-             return p;
-           }),
-           py::arg("task"), py::arg("capacity") = 1024, py::arg("decision_period") = 30,
-           py::arg("max_plan_age") = 0, py::arg("max_plans_per_frame") = 1 << 16,
-           py::arg("max_plan_length") = 32, py::arg("threads") = 1, py::arg("use_cache") = true,
-           py::arg("event_capacity") = 0, py::arg("min_agents_per_part") = 16384)
+// The constructor and the world's properties.
+void bind_agent_world(AgentWorldClass& cls) {
+  cls.def(py::init([](TaskPtr t, int32_t capacity, int32_t decision_period, int64_t max_plan_age,
+                      int32_t max_plans_per_frame, int32_t max_plan_length, int32_t threads,
+                      bool use_cache, int64_t event_capacity, int32_t min_agents_per_part) {
+            if (!t) throw py::type_error("task: expected a Task");
+            if (threads < 1 || threads > 1024) throw py::value_error("threads: in [1, 1024]");
+            if (event_capacity < 0 || event_capacity > (int64_t{1} << 30))
+              throw py::value_error("event_capacity: in [0, 2^30] (0: 4 per agent)");
+            auto p = std::make_shared<PyAgentWorld>();
+            p->task = std::move(t);
+            p->planner =
+                std::make_unique<CrowdPlanner>(unwrap(CrowdPlanner::create(p->task->domain)));
+            AgentWorldDef def;
+            def.capacity = capacity;
+            def.decision_period = decision_period;
+            def.max_plan_age = max_plan_age;
+            def.max_plans_per_frame = max_plans_per_frame;
+            def.max_plan_length = max_plan_length;
+            def.use_cache = use_cache;
+            def.min_agents_per_part = min_agents_per_part;
+            if (threads > 1) {
+              p->pool = std::make_unique<CrowdThreadPool>(threads);
+              p->pool->install(def.crowd);
+            }
+            p->world.emplace(unwrap(AgentWorld::create(*p->planner, def)));
+            p->events.resize(static_cast<size_t>(event_capacity > 0 ? event_capacity
+                                                                    : 4 * int64_t{capacity} + 64));
+            return p;
+          }),
+          py::arg("task"), py::arg("capacity") = 1024, py::arg("decision_period") = 30,
+          py::arg("max_plan_age") = 0, py::arg("max_plans_per_frame") = 1 << 16,
+          py::arg("max_plan_length") = 32, py::arg("threads") = 1, py::arg("use_cache") = true,
+          py::arg("event_capacity") = 0, py::arg("min_agents_per_part") = 16384)
       .def_property_readonly("task", [](const PyAgentWorld& p) { return p.task; })
       .def_property_readonly("num_agents",
                              [](const PyAgentWorld& p) { return p.world->num_agents(); })
       .def_property_readonly("frame", [](const PyAgentWorld& p) { return p.world->frame(); })
       .def_property_readonly("words",
                              [](const PyAgentWorld& p) { return p.planner->layout().words(); })
-      .def_property_readonly("last_stats", [](const PyAgentWorld& p) { return stats_dict(p.last); })
-      // --- Goals ---
-      .def(
-          "add_goal",
-          [](PyAgentWorld& p, const std::string& name, const py::object& goal) {
-            return unwrap(p.w().add_goal(name, values_arg(p.domain(), goal, "goal", true)));
-          },
-          py::arg("name"), py::arg("goal"))
+      .def_property_readonly("last_stats",
+                             [](const PyAgentWorld& p) { return stats_dict(p.last); });
+}
+
+// Goals and goal lists.
+void bind_agent_goals(AgentWorldClass& cls) {
+  cls.def(
+         "add_goal",
+         [](PyAgentWorld& p, const std::string& name, const py::object& goal) {
+           return unwrap(p.w().add_goal(name, values_arg(p.domain(), goal, "goal", true)));
+         },
+         py::arg("name"), py::arg("goal"))
       .def(
           "add_goal_list",
           [](PyAgentWorld& p, const std::vector<int32_t>& goals) {
@@ -327,15 +337,161 @@ void bind_agents(py::module_& m) {
               throw py::index_error("goal " + std::to_string(g) + " out of range");
             return p.world->goal_name(g);
           },
-          py::arg("goal"))
-      // --- Agents ---
+          py::arg("goal"));
+}
+
+// Drives and drive lists (agents.h): NumPy in (set_drives) and out (drives).
+agents::DriveId drive_arg(PyAgentWorld& p, const py::handle& h) {
+  const AgentWorld& w = *p.world;
+  if (py::isinstance<py::str>(h)) {
+    const auto name = h.cast<std::string>();
+    for (agents::DriveId d = 0; d < w.num_drives(); ++d)
+      if (w.drive_def(d).name == name) return d;
+    throw py::key_error("no drive '" + name + "'");
+  }
+  const int64_t d = index_arg(h, "drive");
+  if (d < 0 || d >= w.num_drives())
+    throw py::index_error("drive " + std::to_string(d) + " out of range (" +
+                          std::to_string(w.num_drives()) + " drives)");
+  return static_cast<agents::DriveId>(d);
+}
+
+double finite_arg(const py::handle& h, const std::string& what) {
+  if (py::isinstance<py::bool_>(h) ||
+      !(py::isinstance<py::float_>(h) || py::isinstance<py::int_>(h) ||
+        py::isinstance(h, py::module_::import("numpy").attr("number"))))
+    throw py::type_error(what + ": expected a number");
+  const double x = h.cast<double>();
+  if (!std::isfinite(x)) throw py::value_error(what + ": must be finite");
+  return x;
+}
+
+// One drive-list entry: a dict with "goal" and "drive", and optionally "curve" (a udgoap curve
+// name), "slope", "exponent", "x_shift", "y_shift" and "weight".
+agents::DriveGoal drive_goal_arg(PyAgentWorld& p, const py::handle& h, size_t k) {
+  const std::string where = "entries[" + std::to_string(k) + "]";
+  if (!py::isinstance<py::dict>(h))
+    throw py::type_error(where + ": expected a dict with 'goal' and 'drive'");
+  const auto d = py::reinterpret_borrow<py::dict>(h);
+  agents::DriveGoal e;
+  bool has_goal = false, has_drive = false;
+  for (const auto& [key, value] : d) {
+    if (!py::isinstance<py::str>(key)) throw py::type_error(where + ": keys are strings");
+    const auto name = key.cast<std::string>();
+    if (name == "goal") {
+      e.goal = static_cast<agents::GoalId>(index_arg(value, where + ".goal"));
+      has_goal = true;
+    } else if (name == "drive") {
+      e.drive = drive_arg(p, value);
+      has_drive = true;
+    } else if (name == "curve") {
+      if (!py::isinstance<py::str>(value)) throw py::type_error(where + ".curve: expected a name");
+      const auto type = udgoap::parse_curve_type(value.cast<std::string>());
+      if (!type)
+        throw py::value_error(where + ".curve: no curve '" + value.cast<std::string>() + "'");
+      e.curve.type = *type;
+    } else if (name == "slope") {
+      e.curve.slope = finite_arg(value, where + ".slope");
+    } else if (name == "exponent") {
+      e.curve.exponent = finite_arg(value, where + ".exponent");
+    } else if (name == "x_shift") {
+      e.curve.x_shift = finite_arg(value, where + ".x_shift");
+    } else if (name == "y_shift") {
+      e.curve.y_shift = finite_arg(value, where + ".y_shift");
+    } else if (name == "weight") {
+      e.weight = finite_arg(value, where + ".weight");
+    } else {
+      throw py::value_error(where + ": unknown key '" + name + "'");
+    }
+  }
+  if (!has_goal || !has_drive) throw py::value_error(where + ": needs 'goal' and 'drive'");
+  return e;
+}
+
+void bind_agent_drives(AgentWorldClass& cls) {
+  cls.def(
+         "add_drive",
+         [](PyAgentWorld& p, const std::string& name, const py::object& min, const py::object& max,
+            const py::object& rate, const py::object& initial) {
+           return unwrap(p.w().add_drive(
+               agents::DriveDef{name, finite_arg(min, "min"), finite_arg(max, "max"),
+                                finite_arg(rate, "rate"), finite_arg(initial, "initial")}));
+         },
+         py::arg("name"), py::arg("min") = 0.0, py::arg("max") = 100.0, py::arg("rate") = 0.0,
+         py::arg("initial") = 0.0)
       .def(
-          "add_agent",
-          [](PyAgentWorld& p, const py::object& npc_class, const py::object& state) {
-            return unwrap(p.w().add_agent(class_arg(p.domain(), npc_class),
-                                          values_arg(p.domain(), state, "state", false)));
+          "add_drive_list",
+          [](PyAgentWorld& p, const py::sequence& entries, const py::object& margin) {
+            std::vector<agents::DriveGoal> list;
+            for (size_t k = 0; k < entries.size(); ++k)
+              list.push_back(drive_goal_arg(p, entries[k], k));
+            return unwrap(p.w().add_drive_list(list, finite_arg(margin, "margin")));
           },
-          py::arg("npc_class"), py::arg("state"))
+          py::arg("entries"), py::arg("margin") = 0.0)
+      .def(
+          "set_action_drive",
+          [](PyAgentWorld& p, const py::object& action, const py::object& drive,
+             const py::object& delta) {
+            const ActionId a = action_arg(p.domain(), action);
+            const agents::DriveId d = drive_arg(p, drive);
+            if (auto e = p.w().set_action_drive_effect(a, d, finite_arg(delta, "delta")))
+              throw InputError(e->to_string());
+          },
+          py::arg("action"), py::arg("drive"), py::arg("delta"))
+      .def_property_readonly("num_drives",
+                             [](const PyAgentWorld& p) { return p.world->num_drives(); })
+      .def(
+          "set_drives",
+          [](PyAgentWorld& p, const py::handle& agents, const py::object& drive,
+             const py::handle& values) {
+            const agents::DriveId d = drive_arg(p, drive);
+            auto a = agents_arg(p, agents);
+            auto x = exact<double>(values, "values");
+            if (x.ndim() != 1 || x.size() != a.size())
+              throw py::value_error("values: expected a float64 array of len(agents) entries");
+            for (py::ssize_t k = 0; k < x.size(); ++k)
+              if (!std::isfinite(x.data()[k]))
+                throw py::value_error("values[" + std::to_string(k) + "]: must be finite");
+            AgentWorld& w = p.w();
+            for (py::ssize_t k = 0; k < x.size(); ++k) w.set_drive(a.data()[k], d, x.data()[k]);
+          },
+          py::arg("agents"), py::arg("drive"), py::arg("values"))
+      .def(
+          "drives",
+          [](PyAgentWorld& p, const py::object& agents) {
+            AgentWorld& w = p.w();
+            const auto count = static_cast<py::ssize_t>(w.num_drives());
+            std::optional<CArray<int32_t>> a;
+            if (!agents.is_none()) a = agents_arg(p, agents);
+            const py::ssize_t n = a ? a->size() : w.num_agents();
+            py::array_t<double, py::array::c_style> out(std::vector<py::ssize_t>{n, count});
+            double* o = out.mutable_data();
+            for (py::ssize_t k = 0; k < n; ++k) {
+              const int32_t agent = a ? a->data()[k] : static_cast<int32_t>(k);
+              for (py::ssize_t d = 0; d < count; ++d)
+                o[k * count + d] = w.drive(agent, static_cast<agents::DriveId>(d));
+            }
+            return out;
+          },
+          py::arg("agents") = py::none())
+      .def(
+          "goal_score",
+          [](PyAgentWorld& p, int64_t agent) {
+            check_agent(p, agent);
+            return p.w().goal_score(static_cast<int32_t>(agent));
+          },
+          py::arg("agent"));
+}
+
+// Adding agents, their goal lists and decision periods.
+void bind_agent_population(AgentWorldClass& cls) {
+  cls.def(
+         "add_agent",
+         [](PyAgentWorld& p, const py::object& npc_class, const py::object& state) {
+           return unwrap(p.w().add_agent(class_arg(p.domain(), npc_class),
+                                         values_arg(p.domain(), state, "state", false)));
+         },
+         py::arg("npc_class"), py::arg("state"))
       .def(
           "add_agents",
           [](PyAgentWorld& p, const py::object& npc_class, const py::handle& states) {
@@ -384,16 +540,19 @@ void bind_agents(py::module_& m) {
               throw py::value_error("period: in [1, 2^20] frames");
             p.w().set_decision_period(static_cast<int32_t>(agent), period);
           },
-          py::arg("agent"), py::arg("period"))
-      // --- Senses and reports ---
-      .def(
-          "set_fact",
-          [](PyAgentWorld& p, int64_t agent, const py::object& var, const py::object& value) {
-            check_agent(p, agent);
-            const VarId v = var_arg(p.domain(), var);
-            p.w().set_fact(static_cast<int32_t>(agent), v, value_arg(p.domain(), v, value, false));
-          },
-          py::arg("agent"), py::arg("var"), py::arg("value"))
+          py::arg("agent"), py::arg("period"));
+}
+
+// What the engine writes between updates: senses and reports.
+void bind_agent_senses(AgentWorldClass& cls) {
+  cls.def(
+         "set_fact",
+         [](PyAgentWorld& p, int64_t agent, const py::object& var, const py::object& value) {
+           check_agent(p, agent);
+           const VarId v = var_arg(p.domain(), var);
+           p.w().set_fact(static_cast<int32_t>(agent), v, value_arg(p.domain(), v, value, false));
+         },
+         py::arg("agent"), py::arg("var"), py::arg("value"))
       .def(
           "set_facts",
           [](PyAgentWorld& p, const py::handle& agents, const py::object& var,
@@ -466,50 +625,55 @@ void bind_agents(py::module_& m) {
             for (py::ssize_t k = 0; k < a.size(); ++k) w.action_failed(a.data()[k]);
           },
           py::arg("agents"))
-      .def("bump_world_version", [](PyAgentWorld& p) { p.w().bump_world_version(); })
-      // --- The frame ---
-      .def(
-          "update",
-          [](PyAgentWorld& p, double dt, const py::object& out) {
-            if (!(dt >= 0) || dt > 1e9) throw py::value_error("dt: seconds >= 0");
-            AgentWorld& w = p.w();
-            std::span<Event> target(p.events);
-            py::array given;
-            if (!out.is_none()) {
-              if (!py::isinstance<py::array>(out))
-                throw py::type_error("out: expected a numpy array of dtype EVENT_DTYPE");
-              given = py::reinterpret_borrow<py::array>(out);
-              if (!given.dtype().equal(event_dtype()) || given.ndim() != 1 ||
-                  !(given.flags() & py::array::c_style) || !given.writeable())
-                throw py::type_error(
-                    "out: expected a writeable 1-d C-contiguous array of dtype EVENT_DTYPE "
-                    "(numpy.zeros(n, dtype=topoplan.EVENT_DTYPE))");
-              target = {static_cast<Event*>(given.mutable_data()),
-                        static_cast<size_t>(given.size())};
-            }
-            p.busy = true;
-            {
-              py::gil_scoped_release release;
-              p.last = w.update(dt, target);
-            }
-            p.busy = false;
-            const auto count = static_cast<py::ssize_t>(p.last.events);
-            if (!out.is_none()) return py::array(given.attr("__getitem__")(py::slice(0, count, 1)));
-            py::array result(event_dtype(), std::vector<py::ssize_t>{count});
-            if (count > 0)
-              std::memcpy(result.mutable_data(), p.events.data(),
-                          sizeof(Event) * static_cast<size_t>(count));
-            return result;
-          },
-          py::arg("dt"), py::arg("out") = py::none())
-      // --- Reading an agent ---
-      .def(
-          "fact",
-          [](PyAgentWorld& p, int64_t agent, const py::object& var) {
-            check_agent(p, agent);
-            return p.w().fact(static_cast<int32_t>(agent), var_arg(p.domain(), var));
-          },
-          py::arg("agent"), py::arg("var"))
+      .def("bump_world_version", [](PyAgentWorld& p) { p.w().bump_world_version(); });
+}
+
+// The frame: update() into an EVENT_DTYPE array.
+void bind_agent_frame(AgentWorldClass& cls) {
+  cls.def(
+      "update",
+      [](PyAgentWorld& p, double dt, const py::object& out) {
+        if (!(dt >= 0) || dt > 1e9) throw py::value_error("dt: seconds >= 0");
+        AgentWorld& w = p.w();
+        std::span<Event> target(p.events);
+        py::array given;
+        if (!out.is_none()) {
+          if (!py::isinstance<py::array>(out))
+            throw py::type_error("out: expected a numpy array of dtype EVENT_DTYPE");
+          given = py::reinterpret_borrow<py::array>(out);
+          if (!given.dtype().equal(event_dtype()) || given.ndim() != 1 ||
+              !(given.flags() & py::array::c_style) || !given.writeable())
+            throw py::type_error(
+                "out: expected a writeable 1-d C-contiguous array of dtype EVENT_DTYPE "
+                "(numpy.zeros(n, dtype=topoplan.EVENT_DTYPE))");
+          target = {static_cast<Event*>(given.mutable_data()), static_cast<size_t>(given.size())};
+        }
+        p.busy = true;
+        {
+          py::gil_scoped_release release;
+          p.last = w.update(dt, target);
+        }
+        p.busy = false;
+        const auto count = static_cast<py::ssize_t>(p.last.events);
+        if (!out.is_none()) return py::array(given.attr("__getitem__")(py::slice(0, count, 1)));
+        py::array result(event_dtype(), std::vector<py::ssize_t>{count});
+        if (count > 0)
+          std::memcpy(result.mutable_data(), p.events.data(),
+                      sizeof(Event) * static_cast<size_t>(count));
+        return result;
+      },
+      py::arg("dt"), py::arg("out") = py::none());
+}
+
+// Reading an agent.
+void bind_agent_readers(AgentWorldClass& cls) {
+  cls.def(
+         "fact",
+         [](PyAgentWorld& p, int64_t agent, const py::object& var) {
+           check_agent(p, agent);
+           return p.w().fact(static_cast<int32_t>(agent), var_arg(p.domain(), var));
+         },
+         py::arg("agent"), py::arg("var"))
       .def(
           "state",
           [](PyAgentWorld& p, int64_t agent) {
@@ -572,38 +736,58 @@ void bind_agents(py::module_& m) {
             check_agent(p, agent);
             return std::string(to_string(p.w().last_replan(static_cast<int32_t>(agent))));
           },
-          py::arg("agent"))
-      .def(
-          "describe",
-          [](PyAgentWorld& p, const py::handle& events) {
-            if (!py::isinstance<py::array>(events) ||
-                !py::reinterpret_borrow<py::array>(events).dtype().equal(event_dtype()))
-              throw py::type_error("events: expected an array of dtype EVENT_DTYPE");
-            auto a = py::array::ensure(events, py::array::c_style);
-            const auto* e = static_cast<const Event*>(a.data());
-            AgentWorld& w = p.w();
-            py::list lines;
-            for (py::ssize_t k = 0; k < a.size(); ++k) {
-              const Event& x = e[k];
-              check_agent(p, x.agent, "event agent");
-              const auto kind = static_cast<int>(x.kind);
-              const bool action_event = kind <= 1;  // start, abort
-              const bool bad =
-                  kind > 5 ||
-                  (action_event && (x.action < 0 || x.action >= p.domain().num_actions())) ||
-                  x.goal < agents::kNoGoal || x.goal >= w.num_goals() ||
-                  (kind != 2 && x.goal == agents::kNoGoal) ||
-                  ((kind == 1 || kind == 3) && x.detail >= agents::kNumReplanReasons) ||
-                  (kind == 5 && x.detail > 3);
-              if (bad)
-                throw py::value_error("events[" + std::to_string(k) +
-                                      "]: not an event of this world (kind, action, goal or detail "
-                                      "out of range)");
-              lines.append(w.describe(x));
-            }
-            return lines;
-          },
-          py::arg("events"));
+          py::arg("agent"));
+}
+
+// One line per event, in the domain's names.
+void bind_agent_describe(AgentWorldClass& cls) {
+  cls.def(
+      "describe",
+      [](PyAgentWorld& p, const py::handle& events) {
+        if (!py::isinstance<py::array>(events) ||
+            !py::reinterpret_borrow<py::array>(events).dtype().equal(event_dtype()))
+          throw py::type_error("events: expected an array of dtype EVENT_DTYPE");
+        auto a = py::array::ensure(events, py::array::c_style);
+        const auto* e = static_cast<const Event*>(a.data());
+        AgentWorld& w = p.w();
+        py::list lines;
+        for (py::ssize_t k = 0; k < a.size(); ++k) {
+          const Event& x = e[k];
+          check_agent(p, x.agent, "event agent");
+          const auto kind = static_cast<int>(x.kind);
+          const bool action_event = kind <= 1;  // start, abort
+          const bool bad =
+              kind > 5 ||
+              (action_event && (x.action < 0 || x.action >= p.domain().num_actions())) ||
+              x.goal < agents::kNoGoal || x.goal >= w.num_goals() ||
+              (kind != 2 && x.goal == agents::kNoGoal) ||
+              ((kind == 1 || kind == 3) && x.detail >= agents::kNumReplanReasons) ||
+              (kind == 5 && x.detail > 3);
+          if (bad)
+            throw py::value_error("events[" + std::to_string(k) +
+                                  "]: not an event of this world (kind, action, goal or detail "
+                                  "out of range)");
+          lines.append(w.describe(x));
+        }
+        return lines;
+      },
+      py::arg("events"));
+}
+
+}  // namespace
+
+void bind_agents(py::module_& m) {
+  bind_agent_constants(m);
+  bind_engine_calls(m);
+  AgentWorldClass cls(m, "AgentWorld");
+  bind_agent_world(cls);
+  bind_agent_goals(cls);
+  bind_agent_drives(cls);
+  bind_agent_population(cls);
+  bind_agent_senses(cls);
+  bind_agent_frame(cls);
+  bind_agent_readers(cls);
+  bind_agent_describe(cls);
 }
 
 }  // namespace topoplan_py

@@ -64,8 +64,10 @@ def main():
         hunt = agents.add_goal("first", {west.variables[0]: west.values(0)[-1]})
         agents.add_goal("second", [-1] * len(west.variables))
         agents.set_class_goals(0, agents.add_goal_list([hunt, 1]))
-        for _ in range(3):
-            agents.add_agent(0, [0] * len(west.variables))
+        need = agents.add_drive("need", rate=-1.0, initial=50.0)
+        agents.set_class_goals(1, agents.add_drive_list([{"goal": hunt, "drive": need}], 0.1))
+        for c in (0, 0, 1):
+            agents.add_agent(c, [0] * len(west.variables))
         frame = agents.update(1 / 60)
         objects.update(PLAN_CACHE=cache, CROWD=tp.Crowd(crowd_planner, 1, cache),
                        TOPO=tp.TopoPlanner(west), PLANNER=tp.Planner(task, "astar"),

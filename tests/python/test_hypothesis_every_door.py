@@ -242,8 +242,8 @@ STRATEGIES = {
     "UdgoapAgent.update": any_call(1),
     "UdgoapAgent.plan": call(either(st.integers(1, 10**4), ints), either(ints),
                              either(st.integers(-2, 40), ints)),
-    # The agent runtime: a world of western (AGENT_WORLD: 2 goals, 1 list, 3 agents, one frame
-    # run; EVENTS: that frame's events) and the engine calls.
+    # The agent runtime: a world of western (AGENT_WORLD: 2 goals, a priority list and a drive
+    # list, one drive, 3 agents, one frame run; EVENTS: that frame's events) and the engine calls.
     "AgentWorld": call(either(st.just(Ref("WEST")), st.just(Ref("TASK"))),
                        counts(64, 2**28), counts(100, 2**20), counts(100, 2**63),
                        counts(64, 2**31), counts(255, 256), st.one_of(st.integers(1, 2), st.just(0),
@@ -259,6 +259,20 @@ STRATEGIES = {
                                   st.one_of(st.lists(state_of(WEST, MW), max_size=4).map(
                                       lambda v: np.array(v, dtype=np.int32).reshape(len(v), MW)),
                                             arrays())),
+    "AgentWorld.add_drive": call(either(texts), either(st.just(0.0), floats),
+                                 either(st.just(100.0), floats), either(st.just(-1.0), floats),
+                                 either(st.just(50.0), floats)),
+    "AgentWorld.add_drive_list": call(st.one_of(st.lists(st.fixed_dictionaries(
+        {"goal": either(st.integers(-1, 2)), "drive": either(st.integers(-1, 1), texts)},
+        optional={"curve": either(st.sampled_from(["linear", "logistic", "sine"]), texts),
+                  "slope": either(floats), "weight": either(floats)}), max_size=3), anything),
+        either(st.just(0.1), floats)),
+    "AgentWorld.set_action_drive": call(west_actions, either(st.integers(-1, 1), texts),
+                                        either(floats)),
+    "AgentWorld.set_drives": call(agent_arrays, either(st.integers(-1, 1), texts),
+                                  st.one_of(arrays(np.float64), anything)),
+    "AgentWorld.drives": call(st.one_of(st.none(), agent_arrays)),
+    "AgentWorld.goal_score": call(agent_ids),
     "AgentWorld.set_goal_list": call(agent_ids, either(st.integers(-1, 2), ints)),
     "AgentWorld.set_decision_period": call(agent_ids, either(st.integers(-1, 100), ints)),
     "AgentWorld.set_fact": call(agent_ids, west_vars, either(st.integers(-1, 4), texts)),
