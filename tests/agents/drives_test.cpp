@@ -223,7 +223,7 @@ struct Choice {
 };
 Choice reference(const std::vector<DriveGoal>& list, const std::vector<DriveDef>& drives,
                  const std::vector<double>& value, const std::vector<uint8_t>& holds,
-                 GoalId current, double committed, double margin) {
+                 GoalId current, double committed, double margin, int64_t& held) {
   Choice best;
   double current_now = 0.0;
   for (const DriveGoal& e : list) {
@@ -236,8 +236,10 @@ Choice reference(const std::vector<DriveGoal>& list, const std::vector<DriveDef>
     if (gain > best.score) best = {e.goal, gain};
   }
   if (current != kNoGoal && current != best.goal && current_now > 0.0 &&
-      best.score <= committed + margin)
+      best.score <= committed + margin) {
+    if (best.score > committed) ++held;  // kept by the margin alone
     return {current, committed};
+  }
   // A goal that stays the best keeps the score it was adopted with.
   if (current != kNoGoal && current == best.goal) return {current, committed};
   return best;
@@ -247,7 +249,7 @@ TEST(AgentDrives, ChosenGoalIsTheBruteForceMaximum) {
   const Domain domain = village();
   const CrowdPlanner planner = CrowdPlanner::create(domain).value();
   SplitMix64 rng(11);
-  int64_t checked = 0, kept = 0, switched = 0;
+  int64_t checked = 0, kept = 0, switched = 0, held = 0;
   for (int32_t world_seed = 0; world_seed < 40; ++world_seed) {
     AgentWorldDef def;
     def.capacity = 64;
@@ -303,7 +305,7 @@ TEST(AgentDrives, ChosenGoalIsTheBruteForceMaximum) {
     }
     std::vector<Event> events(1024);
     // One update examines every agent (period 1): compare each against the reference.
-    for (int32_t round = 0; round < 3; ++round) {
+    for (int32_t round = 0; round < 6; ++round) {
       std::vector<Choice> want(static_cast<size_t>(agents));
       for (int32_t i = 0; i < agents; ++i) {
         const auto u = static_cast<size_t>(i);
@@ -315,8 +317,8 @@ TEST(AgentDrives, ChosenGoalIsTheBruteForceMaximum) {
             h = h && (g[var] == kUndefined || g[var] == states[u][var]);
           holds.push_back(h ? 1 : 0);
         }
-        want[u] =
-            reference(list, drives, values[u], holds, world.goal(i), world.goal_score(i), margin);
+        want[u] = reference(list, drives, values[u], holds, world.goal(i), world.goal_score(i),
+                            margin, held);
       }
       const UpdateStats s = world.update(0.0, events);
       ASSERT_EQ(s.events_dropped, 0);
@@ -330,12 +332,18 @@ TEST(AgentDrives, ChosenGoalIsTheBruteForceMaximum) {
         }
         ++checked;
       }
-      // New drive values for the next round: some agents keep their goal, some switch.
+      // New drive values for the next round: a new draw, or a step of up to a tenth of the
+      // range (so that some choices fall within the margin); some agents keep their goal, some
+      // switch.
       for (int32_t i = 0; i < agents; ++i) {
         const auto u = static_cast<size_t>(i);
         for (size_t d = 0; d < drives.size(); ++d) {
-          if (rng.below(2) == 0) continue;
-          values[u][d] = drives[d].min + (drives[d].max - drives[d].min) * rng.below(101) / 100.0;
+          const double range = drives[d].max - drives[d].min;
+          const int32_t how = rng.below(3);
+          if (how == 0) continue;
+          values[u][d] = how == 1 ? drives[d].min + range * rng.below(101) / 100.0
+                                  : std::clamp(values[u][d] + range * (rng.below(21) - 10) / 100.0,
+                                               drives[d].min, drives[d].max);
           world.set_drive(i, static_cast<DriveId>(d), values[u][d]);
         }
       }
@@ -345,9 +353,10 @@ TEST(AgentDrives, ChosenGoalIsTheBruteForceMaximum) {
       (world.last_replan(i) == ReplanReason::kBetterGoal ? switched : kept) += 1;
     }
   }
-  EXPECT_EQ(checked, 40 * 16 * 3);
+  EXPECT_EQ(checked, 40 * 16 * 6);
   EXPECT_GT(switched, 0);  // the runs do replan for better goals
   EXPECT_GT(kept, 0);
+  EXPECT_GT(held, 0);  // the margin decided some choices
 }
 
 // Western agents whose goals are their class's routines, each answering one of three drives
