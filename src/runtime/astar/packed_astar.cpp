@@ -39,47 +39,22 @@ struct HeapAfter {  // best_first.h's order: the std heap's max is the entry to 
   }
 };
 
-// Doubles the duplicate table and re-enters this call's nodes (out of line: the search's loop
-// stays small).
-[[gnu::noinline]] void grow_table(PackedAStarScratch& s) {
+// Doubles the duplicate table and re-enters this call's first `num_nodes` nodes (out of line:
+// the search's loop stays small).
+[[gnu::noinline]] void grow_table(PackedAStarScratch& s, size_t num_nodes) {
   s.slots.assign(s.slots.size() * 2, PackedAStarScratch::Slot{0, 0});
   s.nodes.resize(s.slots.size() / 2);
   const size_t mask = s.slots.size() - 1;
-  for (size_t i = 0; i < s.num_nodes; ++i) {
+  for (size_t i = 0; i < num_nodes; ++i) {
     size_t k = slot_of(s.nodes[i].state, mask);
     while (s.slots[k].stamp == s.stamp) k = (k + 1) & mask;
     s.slots[k] = {s.stamp, static_cast<int32_t>(i)};
   }
 }
 
-// The node of `state`, new (inserted = true; the caller sets all its fields) or found.
-[[gnu::always_inline]] inline int32_t intern(PackedAStarScratch& s, uint64_t state,
-                                             bool& inserted) {
-  if ((s.num_nodes + 1) * 2 > s.slots.size()) grow_table(s);  // at most half full, room for one
-  const size_t mask = s.slots.size() - 1;
-  for (size_t k = slot_of(state, mask);; k = (k + 1) & mask) {
-    PackedAStarScratch::Slot& slot = s.slots[k];
-    if (slot.stamp != s.stamp) {
-      const auto id = static_cast<int32_t>(s.num_nodes++);
-      slot = {s.stamp, id};
-      s.nodes[static_cast<size_t>(id)].state = state;  // (the probe above compares it)
-      inserted = true;
-      return id;
-    }
-    if (s.nodes[static_cast<size_t>(slot.node)].state == state) {
-      inserted = false;
-      return slot.node;
-    }
-  }
-}
-
-[[gnu::always_inline]] inline void push(PackedAStarScratch& s, int64_t f, int64_t g, int32_t node) {
-  if (s.heap_size == s.heap_capacity) {
-    s.heap.resize(s.heap_capacity * 2);
-    s.heap_capacity = s.heap.size();
-  }
-  s.heap[s.heap_size++] = {f, g, node};
-  std::push_heap(s.heap.data(), s.heap.data() + s.heap_size, HeapAfter{});
+[[gnu::noinline]] void grow_heap(PackedAStarScratch& s) {
+  s.heap.resize(s.heap.size() * 2);
+  s.heap_capacity = s.heap.size();
 }
 
 }  // namespace
@@ -90,6 +65,7 @@ PackedAStarScratch::PackedAStarScratch(size_t num_variables) {
   heap.resize(256);
   heap_capacity = heap.size();
   terms.resize(num_variables);
+  to_goal.resize(num_variables);
 }
 
 bool PackedAStar::fits(const Domain& domain) {
@@ -108,6 +84,8 @@ PackedAStar::PackedAStar(const CompiledActionSet& set, Objective objective) {
   const Domain& d = set.domain();
   const int32_t m = d.num_variables();
   sum_ = d.all_unary();
+  one_bit_ = m > 0;
+  for (VarId v = 0; v < m; ++v) one_bit_ = one_bit_ && d.domain_size(v) == 2;
   int32_t shift = 0;
   int64_t offset = 0;
   for (VarId v = 0; v < m; ++v) {
@@ -176,12 +154,37 @@ PackedAStar::PackedAStar(const CompiledActionSet& set, Objective objective) {
       });
     }
   }
+  if (one_bit_) {
+    flip_.resize(2 * static_cast<size_t>(m));
+    for (VarId v = 0; v < m; ++v) {
+      const int64_t* table = dist_.data() + vars_[static_cast<size_t>(v)].offset;
+      flip_[2 * static_cast<size_t>(v)] = table[0 * 2 + 1];      // 1 -> 0
+      flip_[2 * static_cast<size_t>(v) + 1] = table[1 * 2 + 0];  // 0 -> 1
+    }
+  }
 }
 
+// The goal variables' distances summed (or their maximum); kInf when one is unreachable.
+// One-bit layout: only the goal variables whose bit differs from the goal count (a variable at
+// its goal value adds dist(y -> y) = 0), one lookup per differing bit.
+template <bool kOneBit>
 [[gnu::always_inline]] inline int64_t PackedAStar::heuristic(const PackedAStarScratch& s,
-                                                             uint64_t state) const {
+                                                             uint64_t state, uint64_t goal_mask,
+                                                             uint64_t goal_value) const {
   int64_t h = 0;
-  if (sum_) {
+  if constexpr (kOneBit) {
+    const int64_t* to_goal = s.to_goal.data();
+    uint64_t differ = (state ^ goal_value) & goal_mask;
+    if (sum_) {
+      for (; differ != 0; differ &= differ - 1) {
+        const int64_t x = to_goal[std::countr_zero(differ)];
+        if (x >= kInf) return kInf;
+        h += x;
+      }
+    } else {
+      for (; differ != 0; differ &= differ - 1) h = std::max(h, to_goal[std::countr_zero(differ)]);
+    }
+  } else if (sum_) {
     for (size_t i = 0; i < s.num_terms; ++i) {
       const PackedAStarScratch::GoalTerm& t = s.terms[i];
       const int64_t x = t.row[(state >> t.shift) & t.mask];
@@ -200,122 +203,191 @@ PackedAStar::PackedAStar(const CompiledActionSet& set, Objective objective) {
 PlanOutcome PackedAStar::plan(PackedAStarScratch& s, std::span<const ValueId> s0,
                               std::span<const ValueId> goal, const SearchLimits& limits,
                               std::span<ActionId> out, int32_t* len) const {
-  using Clock = std::chrono::steady_clock;
-  PlanOutcome outcome;
   *len = 0;
   s.expanded = s.generated = 0;
   const size_t m = vars_.size();
-  if (s0.size() != m || goal.size() != m) {
-    outcome.detail = kDetailBadInput;
-    return outcome;
-  }
-  // The root, the goal's masks and its heuristic terms, checking values on the way.
+  if (s0.size() != m || goal.size() != m) return PlanOutcome{PlanStatus::kGaveUp, kDetailBadInput};
+  // The root, the goal's masks and its heuristic, checking values on the way.
   uint64_t root = 0, goal_mask = 0, goal_value = 0;
-  s.num_terms = 0;
   static_assert(kUndefined == -1);  // g + 1 in [0, size]: free or in range
+  if (one_bit_) {
+    // Branch-free: every value read, one test at the end.
+    int64_t* to_goal = s.to_goal.data();
+    bool bad = false;
+    for (size_t v = 0; v < m; ++v) {
+      const auto a = static_cast<uint32_t>(s0[v]);
+      const uint32_t g1 = static_cast<uint32_t>(goal[v]) + 1;  // 0 free, 1 false, 2 true
+      bad |= (a > 1) | (g1 > 2);
+      root |= static_cast<uint64_t>(a & 1) << v;
+      goal_mask |= static_cast<uint64_t>(g1 != 0) << v;
+      goal_value |= static_cast<uint64_t>(g1 == 2) << v;
+      to_goal[v] = flip_[2 * v + (g1 == 2)];
+    }
+    if (bad) return PlanOutcome{PlanStatus::kGaveUp, kDetailBadInput};
+    return search<true>(s, root, goal_mask, goal_value, limits, out, len);
+  }
+  s.num_terms = 0;
   for (size_t v = 0; v < m; ++v) {
     const Var& x = vars_[v];
     const ValueId a = s0[v];
     const ValueId g = goal[v];
     if (static_cast<uint32_t>(a) >= static_cast<uint32_t>(x.size) ||
-        static_cast<uint32_t>(g) + 1 > static_cast<uint32_t>(x.size)) {
-      outcome.detail = kDetailBadInput;
-      return outcome;
-    }
+        static_cast<uint32_t>(g) + 1 > static_cast<uint32_t>(x.size))
+      return PlanOutcome{PlanStatus::kGaveUp, kDetailBadInput};
     root |= static_cast<uint64_t>(a) << x.shift;
     if (g == kUndefined) continue;
     goal_mask |= x.field << x.shift;
     goal_value |= static_cast<uint64_t>(g) << x.shift;
     s.terms[s.num_terms++] = {dist_.data() + x.offset + int64_t{g} * x.size, x.field, x.shift};
   }
+  return search<false>(s, root, goal_mask, goal_value, limits, out, len);
+}
 
-  // A new generation of the duplicate table: every slot of an earlier call is now free.
-  if (++s.stamp == 0) {
-    std::fill(s.slots.begin(), s.slots.end(), PackedAStarScratch::Slot{0, 0});
-    s.stamp = 1;
-  }
-  s.num_nodes = 0;
-  s.heap_size = 0;
-  // best_first.h stops at max(1, M / kBytesPerNode) nodes; with the root entered, that is
-  // (nodes + 1) * kBytesPerNode > M, i.e. nodes + 1 > floor(M / kBytesPerNode).
-  const int64_t max_nodes = limits.max_memory_bytes / kBytesPerNode;
-
-  bool inserted = false;
-  (void)intern(s, root, inserted);
-  const int64_t h0 = heuristic(s, root);
+// The search keeps the scratch's arrays and counters in locals (registers) and writes the
+// counters back on return: stored through the scratch, every node and heap write could alias
+// them, and each would be reloaded after every store.
+template <bool kOneBit>
+[[gnu::always_inline]] inline PlanOutcome PackedAStar::search(
+    PackedAStarScratch& s, uint64_t root, uint64_t goal_mask, uint64_t goal_value,
+    const SearchLimits& limits, std::span<ActionId> out, int32_t* len) const {
+  using Clock = std::chrono::steady_clock;
+  using Node = PackedAStarScratch::Node;
+  using Slot = PackedAStarScratch::Slot;
+  using HeapEntry = PackedAStarScratch::HeapEntry;
+  PlanOutcome outcome;
+  const int64_t h0 = heuristic<kOneBit>(s, root, goal_mask, goal_value);
   if (h0 >= kInf) {  // a goal value unreachable in its own transition graph
     outcome.status = PlanStatus::kUnsolvable;
     outcome.detail = kDetailExhausted;
     return outcome;
   }
-  s.nodes[0] = {root, 0, h0, -1, -1};
-  push(s, h0, 0, 0);
+  // A new generation of the duplicate table: every slot of an earlier call is now free.
+  if (++s.stamp == 0) {
+    std::fill(s.slots.begin(), s.slots.end(), Slot{0, 0});
+    s.stamp = 1;
+  }
+  const uint32_t stamp = s.stamp;
+  Node* nodes = s.nodes.data();
+  Slot* slots = s.slots.data();
+  size_t slot_mask = s.slots.size() - 1;
+  size_t node_capacity = s.nodes.size();  // = slots / 2: the table stays at most half full
+  HeapEntry* heap = s.heap.data();
+  size_t heap_size = 0;
+  size_t heap_capacity = s.heap_capacity;
+  size_t num_nodes = 0;
+  int64_t expanded = 0, generated = 0;
+  // best_first.h stops at max(1, M / kBytesPerNode) nodes; with the root entered, that is
+  // (nodes + 1) * kBytesPerNode > M, i.e. nodes + 1 > floor(M / kBytesPerNode).
+  const int64_t max_nodes = limits.max_memory_bytes / kBytesPerNode;
+  const auto finish = [&](PlanOutcome o) {
+    s.expanded = expanded;
+    s.generated = generated;
+    s.num_nodes = num_nodes;
+    return o;
+  };
+  // The node of `state`, new (inserted = true; the caller sets all its fields) or found.
+  const auto intern = [&](uint64_t state, bool& inserted) -> int32_t {
+    if (num_nodes >= node_capacity) [[unlikely]] {
+      grow_table(s, num_nodes);
+      nodes = s.nodes.data();
+      slots = s.slots.data();
+      slot_mask = s.slots.size() - 1;
+      node_capacity = s.nodes.size();
+    }
+    for (size_t k = slot_of(state, slot_mask);; k = (k + 1) & slot_mask) {
+      Slot& slot = slots[k];
+      if (slot.stamp != stamp) {
+        const auto id = static_cast<int32_t>(num_nodes++);
+        slot = {stamp, id};
+        inserted = true;
+        return id;
+      }
+      if (nodes[static_cast<size_t>(slot.node)].state == state) {
+        inserted = false;
+        return slot.node;
+      }
+    }
+  };
+  const auto push = [&](int64_t f, int64_t g, int32_t node) {
+    if (heap_size == heap_capacity) [[unlikely]] {
+      grow_heap(s);
+      heap = s.heap.data();
+      heap_capacity = s.heap_capacity;
+    }
+    heap[heap_size++] = {f, g, node};
+    std::push_heap(heap, heap + heap_size, HeapAfter{});
+  };
+
+  bool inserted = false;
+  (void)intern(root, inserted);
+  nodes[0] = {root, 0, h0, -1, -1};
+  push(h0, 0, 0);
 
   // The clock is read as in best_first.h: after 1024 expansions, then every 1024.
   Clock::time_point start{};
-  while (s.heap_size > 0) {
-    std::pop_heap(s.heap.data(), s.heap.data() + s.heap_size, HeapAfter{});
-    const PackedAStarScratch::HeapEntry top = s.heap[--s.heap_size];
-    const PackedAStarScratch::Node node = s.nodes[static_cast<size_t>(top.node)];
+  while (heap_size > 0) {
+    std::pop_heap(heap, heap + heap_size, HeapAfter{});
+    const HeapEntry top = heap[--heap_size];
+    const Node node = nodes[static_cast<size_t>(top.node)];
     if (top.f != node.g + node.h) continue;  // stale: reached more cheaply since
     if ((node.state & goal_mask) == goal_value) {
       int32_t n = 0;
-      for (int32_t i = top.node; s.nodes[static_cast<size_t>(i)].parent >= 0;
-           i = s.nodes[static_cast<size_t>(i)].parent)
+      for (int32_t i = top.node; nodes[static_cast<size_t>(i)].parent >= 0;
+           i = nodes[static_cast<size_t>(i)].parent)
         ++n;
       outcome.status = PlanStatus::kSolved;
       *len = n;
       if (static_cast<size_t>(n) > out.size()) {
         outcome.status = PlanStatus::kBufferTooSmall;
-        return outcome;
+        return finish(outcome);
       }
-      for (int32_t i = top.node, k = n; s.nodes[static_cast<size_t>(i)].parent >= 0;
-           i = s.nodes[static_cast<size_t>(i)].parent)
-        out[static_cast<size_t>(--k)] = s.nodes[static_cast<size_t>(i)].action;
-      return outcome;
+      for (int32_t i = top.node, k = n; nodes[static_cast<size_t>(i)].parent >= 0;
+           i = nodes[static_cast<size_t>(i)].parent)
+        out[static_cast<size_t>(--k)] = nodes[static_cast<size_t>(i)].action;
+      return finish(outcome);
     }
-    if (s.expanded >= limits.max_expansions) {
+    if (expanded >= limits.max_expansions) {
       outcome.status = PlanStatus::kLimitReached;
       outcome.detail = kDetailExpansionLimit;
-      return outcome;
+      return finish(outcome);
     }
-    if ((s.expanded & 1023) == 0 && s.expanded > 0 && limits.max_seconds > 0) {
+    if ((expanded & 1023) == 0 && expanded > 0 && limits.max_seconds > 0) {
       const Clock::time_point now = Clock::now();
-      if (s.expanded == 1024) start = now;
+      if (expanded == 1024) start = now;
       if (std::chrono::duration<double>(now - start).count() > limits.max_seconds) {
         outcome.status = PlanStatus::kLimitReached;
         outcome.detail = kDetailTimeLimit;
-        return outcome;
+        return finish(outcome);
       }
     }
-    ++s.expanded;
+    ++expanded;
     for (const Action& a : actions_) {
       if ((node.state & a.pre_mask) != a.pre_value) continue;
-      ++s.generated;
-      if (static_cast<int64_t>(s.num_nodes) + 1 > max_nodes) {
+      ++generated;
+      if (static_cast<int64_t>(num_nodes) + 1 > max_nodes) {
         outcome.status = PlanStatus::kLimitReached;
         outcome.detail = kDetailMemoryLimit;
-        return outcome;
+        return finish(outcome);
       }
       const uint64_t child = (node.state & ~a.eff_mask) | a.eff_value;
       const int64_t g = node.g + a.cost;
-      const int32_t id = intern(s, child, inserted);
-      PackedAStarScratch::Node& known = s.nodes[static_cast<size_t>(id)];
+      const int32_t id = intern(child, inserted);
+      Node& known = nodes[static_cast<size_t>(id)];
       if (inserted) {
-        const int64_t h = heuristic(s, child);
+        const int64_t h = heuristic<kOneBit>(s, child, goal_mask, goal_value);
         known = {child, g, h, top.node, a.id};
-        if (h < kInf) push(s, g + h, g, id);  // a dead end is never pushed
+        if (h < kInf) push(g + h, g, id);  // a dead end is never pushed
       } else if (g < known.g && known.h < kInf) {
         known.g = g;
         known.parent = top.node;
         known.action = a.id;
-        push(s, g + known.h, g, id);
+        push(g + known.h, g, id);
       }
     }
   }
   outcome.status = PlanStatus::kUnsolvable;
   outcome.detail = kDetailExhausted;
-  return outcome;
+  return finish(outcome);
 }
 
 }  // namespace topoplan::detail

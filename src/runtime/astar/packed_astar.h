@@ -64,6 +64,9 @@ struct PackedAStarScratch {
   size_t heap_capacity = 0;     // heap.size(), kept apart: the push's test is then one compare
   std::vector<GoalTerm> terms;  // one per variable
   size_t num_terms = 0;
+  // One-bit layout (every variable boolean): per variable, the cost of setting it to its goal
+  // value from the other one (written for every variable; read only for goal variables).
+  std::vector<int64_t> to_goal;
   int64_t expanded = 0;
   int64_t generated = 0;
 };
@@ -97,12 +100,21 @@ class PackedAStar {
     int64_t offset;  // of its table in dist_: dist_[offset + y * size + x] = cost x -> y
   };
 
-  [[nodiscard]] int64_t heuristic(const PackedAStarScratch& s, uint64_t state) const;
+  // The search from `root` once the goal is compiled; kOneBit: the one-bit layout's heuristic.
+  template <bool kOneBit>
+  PlanOutcome search(PackedAStarScratch& s, uint64_t root, uint64_t goal_mask, uint64_t goal_value,
+                     const SearchLimits& limits, std::span<ActionId> out, int32_t* len) const;
+  template <bool kOneBit>
+  [[nodiscard]] int64_t heuristic(const PackedAStarScratch& s, uint64_t state, uint64_t goal_mask,
+                                  uint64_t goal_value) const;
 
   std::vector<Action> actions_;  // the set's actions, in action-id order
   std::vector<Var> vars_;
   std::vector<int64_t> dist_;
-  bool sum_ = false;  // every action of the domain unary: the sum is admissible
+  // One-bit layout: flip_[2 * v + y] = the cost of setting variable v to y from 1 - y.
+  std::vector<int64_t> flip_;
+  bool sum_ = false;      // every action of the domain unary: the sum is admissible
+  bool one_bit_ = false;  // every variable boolean: variable v is bit v
 };
 
 }  // namespace topoplan::detail
