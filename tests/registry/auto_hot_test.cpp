@@ -143,6 +143,40 @@ TEST(AutoHot, TinyTasksGoToAStarFirst) {
   }
 }
 
+// A tiny task's first stage, the one-word A*, called without its stage: when it stops at the
+// call's limit, the chain goes on to ℙ, and the scratch counts the A*'s expansions.
+TEST(AutoHot, TinyTaskPastTheAStarLimitGoesOnToTopo) {
+  const Domain d = flag_chain(5);  // 32 states: A* first
+  auto set = CompiledActionSet::create(d);
+  ASSERT_TRUE(set.ok());
+  auto autop = make("auto", set.value());
+  auto exact = make("exact", set.value());
+  ASSERT_TRUE(autop && exact);
+  auto as = autop->make_scratch();
+  auto es = exact->make_scratch();
+  std::vector<ActionId> plan(64), ref(64);
+  const std::vector<ValueId> s0(5, 0), goal(5, 1);
+  int32_t len = 0, ref_len = 0;
+  PlanOutcome o = autop->plan(*as, s0, goal, plan, &len);
+  ASSERT_TRUE(o.solved());
+  EXPECT_EQ(o.planner, "astar");
+  EXPECT_GT(as->expanded, 1);
+  o = autop->plan(*as, s0, goal, plan, &len, SearchLimits{1, int64_t{1} << 30, 0.0});
+  ASSERT_TRUE(o.solved());
+  EXPECT_EQ(o.planner, "topo");
+  EXPECT_EQ(as->expanded, 1);  // the A*'s one expansion; ℙ does not search
+  EXPECT_NE(autop->explain_earlier_stages(*as).find("astar"), std::string::npos)
+      << autop->explain_earlier_stages(*as);
+  ASSERT_TRUE(exact->plan(*es, s0, goal, ref, &ref_len).solved());
+  Instance inst;
+  inst.init = s0;
+  inst.goal = goal;
+  const std::span<const ActionId> p(plan.data(), static_cast<size_t>(len));
+  EXPECT_TRUE(validate_plan(d, inst, p).valid);
+  EXPECT_EQ(plan_cost(d, p),
+            plan_cost(d, std::span<const ActionId>(ref.data(), static_cast<size_t>(ref_len))));
+}
+
 TEST(AutoHot, AnswersWithAStarWhereTopoRefusesTheSet) {
   for (const auto refusal : {testing::Refusal::kTwoProducers, testing::Refusal::kTwoEffects}) {
     Tally all;

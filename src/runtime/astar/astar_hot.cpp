@@ -65,18 +65,26 @@ class AStarHotPlanner final : public HotPlanner {
   PlanOutcome plan_within(const SearchLimits& limits, PlanScratch& scratch,
                           std::span<const ValueId> s0, std::span<const ValueId> goal,
                           std::span<ActionId> out, int32_t* len) const override {
-    if (packed_ && limits_in_range(limits)) [[likely]] {
-      auto& p = static_cast<PackedHotScratch&>(scratch);
-      const PlanOutcome outcome = packed_->plan(p.search, s0, goal, limits, out, len);
-      p.expanded = p.search.expanded;
-      p.generated = p.search.generated;
-      return outcome;
-    }
-    return plan_general(limits, scratch, s0, goal, out, len);
+    if (!packed_ || !limits_in_range(limits)) [[unlikely]]
+      return plan_general(limits, scratch, s0, goal, out, len);
+    return plan_packed(limits, scratch, s0, goal, out, len);
   }
   [[nodiscard]] int32_t max_plan_length() const override { return max_len_; }
+  [[nodiscard]] const detail::PackedAStar* packed() const { return packed_.get(); }
 
  private:
+  // One return of one named outcome: it is built in the caller's slot, never copied (a copy
+  // right after its fields are written stalls on store forwarding).
+  [[gnu::always_inline]] PlanOutcome plan_packed(const SearchLimits& limits, PlanScratch& scratch,
+                                                 std::span<const ValueId> s0,
+                                                 std::span<const ValueId> goal,
+                                                 std::span<ActionId> out, int32_t* len) const {
+    auto& p = static_cast<PackedHotScratch&>(scratch);
+    PlanOutcome outcome = packed_->plan(p.search, s0, goal, limits, out, len);
+    p.expanded = p.search.expanded;
+    p.generated = p.search.generated;
+    return outcome;
+  }
   // Out of line: the one-word path above stays a short function (its fixed cost per call is
   // most of a small GOAP task's; docs/benchmarks.md, "Small GOAP tasks").
   [[gnu::noinline]] PlanOutcome plan_general(const SearchLimits& limits, PlanScratch& scratch,
@@ -143,6 +151,19 @@ class AStarHotPlanner final : public HotPlanner {
 };
 
 }  // namespace
+
+namespace detail {
+
+const PackedAStar* one_word_search(const HotPlanner& planner) {
+  const auto* astar = dynamic_cast<const AStarHotPlanner*>(&planner);
+  return astar == nullptr ? nullptr : astar->packed();
+}
+
+PackedAStarScratch& one_word_scratch(PlanScratch& astar_scratch) {
+  return static_cast<PackedHotScratch&>(astar_scratch).search;
+}
+
+}  // namespace detail
 
 bool astar_hot_uses_one_word(const Domain& domain) {
   return detail::PackedAStar::fits(domain);

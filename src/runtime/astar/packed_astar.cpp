@@ -200,49 +200,6 @@ template <bool kOneBit>
   return h;
 }
 
-PlanOutcome PackedAStar::plan(PackedAStarScratch& s, std::span<const ValueId> s0,
-                              std::span<const ValueId> goal, const SearchLimits& limits,
-                              std::span<ActionId> out, int32_t* len) const {
-  *len = 0;
-  s.expanded = s.generated = 0;
-  const size_t m = vars_.size();
-  if (s0.size() != m || goal.size() != m) return PlanOutcome{PlanStatus::kGaveUp, kDetailBadInput};
-  // The root, the goal's masks and its heuristic, checking values on the way.
-  uint64_t root = 0, goal_mask = 0, goal_value = 0;
-  static_assert(kUndefined == -1);  // g + 1 in [0, size]: free or in range
-  if (one_bit_) {
-    // Branch-free: every value read, one test at the end.
-    int64_t* to_goal = s.to_goal.data();
-    bool bad = false;
-    for (size_t v = 0; v < m; ++v) {
-      const auto a = static_cast<uint32_t>(s0[v]);
-      const uint32_t g1 = static_cast<uint32_t>(goal[v]) + 1;  // 0 free, 1 false, 2 true
-      bad |= (a > 1) | (g1 > 2);
-      root |= static_cast<uint64_t>(a & 1) << v;
-      goal_mask |= static_cast<uint64_t>(g1 != 0) << v;
-      goal_value |= static_cast<uint64_t>(g1 == 2) << v;
-      to_goal[v] = flip_[2 * v + (g1 == 2)];
-    }
-    if (bad) return PlanOutcome{PlanStatus::kGaveUp, kDetailBadInput};
-    return search<true>(s, root, goal_mask, goal_value, limits, out, len);
-  }
-  s.num_terms = 0;
-  for (size_t v = 0; v < m; ++v) {
-    const Var& x = vars_[v];
-    const ValueId a = s0[v];
-    const ValueId g = goal[v];
-    if (static_cast<uint32_t>(a) >= static_cast<uint32_t>(x.size) ||
-        static_cast<uint32_t>(g) + 1 > static_cast<uint32_t>(x.size))
-      return PlanOutcome{PlanStatus::kGaveUp, kDetailBadInput};
-    root |= static_cast<uint64_t>(a) << x.shift;
-    if (g == kUndefined) continue;
-    goal_mask |= x.field << x.shift;
-    goal_value |= static_cast<uint64_t>(g) << x.shift;
-    s.terms[s.num_terms++] = {dist_.data() + x.offset + int64_t{g} * x.size, x.field, x.shift};
-  }
-  return search<false>(s, root, goal_mask, goal_value, limits, out, len);
-}
-
 // The search keeps the scratch's arrays and counters in locals (registers) and writes the
 // counters back on return: stored through the scratch, every node and heap write could alias
 // them, and each would be reloaded after every store.
@@ -279,11 +236,12 @@ template <bool kOneBit>
   // best_first.h stops at max(1, M / kBytesPerNode) nodes; with the root entered, that is
   // (nodes + 1) * kBytesPerNode > M, i.e. nodes + 1 > floor(M / kBytesPerNode).
   const int64_t max_nodes = limits.max_memory_bytes / kBytesPerNode;
-  const auto finish = [&](PlanOutcome o) {
+  // Every return passes `outcome` itself (no copy of it: a copy right after its fields are
+  // written stalls on store forwarding).
+  const auto sync = [&] {
     s.expanded = expanded;
     s.generated = generated;
     s.num_nodes = num_nodes;
-    return o;
   };
   // The node of `state`, new (inserted = true; the caller sets all its fields) or found.
   const auto intern = [&](uint64_t state, bool& inserted) -> int32_t {
@@ -339,17 +297,20 @@ template <bool kOneBit>
       *len = n;
       if (static_cast<size_t>(n) > out.size()) {
         outcome.status = PlanStatus::kBufferTooSmall;
-        return finish(outcome);
+        sync();
+        return outcome;
       }
       for (int32_t i = top.node, k = n; nodes[static_cast<size_t>(i)].parent >= 0;
            i = nodes[static_cast<size_t>(i)].parent)
         out[static_cast<size_t>(--k)] = nodes[static_cast<size_t>(i)].action;
-      return finish(outcome);
+      sync();
+      return outcome;
     }
     if (expanded >= limits.max_expansions) {
       outcome.status = PlanStatus::kLimitReached;
       outcome.detail = kDetailExpansionLimit;
-      return finish(outcome);
+      sync();
+      return outcome;
     }
     if ((expanded & 1023) == 0 && expanded > 0 && limits.max_seconds > 0) {
       const Clock::time_point now = Clock::now();
@@ -357,7 +318,8 @@ template <bool kOneBit>
       if (std::chrono::duration<double>(now - start).count() > limits.max_seconds) {
         outcome.status = PlanStatus::kLimitReached;
         outcome.detail = kDetailTimeLimit;
-        return finish(outcome);
+        sync();
+        return outcome;
       }
     }
     ++expanded;
@@ -367,7 +329,8 @@ template <bool kOneBit>
       if (static_cast<int64_t>(num_nodes) + 1 > max_nodes) {
         outcome.status = PlanStatus::kLimitReached;
         outcome.detail = kDetailMemoryLimit;
-        return finish(outcome);
+        sync();
+        return outcome;
       }
       const uint64_t child = (node.state & ~a.eff_mask) | a.eff_value;
       const int64_t g = node.g + a.cost;
@@ -387,7 +350,51 @@ template <bool kOneBit>
   }
   outcome.status = PlanStatus::kUnsolvable;
   outcome.detail = kDetailExhausted;
-  return finish(outcome);
+  sync();
+  return outcome;
+}
+
+PlanOutcome PackedAStar::plan(PackedAStarScratch& s, std::span<const ValueId> s0,
+                              std::span<const ValueId> goal, const SearchLimits& limits,
+                              std::span<ActionId> out, int32_t* len) const {
+  *len = 0;
+  s.expanded = s.generated = 0;
+  const size_t m = vars_.size();
+  if (s0.size() != m || goal.size() != m) return PlanOutcome{PlanStatus::kGaveUp, kDetailBadInput};
+  // The root, the goal's masks and its heuristic, checking values on the way.
+  uint64_t root = 0, goal_mask = 0, goal_value = 0;
+  static_assert(kUndefined == -1);  // g + 1 in [0, size]: free or in range
+  if (one_bit_) {
+    // Branch-free: every value read, one test at the end.
+    int64_t* to_goal = s.to_goal.data();
+    bool bad = false;
+    for (size_t v = 0; v < m; ++v) {
+      const auto a = static_cast<uint32_t>(s0[v]);
+      const uint32_t g1 = static_cast<uint32_t>(goal[v]) + 1;  // 0 free, 1 false, 2 true
+      bad |= (a > 1) | (g1 > 2);
+      root |= static_cast<uint64_t>(a & 1) << v;
+      goal_mask |= static_cast<uint64_t>(g1 != 0) << v;
+      goal_value |= static_cast<uint64_t>(g1 == 2) << v;
+      to_goal[v] = flip_[2 * v + (g1 == 2)];
+    }
+    if (bad) return PlanOutcome{PlanStatus::kGaveUp, kDetailBadInput};
+    return search<true>(s, root, goal_mask, goal_value, limits, out, len);
+  }
+  s.num_terms = 0;
+  for (size_t v = 0; v < m; ++v) {
+    const Var& x = vars_[v];
+    const ValueId a = s0[v];
+    const ValueId g = goal[v];
+    if (static_cast<uint32_t>(a) >= static_cast<uint32_t>(x.size) ||
+        static_cast<uint32_t>(g) + 1 > static_cast<uint32_t>(x.size))
+      return PlanOutcome{PlanStatus::kGaveUp, kDetailBadInput};
+    root |= static_cast<uint64_t>(a) << x.shift;
+    if (g == kUndefined) continue;
+    goal_mask |= x.field << x.shift;
+    goal_value |= static_cast<uint64_t>(g) << x.shift;
+    s.terms[s.num_terms++] = {dist_.data() + x.offset + int64_t{g} * x.size, x.field, x.shift};
+  }
+  return search<false>(s, root, goal_mask, goal_value, limits, out, len);
 }
 
 }  // namespace topoplan::detail

@@ -117,4 +117,11 @@ class PackedAStar {
   bool one_bit_ = false;  // every variable boolean: variable v is bit v
 };
 
+// The one-word search inside a hot "astar" planner (create_hot_planner("astar", ...)), or null
+// when `planner` is another planner or its domain does not fit one word; and the search's part
+// of a scratch that planner made. Lets a planner that delegates to "astar" first ("auto") call
+// the search directly, without two virtual calls and outcome copies per plan.
+[[nodiscard]] const PackedAStar* one_word_search(const HotPlanner& planner);
+[[nodiscard]] PackedAStarScratch& one_word_scratch(PlanScratch& astar_scratch);
+
 }  // namespace topoplan::detail

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "runtime/astar/packed_astar.h"
 #include "topoplan/runtime/planner.h"
 
 namespace topoplan {
@@ -49,6 +50,8 @@ struct AutoScratch final : PlanScratch {
   std::vector<std::unique_ptr<PlanScratch>> stages;  // one per created stage
   std::vector<PlanOutcome> outcomes;                 // per stage, its outcome in the last call
   int32_t tried = 0;                                 // stages run by the last call
+  // When the first stage is the one-word A*: its search's part of stages[0].
+  detail::PackedAStarScratch* first_search = nullptr;
 };
 
 class AutoHotPlanner final : public HotPlanner {
@@ -60,6 +63,7 @@ class AutoHotPlanner final : public HotPlanner {
       max_len_ = std::max(max_len_, s->max_plan_length());
       names_.push_back(s->name());
     }
+    first_search_ = detail::one_word_search(*stages_[0]);
   }
 
   [[nodiscard]] std::string_view name() const override { return "auto"; }
@@ -67,36 +71,19 @@ class AutoHotPlanner final : public HotPlanner {
     auto scratch = std::make_unique<AutoScratch>();
     for (const auto& s : stages_) scratch->stages.push_back(s->make_scratch());
     scratch->outcomes.resize(stages_.size());
+    if (first_search_ != nullptr)
+      scratch->first_search = &detail::one_word_scratch(*scratch->stages[0]);
     return scratch;
   }
   PlanOutcome plan_within(const SearchLimits& limits, PlanScratch& scratch,
                           std::span<const ValueId> s0, std::span<const ValueId> goal,
                           std::span<ActionId> out, int32_t* len) const override {
+    if (first_search_ != nullptr) [[likely]]
+      return plan_first_search(limits, static_cast<AutoScratch&>(scratch), s0, goal, out, len);
     if (stages_.size() == 1) return plan_one(limits, scratch, s0, goal, out, len);
     auto& s = static_cast<AutoScratch&>(scratch);
-    const auto n = static_cast<int32_t>(stages_.size());
     s.expanded = s.generated = 0;
-    PlanOutcome o;
-    for (int32_t i = 0; i < n; ++i) {
-      const HotPlanner& stage = *stages_[static_cast<size_t>(i)];
-      PlanScratch& ss = *s.stages[static_cast<size_t>(i)];
-      o = stage.plan(ss, s0, goal, out, len, limits);
-      o.planner = names_[static_cast<size_t>(i)];
-      s.tried = i + 1;
-      s.expanded += ss.expanded;
-      s.generated += ss.generated;
-      // A plan not proven optimal is no answer here: a later stage finds the optimum.
-      // Otherwise an answer, or a reason every later stage would share (bad input, a short
-      // buffer), ends the chain.
-      const bool unproven =
-          o.status == PlanStatus::kSolved && (o.detail & kDetailNotProvenOptimal) != 0 && i + 1 < n;
-      if (!unproven &&
-          (o.status == PlanStatus::kSolved || o.status == PlanStatus::kUnsolvable ||
-           o.status == PlanStatus::kBufferTooSmall || (o.detail & kDetailBadInput) != 0))
-        return o;
-      s.outcomes[static_cast<size_t>(i)] = o;  // for explain (the last stage's is its argument)
-    }
-    return o;
+    return plan_from(0, limits, s, s0, goal, out, len);
   }
   [[nodiscard]] int32_t max_plan_length() const override { return max_len_; }
   // The last stage's words, then why the stages before it did not answer.
@@ -123,6 +110,66 @@ class AutoHotPlanner final : public HotPlanner {
   }
 
  private:
+  // The one-word A* first (ℙ refused the set, or the task is tiny): its search called directly,
+  // as the stage would call it (limits in range: plan() checked them). One return of one named
+  // outcome: it is built in the caller's slot, never copied (a copy right after its fields are
+  // written stalls on store forwarding).
+  [[gnu::always_inline]] PlanOutcome plan_first_search(const SearchLimits& limits, AutoScratch& s,
+                                                       std::span<const ValueId> s0,
+                                                       std::span<const ValueId> goal,
+                                                       std::span<ActionId> out,
+                                                       int32_t* len) const {
+    PlanOutcome o = first_search_->plan(*s.first_search, s0, goal, limits, out, len);
+    o.planner = names_[0];
+    s.tried = 1;
+    PlanScratch& first = *s.stages[0];
+    s.expanded = first.expanded = s.first_search->expanded;
+    s.generated = first.generated = s.first_search->generated;
+    // (The one-word A*'s plans are optimal: ends_chain without its kDetailNotProvenOptimal
+    // test, the status byte read on its own.)
+    const bool answered = o.status == PlanStatus::kSolved || o.status == PlanStatus::kUnsolvable ||
+                          o.status == PlanStatus::kBufferTooSmall ||
+                          (o.detail & kDetailBadInput) != 0;
+    if (stages_.size() > 1 && !answered) [[unlikely]] {
+      s.outcomes[0] = o;
+      o = plan_from(1, limits, s, s0, goal, out, len);
+    }
+    return o;
+  }
+
+  // Whether stage i's outcome `o` is the call's answer: a plan not proven optimal is no answer
+  // here (a later stage finds the optimum); otherwise an answer, or a reason every later stage
+  // would share (bad input, a short buffer), ends the chain.
+  [[nodiscard]] bool ends_chain(const PlanOutcome& o, int32_t next) const {
+    const bool unproven = o.status == PlanStatus::kSolved &&
+                          (o.detail & kDetailNotProvenOptimal) != 0 &&
+                          next < static_cast<int32_t>(stages_.size());
+    return !unproven &&
+           (o.status == PlanStatus::kSolved || o.status == PlanStatus::kUnsolvable ||
+            o.status == PlanStatus::kBufferTooSmall || (o.detail & kDetailBadInput) != 0);
+  }
+
+  // The chain from stage `first` on; s.expanded and s.generated hold the earlier stages'.
+  [[gnu::noinline]] PlanOutcome plan_from(int32_t first, const SearchLimits& limits, AutoScratch& s,
+                                          std::span<const ValueId> s0,
+                                          std::span<const ValueId> goal, std::span<ActionId> out,
+                                          int32_t* len) const {
+    const auto n = static_cast<int32_t>(stages_.size());
+    PlanOutcome o;
+    for (int32_t i = first; i < n; ++i) {
+      const HotPlanner& stage = *stages_[static_cast<size_t>(i)];
+      PlanScratch& ss = *s.stages[static_cast<size_t>(i)];
+      o = stage.plan(ss, s0, goal, out, len, limits);
+      o.planner = names_[static_cast<size_t>(i)];
+      s.tried = i + 1;
+      s.expanded += ss.expanded;
+      s.generated += ss.generated;
+      if (ends_chain(o, i + 1)) return o;
+      s.outcomes[static_cast<size_t>(i)] = o;  // for explain (the last stage's is its argument)
+    }
+    return o;
+  }
+
   // One stage accepted the set (ℙ refuses most GOAP domains): no chain to walk.
   [[gnu::always_inline]] PlanOutcome plan_one(const SearchLimits& limits, PlanScratch& scratch,
                                               std::span<const ValueId> s0,
@@ -141,6 +188,8 @@ class AutoHotPlanner final : public HotPlanner {
   std::vector<std::unique_ptr<HotPlanner>> stages_;
   std::vector<std::string_view> names_;  // per stage, its name()
   std::string refused_;  // the stages that refused the set, with their reasons ("" if none)
+  // The first stage's search when that stage is the one-word A* (called without the stage).
+  const detail::PackedAStar* first_search_ = nullptr;
   int32_t max_len_ = 0;
 };
 
