@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -166,6 +167,20 @@ TEST(AStarOneWord, BadInputLimitsAndBuffer) {
     EXPECT_EQ(o.detail, kDetailBadInput);
     EXPECT_EQ(len, 0);
   }
+  // Every position (the one-bit packing reads four values at a time, then one by one).
+  for (size_t v = 0; v < s0.size(); ++v)
+    for (const ValueId x : {2, -1, 7, std::numeric_limits<ValueId>::min()}) {
+      bad = s0;
+      bad[v] = x;
+      bad_goal = goal;
+      bad_goal[v] = x == -1 ? -2 : x;
+      for (const auto& [a, b] : {std::pair{bad, goal}, {s0, bad_goal}}) {
+        const PlanOutcome o = hot->plan(*scratch, a, b, out, &len);
+        EXPECT_EQ(o.status, PlanStatus::kGaveUp) << "variable " << v << " value " << x;
+        EXPECT_EQ(o.detail, kDetailBadInput);
+        EXPECT_EQ(len, 0);
+      }
+    }
   SearchLimits limits;
   limits.max_expansions = -1;
   EXPECT_EQ(hot->plan(*scratch, s0, goal, out, &len, limits).detail, kDetailBadInput);

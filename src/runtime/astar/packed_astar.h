@@ -64,9 +64,6 @@ struct PackedAStarScratch {
   size_t heap_capacity = 0;     // heap.size(), kept apart: the push's test is then one compare
   std::vector<GoalTerm> terms;  // one per variable
   size_t num_terms = 0;
-  // One-bit layout (every variable boolean): per variable, the cost of setting it to its goal
-  // value from the other one (written for every variable; read only for goal variables).
-  std::vector<int64_t> to_goal;
   int64_t expanded = 0;
   int64_t generated = 0;
 };
@@ -111,8 +108,8 @@ class PackedAStar {
   std::vector<Action> actions_;  // the set's actions, in action-id order
   std::vector<Var> vars_;
   std::vector<int64_t> dist_;
-  // One-bit layout: flip_[2 * v + y] = the cost of setting variable v to y from 1 - y.
-  std::vector<int64_t> flip_;
+  // One-bit layout: per variable, the cost of setting it to 1 from 0 (on) and to 0 from 1 (off).
+  std::vector<int64_t> flip_on_, flip_off_;
   bool sum_ = false;      // every action of the domain unary: the sum is admissible
   bool one_bit_ = false;  // every variable boolean: variable v is bit v
 };

@@ -122,9 +122,8 @@ class AutoHotPlanner final : public HotPlanner {
     PlanOutcome o = first_search_->plan(*s.first_search, s0, goal, limits, out, len);
     o.planner = names_[0];
     s.tried = 1;
-    PlanScratch& first = *s.stages[0];
-    s.expanded = first.expanded = s.first_search->expanded;
-    s.generated = first.generated = s.first_search->generated;
+    s.expanded = s.first_search->expanded;  // (explain reads no stage's statistics)
+    s.generated = s.first_search->generated;
     // (The one-word A*'s plans are optimal: ends_chain without its kDetailNotProvenOptimal
     // test, the status byte read on its own.)
     const bool answered = o.status == PlanStatus::kSolved || o.status == PlanStatus::kUnsolvable ||
