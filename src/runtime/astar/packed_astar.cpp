@@ -299,15 +299,21 @@ template <bool kOneBit>
     s.generated = generated;
     s.num_nodes = num_nodes;
   };
-  // The node of `state`, new (inserted = true; the caller sets all its fields) or found.
+  // Room for one more node: in the table (grown) and within the memory limit (false).
+  int64_t room = std::min(static_cast<int64_t>(node_capacity), max_nodes);
+  const auto make_room = [&]() -> bool {
+    if (static_cast<int64_t>(num_nodes) + 1 > max_nodes) return false;
+    grow_table(s, num_nodes);
+    nodes = s.nodes.data();
+    slots = s.slots.data();
+    slot_mask = s.slots.size() - 1;
+    node_capacity = s.nodes.size();
+    room = std::min(static_cast<int64_t>(node_capacity), max_nodes);
+    return true;
+  };
+  // The node of `state`, new (inserted = true; the caller sets all its fields) or found; the
+  // table has room for one more (make_room).
   const auto intern = [&](uint64_t state, bool& inserted) -> int32_t {
-    if (num_nodes >= node_capacity) [[unlikely]] {
-      grow_table(s, num_nodes);
-      nodes = s.nodes.data();
-      slots = s.slots.data();
-      slot_mask = s.slots.size() - 1;
-      node_capacity = s.nodes.size();
-    }
     for (size_t k = slot_of(state, slot_mask);; k = (k + 1) & slot_mask) {
       Slot& slot = slots[k];
       if (slot.stamp != stamp) {
@@ -333,15 +339,20 @@ template <bool kOneBit>
   };
 
   bool inserted = false;
-  (void)intern(root, inserted);
+  (void)intern(root, inserted);  // (a scratch holds at least 256 nodes)
   nodes[0] = {root, 0, h0, -1, -1};
-  push(h0, 0, 0);
 
   // The clock is read as in best_first.h: after 1024 expansions, then every 1024.
   Clock::time_point start{};
-  while (heap_size > 0) {
-    std::pop_heap(heap, heap + heap_size, HeapAfter{});
-    const HeapEntry top = heap[--heap_size];
+  // The root is the first entry popped: taken without the heap (pushed to the empty heap and
+  // popped at once, as the general search does, it leaves the heap as it found it).
+  HeapEntry top{h0, 0, 0};
+  for (bool root_entry = true;; root_entry = false) {
+    if (!root_entry) {
+      if (heap_size == 0) break;
+      std::pop_heap(heap, heap + heap_size, HeapAfter{});
+      top = heap[--heap_size];
+    }
     const Node node = nodes[static_cast<size_t>(top.node)];
     if (top.f != node.g + node.h) continue;  // stale: reached more cheaply since
     if ((node.state & goal_mask) == goal_value) {
@@ -382,7 +393,7 @@ template <bool kOneBit>
     for (const Action& a : actions_) {
       if ((node.state & a.pre_mask) != a.pre_value) continue;
       ++generated;
-      if (static_cast<int64_t>(num_nodes) + 1 > max_nodes) {
+      if (static_cast<int64_t>(num_nodes) + 1 > room && !make_room()) [[unlikely]] {
         outcome.status = PlanStatus::kLimitReached;
         outcome.detail = kDetailMemoryLimit;
         sync();
