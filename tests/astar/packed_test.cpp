@@ -147,6 +147,39 @@ TEST(AStarOneWord, WordBoundary) {
   EXPECT_EQ(tally.solved, 1);
 }
 
+// Boolean tasks whose f or g may pass 32 bits (costs of 2^33, or 40 variables: paths of up to
+// 2^40 - 1 actions) keep the wide heap entries; the plans are the same.
+TEST(AStarOneWord, BooleanTasksBeyondCompactKeys) {
+  Tally tally;
+  for (const int64_t cost : {int64_t{1}, int64_t{1} << 33}) {
+    DomainDef def;
+    def.name = "wide";
+    for (int32_t v = 0; v < 3; ++v)
+      def.variables.push_back(VariableDef{"b" + std::to_string(v), {"no", "yes"}});
+    for (int32_t v = 0; v < 3; ++v) {
+      def.actions.push_back(
+          ActionDef{"set" + std::to_string(v), cost * (v + 1), {Effect{v, 0, 1}}, {}});
+      def.actions.push_back(
+          ActionDef{"clear" + std::to_string(v), cost, {Effect{v, 1, 0}}, {Fact{(v + 1) % 3, 1}}});
+    }
+    const Domain d = Domain::compile(def).value();
+    for (int32_t mask = 0; mask < 8; ++mask) {
+      Instance inst;
+      for (int32_t v = 0; v < 3; ++v) inst.init.push_back((mask >> v) & 1);
+      inst.goal = {1, 0, kUndefined};
+      check_instance(d, inst, Objective::kCost, tally, "cost " + std::to_string(cost));
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+  Instance inst;
+  inst.init.assign(40, 0);
+  inst.goal.assign(40, kUndefined);
+  inst.goal[39] = 1;
+  check_instance(chain_domain(40, 0), inst, Objective::kCost, tally, "chain 40");
+  EXPECT_EQ(tally.solved, 8 + 8 + 1 - tally.unsolvable);
+  EXPECT_GT(tally.solved, 10);
+}
+
 TEST(AStarOneWord, BadInputLimitsAndBuffer) {
   const Domain d = chain_domain(10, 0);
   const CompiledActionSet set = CompiledActionSet::create(d).value();

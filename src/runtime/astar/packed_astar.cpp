@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <type_traits>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -41,7 +42,26 @@ struct HeapAfter {  // best_first.h's order: the std heap's max is the entry to 
                   const PackedAStarScratch::HeapEntry& b) const {
     return a.f != b.f ? a.f > b.f : a.tie < b.tie;
   }
+  bool operator()(const PackedAStarScratch::CompactEntry& a,
+                  const PackedAStarScratch::CompactEntry& b) const {
+    return a.key > b.key;
+  }
 };
+
+PackedAStarScratch::HeapEntry heap_entry(const PackedAStarScratch::HeapEntry*, int64_t f, int64_t g,
+                                         int32_t node) {
+  return {f, g, node};
+}
+PackedAStarScratch::CompactEntry heap_entry(const PackedAStarScratch::CompactEntry*, int64_t f,
+                                            int64_t g, int32_t node) {
+  return {(static_cast<uint64_t>(f) << 32) | (0xFFFFFFFFu - static_cast<uint64_t>(g)), node};
+}
+int64_t entry_f(const PackedAStarScratch::HeapEntry& e) {
+  return e.f;
+}
+int64_t entry_f(const PackedAStarScratch::CompactEntry& e) {
+  return static_cast<int64_t>(e.key >> 32);
+}
 
 // Doubles the duplicate table and re-enters this call's first `num_nodes` nodes (out of line:
 // the search's loop stays small).
@@ -56,9 +76,10 @@ struct HeapAfter {  // best_first.h's order: the std heap's max is the entry to 
   }
 }
 
-[[gnu::noinline]] void grow_heap(PackedAStarScratch& s) {
-  s.heap.resize(s.heap.size() * 2);
-  s.heap_capacity = s.heap.size();
+template <typename Entry>
+[[gnu::noinline]] void grow_heap(std::vector<Entry>& heap, size_t& capacity) {
+  heap.resize(heap.size() * 2);
+  capacity = heap.size();
 }
 
 }  // namespace
@@ -68,6 +89,8 @@ PackedAStarScratch::PackedAStarScratch(size_t num_variables) {
   slots.assign(512, Slot{0, 0});
   heap.resize(256);
   heap_capacity = heap.size();
+  compact_heap.resize(256);
+  compact_capacity = compact_heap.size();
   terms.resize(num_variables);
 }
 
@@ -163,6 +186,29 @@ PackedAStar::PackedAStar(const CompiledActionSet& set, Objective objective) {
       flip_on_.push_back(table[1 * 2 + 0]);   // 0 -> 1
       flip_off_.push_back(table[0 * 2 + 1]);  // 1 -> 0
     }
+  }
+  // Compact heap keys when every f and g of a search fits 32 bits: a node's g is the cost of a
+  // path without repeated states (at most 2^m - 1 actions), its h at most the finite flip costs'
+  // sum.
+  if (one_bit_ && m < 32) {
+    constexpr uint64_t kMax = 0xFFFFFFFFu;
+    uint64_t max_step = 0;
+    bool fits = true;
+    for (const Action& a : actions_) {
+      fits = fits && a.cost >= 0;
+      max_step = std::max(max_step, static_cast<uint64_t>(std::max<int64_t>(a.cost, 0)));
+    }
+    uint64_t h_max = 0;
+    for (size_t v = 0; v < flip_on_.size(); ++v)
+      for (const int64_t x : {flip_on_[v], flip_off_[v]}) {
+        if (x >= kInf) continue;
+        fits = fits && static_cast<uint64_t>(x) <= kMax;
+        h_max += std::min(static_cast<uint64_t>(x), kMax);  // at most 62 terms of 32 bits
+      }
+    const uint64_t path = (uint64_t{1} << m) - 1;
+    fits = fits && max_step <= kMax && h_max <= kMax &&
+           (max_step == 0 || path <= (kMax - h_max) / max_step);
+    compact_ = fits;
   }
 }
 
@@ -266,7 +312,16 @@ template <bool kOneBit>
   using Clock = std::chrono::steady_clock;
   using Node = PackedAStarScratch::Node;
   using Slot = PackedAStarScratch::Slot;
-  using HeapEntry = PackedAStarScratch::HeapEntry;
+  using HeapEntry =
+      std::conditional_t<kOneBit, PackedAStarScratch::CompactEntry, PackedAStarScratch::HeapEntry>;
+  auto& heap_vector = [&s]() -> auto& {
+    if constexpr (kOneBit)
+      return s.compact_heap;
+    else
+      return s.heap;
+  }
+  ();
+  size_t& stored_capacity = kOneBit ? s.compact_capacity : s.heap_capacity;
   PlanOutcome outcome;
   const int64_t h0 = heuristic<kOneBit>(s, root, goal_mask, goal_value);
   if (h0 >= kInf) {  // a goal value unreachable in its own transition graph
@@ -284,9 +339,9 @@ template <bool kOneBit>
   Slot* slots = s.slots.data();
   size_t slot_mask = s.slots.size() - 1;
   size_t node_capacity = s.nodes.size();  // = slots / 2: the table stays at most half full
-  HeapEntry* heap = s.heap.data();
+  HeapEntry* heap = heap_vector.data();
   size_t heap_size = 0;
-  size_t heap_capacity = s.heap_capacity;
+  size_t heap_capacity = stored_capacity;
   size_t num_nodes = 0;
   int64_t expanded = 0, generated = 0;
   // best_first.h stops at max(1, M / kBytesPerNode) nodes; with the root entered, that is
@@ -330,11 +385,11 @@ template <bool kOneBit>
   };
   const auto push = [&](int64_t f, int64_t g, int32_t node) {
     if (heap_size == heap_capacity) [[unlikely]] {
-      grow_heap(s);
-      heap = s.heap.data();
-      heap_capacity = s.heap_capacity;
+      grow_heap(heap_vector, stored_capacity);
+      heap = heap_vector.data();
+      heap_capacity = stored_capacity;
     }
-    heap[heap_size++] = {f, g, node};
+    heap[heap_size++] = heap_entry(heap, f, g, node);
     std::push_heap(heap, heap + heap_size, HeapAfter{});
   };
 
@@ -346,7 +401,7 @@ template <bool kOneBit>
   Clock::time_point start{};
   // The root is the first entry popped: taken without the heap (pushed to the empty heap and
   // popped at once, as the general search does, it leaves the heap as it found it).
-  HeapEntry top{h0, 0, 0};
+  HeapEntry top = heap_entry(heap, h0, 0, 0);
   for (bool root_entry = true;; root_entry = false) {
     if (!root_entry) {
       if (heap_size == 0) break;
@@ -354,7 +409,7 @@ template <bool kOneBit>
       top = heap[--heap_size];
     }
     const Node node = nodes[static_cast<size_t>(top.node)];
-    if (top.f != node.g + node.h) continue;  // stale: reached more cheaply since
+    if (entry_f(top) != node.g + node.h) continue;  // stale: reached more cheaply since
     if ((node.state & goal_mask) == goal_value) {
       int32_t n = 0;
       for (int32_t i = top.node; nodes[static_cast<size_t>(i)].parent >= 0;
@@ -435,7 +490,7 @@ template <bool kOneBit>
   // The root, the goal's masks and its heuristic, checking values on the way.
   uint64_t root = 0, goal_mask = 0, goal_value = 0;
   static_assert(kUndefined == -1);  // g + 1 in [0, size]: free or in range
-  if (one_bit_) {
+  if (compact_) {
     if (!pack_one_bit(s0.data(), goal.data(), m, root, goal_mask, goal_value))
       return PlanOutcome{PlanStatus::kGaveUp, kDetailBadInput};
     return search<true>(s, root, goal_mask, goal_value, limits, out, len);

@@ -45,6 +45,13 @@ struct PackedAStarScratch {
     int64_t tie;  // g: deeper first among equal f
     int32_t node;
   };
+  // The same order in one word when f and g fit 32 bits: (f, 2^32 - 1 - g), compared as one
+  // unsigned number, orders entries as (f, tie) does and ties exactly when both tie, so the std
+  // heap calls make the same moves (they see the same comparisons) on 16 bytes instead of 24.
+  struct CompactEntry {
+    uint64_t key;
+    int32_t node;
+  };
   struct GoalTerm {  // one goal variable's heuristic: row[(s >> shift) & mask]
     const int64_t* row;
     uint64_t mask;
@@ -61,7 +68,9 @@ struct PackedAStarScratch {
   uint32_t stamp = 0;
   std::vector<HeapEntry> heap;
   size_t heap_size = 0;
-  size_t heap_capacity = 0;     // heap.size(), kept apart: the push's test is then one compare
+  size_t heap_capacity = 0;  // heap.size(), kept apart: the push's test is then one compare
+  std::vector<CompactEntry> compact_heap;  // instead of `heap` when the planner's keys fit
+  size_t compact_capacity = 0;
   std::vector<GoalTerm> terms;  // one per variable
   size_t num_terms = 0;
   int64_t expanded = 0;
@@ -97,7 +106,8 @@ class PackedAStar {
     int64_t offset;  // of its table in dist_: dist_[offset + y * size + x] = cost x -> y
   };
 
-  // The search from `root` once the goal is compiled; kOneBit: the one-bit layout's heuristic.
+  // The search from `root` once the goal is compiled; kOneBit: the one-bit layout's heuristic
+  // and the compact heap (compact_).
   template <bool kOneBit>
   PlanOutcome search(PackedAStarScratch& s, uint64_t root, uint64_t goal_mask, uint64_t goal_value,
                      const SearchLimits& limits, std::span<ActionId> out, int32_t* len) const;
@@ -112,6 +122,9 @@ class PackedAStar {
   std::vector<int64_t> flip_on_, flip_off_;
   bool sum_ = false;      // every action of the domain unary: the sum is admissible
   bool one_bit_ = false;  // every variable boolean: variable v is bit v
+  // one_bit_, and every f and g of a search fits 32 bits (CompactEntry): the search of the
+  // small boolean tasks GOAP designers write.
+  bool compact_ = false;
 };
 
 // The one-word search inside a hot "astar" planner (create_hot_planner("astar", ...)), or null
