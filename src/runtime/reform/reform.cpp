@@ -185,169 +185,239 @@ std::string Reformulation::describe_merge(const Domain& original, size_t i) cons
   return s + "}";
 }
 
-Result<Reformulation> reformulate(const Domain& domain, const Instance& instance,
-                                  const ReformOptions& options) {
-  if (auto err = domain.check_instance(instance)) return *err;
-  Reformulation r;
-  const int32_t m = domain.num_variables();
-  const std::span<const uint8_t> mask = domain.action_mask(instance.npc_class);
+namespace {
 
-  // Pre = post effects become prevail-conditions.
+// What the steps of reformulate share: the input, the actions as they are rewritten, the groups
+// of variables to merge, and the reformulated domain as it is built.
+struct Builder {
+  const Domain& domain;
+  const Instance& instance;
+  const ReformOptions& options;
+  Reformulation& r;
   std::vector<Work> acts;
-  for (ActionId a = 0; a < domain.num_actions(); ++a) {
+  std::vector<Group> groups;
+  std::vector<int32_t> group_of;  // per variable its group in `groups`, -1: not merged
+  DomainDef def;
+  std::vector<VarId> new_var;    // per unmerged variable its reformulated variable
+  std::vector<VarId> group_var;  // per group its merged variable (-1: not merged)
+  std::set<std::string> action_names;
+};
+
+// The class's actions, with pre = post effects as prevail-conditions; actions left without an
+// effect dropped.
+void collect_actions(Builder& b) {
+  const std::span<const uint8_t> mask = b.domain.action_mask(b.instance.npc_class);
+  for (ActionId a = 0; a < b.domain.num_actions(); ++a) {
     if (!mask[static_cast<size_t>(a)]) continue;
-    Work w{a, domain.cost(a), {}, {}};
-    for (const Fact& f : domain.prevail(a)) w.prv.push_back(f);
-    for (const Effect& e : domain.effects(a)) {
+    Work w{a, b.domain.cost(a), {}, {}};
+    for (const Fact& f : b.domain.prevail(a)) w.prv.push_back(f);
+    for (const Effect& e : b.domain.effects(a)) {
       if (e.pre == e.post) {
         w.prv.push_back(Fact{e.var, e.pre});
-        ++r.prevails_from_effects;
+        ++b.r.prevails_from_effects;
       } else {
         w.eff.push_back(e);
       }
     }
     if (w.eff.empty()) {
-      ++r.dropped_noop;
+      ++b.r.dropped_noop;
       continue;
     }
-    acts.push_back(std::move(w));
+    b.acts.push_back(std::move(w));
   }
+}
 
-  // Reachability from s0 and relevance to the goal, ignoring deletes.
-  if (options.prune) {
-    std::vector<uint8_t> reach, rel, reached;
-    reform_detail::relaxed_closure(domain, acts, instance.init, instance.goal, reach, rel, reached);
-    int32_t off = 0;
-    for (VarId v = 0; v < m; ++v) {
-      const ValueId g = instance.goal[v];
-      if (g != kUndefined && !reached[static_cast<size_t>(off + g)] && r.unsolvable.empty())
-        r.unsolvable = "the goal " + domain.variable_name(v) + "=" + domain.value_name(v, g) +
-                       " cannot be reached from s0 even ignoring deletes";
-      off += domain.domain_size(v);
-    }
-    std::vector<Work> kept;
-    for (size_t i = 0; i < acts.size(); ++i) {
-      if (!reach[i])
-        ++r.dropped_unreachable;
-      else if (!rel[i])
-        ++r.dropped_irrelevant;
-      else
-        kept.push_back(std::move(acts[i]));
-    }
-    acts = std::move(kept);
-    // Dominated duplicates: same effects and conditions; the cheapest (then the first) stays.
-    std::vector<uint8_t> drop = reform_detail::dominated_duplicates(acts);
-    kept.clear();
-    for (size_t i = 0; i < acts.size(); ++i) {
-      if (drop[i])
-        ++r.dropped_dominated;
-      else
-        kept.push_back(std::move(acts[i]));
-    }
-    acts = std::move(kept);
+// Reachability from s0 and relevance to the goal, ignoring deletes; then dominated duplicates
+// (same effects and conditions: the cheapest, then the first, stays).
+void prune_actions(Builder& b) {
+  const Domain& domain = b.domain;
+  Reformulation& r = b.r;
+  std::vector<uint8_t> reach, rel, reached;
+  reform_detail::relaxed_closure(domain, b.acts, b.instance.init, b.instance.goal, reach, rel,
+                                 reached);
+  int32_t off = 0;
+  for (VarId v = 0; v < domain.num_variables(); ++v) {
+    const ValueId g = b.instance.goal[v];
+    if (g != kUndefined && !reached[static_cast<size_t>(off + g)] && r.unsolvable.empty())
+      r.unsolvable = "the goal " + domain.variable_name(v) + "=" + domain.value_name(v, g) +
+                     " cannot be reached from s0 even ignoring deletes";
+    off += domain.domain_size(v);
   }
+  std::vector<Work> kept;
+  for (size_t i = 0; i < b.acts.size(); ++i) {
+    if (!reach[i])
+      ++r.dropped_unreachable;
+    else if (!rel[i])
+      ++r.dropped_irrelevant;
+    else
+      kept.push_back(std::move(b.acts[i]));
+  }
+  b.acts = std::move(kept);
+  std::vector<uint8_t> drop = reform_detail::dominated_duplicates(b.acts);
+  kept.clear();
+  for (size_t i = 0; i < b.acts.size(); ++i) {
+    if (drop[i])
+      ++r.dropped_dominated;
+    else
+      kept.push_back(std::move(b.acts[i]));
+  }
+  b.acts = std::move(kept);
+}
 
-  // Groups of variables changed together.
+// The goal's values on the members of `g` (kUndefined: free).
+std::vector<ValueId> goal_of(const Builder& b, const Group& g) {
+  std::vector<ValueId> want;
+  for (VarId v : g.members) want.push_back(b.instance.goal[v]);
+  return want;
+}
+
+// Groups of variables changed together (by one action), each closed from s0; the ones whose
+// closure stays within max_merged_values are merged (group_of).
+void merge_groups(Builder& b) {
+  const int32_t m = b.domain.num_variables();
   UnionFind uf(m);
-  for (const Work& w : acts)
+  for (const Work& w : b.acts)
     for (size_t k = 1; k < w.eff.size(); ++k) uf.unite(w.eff[0].var, w.eff[k].var);
-  std::vector<int32_t> group_of(static_cast<size_t>(m), -1);
-  std::vector<Group> groups;
-  if (options.merge) {
-    std::map<int32_t, int32_t> root_group;
-    std::vector<int32_t> size(static_cast<size_t>(m), 0);
-    for (VarId v = 0; v < m; ++v) ++size[uf.find(v)];
-    for (VarId v = 0; v < m; ++v) {
-      if (size[uf.find(v)] < 2) continue;
-      auto [it, fresh] = root_group.emplace(uf.find(v), static_cast<int32_t>(groups.size()));
-      if (fresh) groups.emplace_back();
-      groups[it->second].members.push_back(v);
-    }
-    for (Group& g : groups) {
-      g.ok = close_group(g, acts, instance.init, options.max_merged_values);
-      if (!g.ok) continue;
-      // The goal must name one tuple (or none of the members).
-      std::vector<ValueId> want;
-      bool any = false;
-      for (VarId v : g.members) {
-        want.push_back(instance.goal[v]);
-        any = any || instance.goal[v] != kUndefined;
-      }
-      if (!any) continue;
-      const std::vector<int32_t> hits = matching(g, want);
-      if (hits.empty() && r.unsolvable.empty()) {
-        std::string names;
-        for (VarId v : g.members) names += (names.empty() ? "" : ", ") + domain.variable_name(v);
-        r.unsolvable = "no combination of " + names +
-                       " reachable from s0 (ignoring the other variables) meets the goal";
-      }
-      g.finish = hits.size() > 1;
-    }
-    for (size_t gi = 0; gi < groups.size(); ++gi) {
-      if (!groups[gi].ok) {
-        ++r.unmerged_groups;
-        continue;
-      }
-      for (VarId v : groups[gi].members) group_of[v] = static_cast<int32_t>(gi);
-    }
-  }
-
-  // The reformulated variables: unmerged ones in order, a merged one at its first member.
-  DomainDef def;
-  def.name = domain.name();
-  std::set<std::string> var_names;
-  for (VarId v = 0; v < m; ++v) var_names.insert(domain.variable_name(v));
-  std::vector<VarId> new_var(static_cast<size_t>(m), -1);
-  std::vector<VarId> group_var(groups.size(), -1);
+  std::map<int32_t, int32_t> root_group;
+  std::vector<int32_t> size(static_cast<size_t>(m), 0);
+  for (VarId v = 0; v < m; ++v) ++size[uf.find(v)];
   for (VarId v = 0; v < m; ++v) {
-    const int32_t gi = group_of[v];
+    if (size[uf.find(v)] < 2) continue;
+    auto [it, fresh] = root_group.emplace(uf.find(v), static_cast<int32_t>(b.groups.size()));
+    if (fresh) b.groups.emplace_back();
+    b.groups[it->second].members.push_back(v);
+  }
+  for (Group& g : b.groups) {
+    g.ok = close_group(g, b.acts, b.instance.init, b.options.max_merged_values);
+    if (!g.ok) continue;
+    // The goal must name one tuple (or none of the members).
+    const std::vector<ValueId> want = goal_of(b, g);
+    if (std::all_of(want.begin(), want.end(), [](ValueId x) { return x == kUndefined; })) continue;
+    const std::vector<int32_t> hits = matching(g, want);
+    if (hits.empty() && b.r.unsolvable.empty()) {
+      std::string names;
+      for (VarId v : g.members) names += (names.empty() ? "" : ", ") + b.domain.variable_name(v);
+      b.r.unsolvable = "no combination of " + names +
+                       " reachable from s0 (ignoring the other variables) meets the goal";
+    }
+    g.finish = hits.size() > 1;
+  }
+  for (size_t gi = 0; gi < b.groups.size(); ++gi) {
+    if (!b.groups[gi].ok) {
+      ++b.r.unmerged_groups;
+      continue;
+    }
+    for (VarId v : b.groups[gi].members) b.group_of[v] = static_cast<int32_t>(gi);
+  }
+}
+
+// Group g's merged variable: one value per tuple (named by its members' values), and "goal"
+// when the goal names several tuples.
+VariableDef merged_variable(const Builder& b, const Group& g, std::set<std::string>& var_names) {
+  std::string name;
+  for (VarId u : g.members) name += (name.empty() ? "" : "+") + b.domain.variable_name(u);
+  VariableDef vd{unique_name(var_names, name), {}};
+  std::set<std::string> value_names;
+  for (const auto& t : g.tuples) {
+    std::string s = "(";
+    for (size_t p = 0; p < t.size(); ++p)
+      s += (p ? "," : "") + b.domain.value_name(g.members[p], t[p]);
+    vd.values.push_back(unique_name(value_names, s + ")"));
+  }
+  if (g.finish) vd.values.push_back(unique_name(value_names, "goal"));
+  return vd;
+}
+
+// The reformulated variables: unmerged ones in order, a merged one at its first member.
+void add_variables(Builder& b) {
+  const Domain& domain = b.domain;
+  Reformulation& r = b.r;
+  std::set<std::string> var_names;
+  for (VarId v = 0; v < domain.num_variables(); ++v) var_names.insert(domain.variable_name(v));
+  for (VarId v = 0; v < domain.num_variables(); ++v) {
+    const int32_t gi = b.group_of[v];
     if (gi < 0) {
-      new_var[v] = static_cast<VarId>(def.variables.size());
-      def.variables.push_back(VariableDef{domain.variable_name(v), {}});
+      b.new_var[v] = static_cast<VarId>(b.def.variables.size());
+      b.def.variables.push_back(VariableDef{domain.variable_name(v), {}});
       for (ValueId x = 0; x < domain.domain_size(v); ++x)
-        def.variables.back().values.push_back(domain.value_name(v, x));
+        b.def.variables.back().values.push_back(domain.value_name(v, x));
       r.var_origin.push_back(v);
       r.var_merged.push_back(-1);
       continue;
     }
-    const Group& g = groups[gi];
+    const Group& g = b.groups[gi];
     if (g.members.front() != v) continue;
-    group_var[gi] = static_cast<VarId>(def.variables.size());
-    std::string name;
-    for (VarId u : g.members) name += (name.empty() ? "" : "+") + domain.variable_name(u);
-    VariableDef vd{unique_name(var_names, name), {}};
-    std::set<std::string> value_names;
-    for (const auto& t : g.tuples) {
-      std::string s = "(";
-      for (size_t p = 0; p < t.size(); ++p)
-        s += (p ? "," : "") + domain.value_name(g.members[p], t[p]);
-      vd.values.push_back(unique_name(value_names, s + ")"));
-    }
-    if (g.finish) vd.values.push_back(unique_name(value_names, "goal"));
-    def.variables.push_back(std::move(vd));
+    b.group_var[gi] = static_cast<VarId>(b.def.variables.size());
+    b.def.variables.push_back(merged_variable(b, g, var_names));
     r.var_origin.push_back(-1);
     r.var_merged.push_back(static_cast<int32_t>(r.merged.size()));
     r.merged.push_back(MergedVariable{g.members, g.tuples});
   }
+}
 
-  // Actions: one copy per combination of tuples of the merged variables they touch.
-  const size_t cap =
-      static_cast<size_t>(options.max_actions_factor) * static_cast<size_t>(domain.num_actions()) +
-      256;
-  std::set<std::string> action_names;
-  for (const Work& w : acts) {
-    // Per merged group touched: the (from, to) tuple pairs of this action.
-    std::vector<int32_t> touched;
+// The merged groups action w reads or changes, ascending.
+std::vector<int32_t> touched_groups(const Builder& b, const Work& w) {
+  std::vector<int32_t> touched;
+  for (const Effect& e : w.eff)
+    if (b.group_of[e.var] >= 0) touched.push_back(b.group_of[e.var]);
+  for (const Fact& f : w.prv)
+    if (b.group_of[f.var] >= 0) touched.push_back(b.group_of[f.var]);
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+  return touched;
+}
+
+using Transitions = std::vector<std::vector<std::pair<int32_t, int32_t>>>;
+
+// One copy of action w per combination of (from, to) tuple pairs of the groups it touches.
+// False when the domain passes `cap` actions.
+bool add_copies(Builder& b, const Work& w, const std::vector<int32_t>& touched,
+                const Transitions& options_per, size_t cap) {
+  std::vector<size_t> pick(touched.size(), 0);
+  int32_t copy = 0;
+  for (;;) {
+    ActionDef ad;
+    ad.cost = w.cost;
     for (const Effect& e : w.eff)
-      if (group_of[e.var] >= 0) touched.push_back(group_of[e.var]);
+      if (b.group_of[e.var] < 0) ad.effects.push_back(Effect{b.new_var[e.var], e.pre, e.post});
     for (const Fact& f : w.prv)
-      if (group_of[f.var] >= 0) touched.push_back(group_of[f.var]);
-    std::sort(touched.begin(), touched.end());
-    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
-    std::vector<std::vector<std::pair<int32_t, int32_t>>> options_per;
+      if (b.group_of[f.var] < 0) ad.prevail.push_back(Fact{b.new_var[f.var], f.value});
+    for (size_t t = 0; t < touched.size(); ++t) {
+      const auto [from, to] = options_per[t][pick[t]];
+      const VarId nv = b.group_var[touched[t]];
+      if (from != to)
+        ad.effects.push_back(Effect{nv, from, to});
+      else
+        ad.prevail.push_back(Fact{nv, from});
+    }
+    if (!ad.effects.empty()) {
+      const std::string& name = b.domain.action_name(w.origin);
+      ad.name = unique_name(b.action_names,
+                            copy == 0 ? name : name + " [" + std::to_string(copy + 1) + "]");
+      ++copy;
+      b.def.actions.push_back(std::move(ad));
+      b.r.origin.push_back(w.origin);
+      if (b.def.actions.size() > cap) return false;
+    }
+    size_t t = 0;
+    while (t < pick.size() && ++pick[t] == options_per[t].size()) pick[t++] = 0;
+    if (t == pick.size()) return true;
+  }
+}
+
+// Actions: one copy per combination of tuples of the merged variables they touch. False when
+// there would be more than max_actions_factor times the domain's actions.
+bool add_actions(Builder& b) {
+  const size_t cap = static_cast<size_t>(b.options.max_actions_factor) *
+                         static_cast<size_t>(b.domain.num_actions()) +
+                     256;
+  for (const Work& w : b.acts) {
+    // Per merged group touched: the (from, to) tuple pairs of this action.
+    const std::vector<int32_t> touched = touched_groups(b, w);
+    Transitions options_per;
     bool dead = false;
     for (int32_t gi : touched) {
-      const Group& g = groups[gi];
+      const Group& g = b.groups[gi];
       std::vector<std::pair<int32_t, int32_t>> pairs;
       for (size_t k = 0; k < g.tuples.size(); ++k) {
         if (!tuple_holds(g, w, g.tuples[k])) continue;
@@ -358,85 +428,90 @@ Result<Reformulation> reformulate(const Domain& domain, const Instance& instance
       options_per.push_back(std::move(pairs));
     }
     if (dead) continue;  // its condition on a merged variable is never met: it cannot apply
-    std::vector<size_t> pick(touched.size(), 0);
-    int32_t copy = 0;
-    for (;;) {
-      ActionDef ad;
-      ad.cost = w.cost;
-      for (const Effect& e : w.eff)
-        if (group_of[e.var] < 0) ad.effects.push_back(Effect{new_var[e.var], e.pre, e.post});
-      for (const Fact& f : w.prv)
-        if (group_of[f.var] < 0) ad.prevail.push_back(Fact{new_var[f.var], f.value});
-      for (size_t t = 0; t < touched.size(); ++t) {
-        const auto [from, to] = options_per[t][pick[t]];
-        const VarId nv = group_var[touched[t]];
-        if (from != to)
-          ad.effects.push_back(Effect{nv, from, to});
-        else
-          ad.prevail.push_back(Fact{nv, from});
-      }
-      if (!ad.effects.empty()) {
-        ad.name = unique_name(action_names, copy == 0 ? domain.action_name(w.origin)
-                                                      : domain.action_name(w.origin) + " [" +
-                                                            std::to_string(copy + 1) + "]");
-        ++copy;
-        def.actions.push_back(std::move(ad));
-        r.origin.push_back(w.origin);
-        if (def.actions.size() > cap) {
-          ReformOptions no_merge = options;
-          no_merge.merge = false;
-          Result<Reformulation> plain = reformulate(domain, instance, no_merge);
-          if (plain) plain->unmerged_groups = static_cast<int32_t>(groups.size());
-          return plain;
-        }
-      }
-      size_t t = 0;
-      while (t < pick.size() && ++pick[t] == options_per[t].size()) pick[t++] = 0;
-      if (t == pick.size()) break;
-    }
+    if (!add_copies(b, w, touched, options_per, cap)) return false;
   }
+  return true;
+}
 
-  for (size_t gi = 0; gi < groups.size(); ++gi) {
-    const Group& g = groups[gi];
-    if (group_var[gi] < 0 || !g.finish) continue;
-    std::vector<ValueId> want;
-    for (VarId v : g.members) want.push_back(instance.goal[v]);
+// A merged variable whose goal names several tuples: a free action from each to "goal".
+void add_goal_actions(Builder& b) {
+  for (size_t gi = 0; gi < b.groups.size(); ++gi) {
+    const Group& g = b.groups[gi];
+    if (b.group_var[gi] < 0 || !g.finish) continue;
+    const VariableDef& var = b.def.variables[b.group_var[gi]];
     const auto top = static_cast<ValueId>(g.tuples.size());
-    for (int32_t k : matching(g, want)) {
+    for (int32_t k : matching(g, goal_of(b, g))) {
       ActionDef ad;
-      ad.name = unique_name(action_names, "reach goal of " + def.variables[group_var[gi]].name +
-                                              " from " + def.variables[group_var[gi]].values[k]);
+      ad.name = unique_name(b.action_names, "reach goal of " + var.name + " from " + var.values[k]);
       ad.cost = 0;
-      ad.effects.push_back(Effect{group_var[gi], k, top});
-      def.actions.push_back(std::move(ad));
-      r.origin.push_back(-1);
+      ad.effects.push_back(Effect{b.group_var[gi], k, top});
+      b.def.actions.push_back(std::move(ad));
+      b.r.origin.push_back(-1);
     }
   }
+}
 
-  Result<Domain> compiled = Domain::compile(def);
-  if (!compiled) return compiled.error();
-  r.domain = std::move(*compiled);
-  r.instance.name = instance.name;
-  r.instance.npc_class = kAllActions;
-  r.instance.init.assign(def.variables.size(), 0);
-  r.instance.goal.assign(def.variables.size(), kUndefined);
-  for (VarId v = 0; v < m; ++v) {
-    if (group_of[v] < 0) {
-      r.instance.init[new_var[v]] = instance.init[v];
-      r.instance.goal[new_var[v]] = instance.goal[v];
+// The instance on the reformulated variables.
+void set_instance(Builder& b) {
+  Instance& out = b.r.instance;
+  out.name = b.instance.name;
+  out.npc_class = kAllActions;
+  out.init.assign(b.def.variables.size(), 0);
+  out.goal.assign(b.def.variables.size(), kUndefined);
+  for (VarId v = 0; v < b.domain.num_variables(); ++v) {
+    if (b.group_of[v] < 0) {
+      out.init[b.new_var[v]] = b.instance.init[v];
+      out.goal[b.new_var[v]] = b.instance.goal[v];
     }
   }
-  for (size_t gi = 0; gi < groups.size(); ++gi) {
-    if (group_var[gi] < 0) continue;
-    const Group& g = groups[gi];
-    r.instance.init[group_var[gi]] = 0;  // the closure starts at s0's tuple
-    std::vector<ValueId> want;
-    for (VarId v : g.members) want.push_back(instance.goal[v]);
+  for (size_t gi = 0; gi < b.groups.size(); ++gi) {
+    if (b.group_var[gi] < 0) continue;
+    const Group& g = b.groups[gi];
+    out.init[b.group_var[gi]] = 0;  // the closure starts at s0's tuple
+    const std::vector<ValueId> want = goal_of(b, g);
     const std::vector<int32_t> hits = matching(g, want);
     bool any = std::any_of(want.begin(), want.end(), [](ValueId x) { return x != kUndefined; });
-    if (any && hits.size() == 1) r.instance.goal[group_var[gi]] = hits[0];
-    if (g.finish) r.instance.goal[group_var[gi]] = static_cast<ValueId>(g.tuples.size());
+    if (any && hits.size() == 1) out.goal[b.group_var[gi]] = hits[0];
+    if (g.finish) out.goal[b.group_var[gi]] = static_cast<ValueId>(g.tuples.size());
   }
+}
+
+}  // namespace
+
+Result<Reformulation> reformulate(const Domain& domain, const Instance& instance,
+                                  const ReformOptions& options) {
+  if (auto err = domain.check_instance(instance)) return *err;
+  Reformulation r;
+  const auto m = static_cast<size_t>(domain.num_variables());
+  Builder b{domain,
+            instance,
+            options,
+            r,
+            {},
+            {},
+            std::vector<int32_t>(m, -1),
+            {},
+            std::vector<VarId>(m, -1),
+            {},
+            {}};
+  collect_actions(b);
+  if (options.prune) prune_actions(b);
+  if (options.merge) merge_groups(b);
+  b.def.name = domain.name();
+  b.group_var.assign(b.groups.size(), -1);
+  add_variables(b);
+  if (!add_actions(b)) {
+    ReformOptions no_merge = options;
+    no_merge.merge = false;
+    Result<Reformulation> plain = reformulate(domain, instance, no_merge);
+    if (plain) plain->unmerged_groups = static_cast<int32_t>(b.groups.size());
+    return plain;
+  }
+  add_goal_actions(b);
+  Result<Domain> compiled = Domain::compile(b.def);
+  if (!compiled) return compiled.error();
+  r.domain = std::move(*compiled);
+  set_instance(b);
   return r;
 }
 
