@@ -253,12 +253,14 @@ template <bool kAvx2>
         std::memcpy(actions + pos, stage + answer.at, sizeof(ActionId) * static_cast<size_t>(len));
       offsets[i] = static_cast<uint32_t>(pos);
       lengths[i] = static_cast<uint16_t>(len);
-      statuses[i] = kCrowdSolved;
+      statuses[i] =
+          crowd_detail::crowd_status(PlanStatus::kSolved, kDetailNone, true, false, false);
       pos += len;
     } else if (answer.at == crowd_detail::kColdUnsolvable) {  // a proof (4 % of Western's NPCs)
       offsets[i] = static_cast<uint32_t>(pos);
       lengths[i] = static_cast<uint16_t>(len);  // as ℙ left it, as write_answer writes it
-      statuses[i] = kCrowdUnsolvable;
+      statuses[i] =
+          crowd_detail::crowd_status(PlanStatus::kUnsolvable, kDetailNone, false, false, false);
       ++r.unsolvable;
     } else {
       break;
@@ -365,7 +367,8 @@ void Crowd::serve_block_cold(Worker& w, const Job& job, int64_t first_block,
                     sizeof(ActionId) * static_cast<size_t>(answer.len));
         b.offsets[i] = static_cast<uint32_t>(r.pos);
         b.lengths[i] = static_cast<uint16_t>(answer.len);
-        b.statuses[i] = kCrowdSolved;
+        b.statuses[i] =
+            crowd_detail::crowd_status(PlanStatus::kSolved, kDetailNone, true, false, false);
         r.pos += answer.len;
       } else {
         // Solved, longer than the room left: "too small" with the length needed.
@@ -373,7 +376,8 @@ void Crowd::serve_block_cold(Worker& w, const Job& job, int64_t first_block,
         ++b.too_small;
         b.offsets[i] = static_cast<uint32_t>(r.pos);
         b.lengths[i] = static_cast<uint16_t>(answer.len);
-        b.statuses[i] = kCrowdBufferTooSmall;
+        b.statuses[i] =
+            crowd_detail::crowd_status(PlanStatus::kSolved, kDetailNone, false, false, false);
       }
       ++i;
     }

@@ -26,6 +26,42 @@ inline constexpr uint16_t kEmptyTag = 0xFFFF;
 // variables, whose projected s0 is 0), so the memo loop needs no class range check.
 inline constexpr uint64_t kEmptyS0 = ~uint64_t{0};
 inline constexpr int32_t kMemoPlan = 10;
+
+namespace crowd_detail {
+
+// The crowd's status bits (crowd.h) for one planner answer: every path that plans (ℙ inline,
+// the cold loop, the fallback chain, a pending NPC's retry) writes its NPC's status through this
+// function, so that the bits mean one thing whoever answered. `fits`: a solved plan is in the
+// output slice or, by handle, in the plan table (else the output is too small and the length
+// says how many actions it needs). `fallback`: the fallback chain answered (kCrowdFallback on a
+// plan or a proof). `may_pend`: a chain stopped by its per-NPC budget is retried later
+// (kCrowdPending); at the last retry level it is no plan. Inline: on the hot path the status is
+// known at the call and the call folds to a constant.
+[[gnu::always_inline]] constexpr CrowdStatus crowd_status(PlanStatus ps, PlanDetail detail,
+                                                          bool fits, bool fallback, bool may_pend) {
+  const CrowdStatus by = fallback ? kCrowdFallback : CrowdStatus{0};
+  if (ps == PlanStatus::kSolved)
+    return static_cast<CrowdStatus>((fits ? kCrowdSolved : kCrowdBufferTooSmall) | by);
+  if (ps == PlanStatus::kUnsolvable) return static_cast<CrowdStatus>(kCrowdUnsolvable | by);
+  if ((detail & kDetailBadInput) != 0) return kCrowdBadInput;
+  if (ps == PlanStatus::kLimitReached && may_pend) return kCrowdPending;
+  return kCrowdNoPlan;
+}
+// An answer as the plan cache and the memos hold it: a plan that did not fit one output is
+// still a plan (the next output may have room).
+constexpr CrowdStatus cached_status(CrowdStatus st) {
+  return (st & kCrowdBufferTooSmall)
+             ? static_cast<CrowdStatus>(kCrowdSolved | (st & kCrowdFallback))
+             : st;
+}
+// A held answer output where its plan does not fit: "too small", keeping where it came from.
+constexpr CrowdStatus too_small_status(CrowdStatus held) {
+  return static_cast<CrowdStatus>(kCrowdBufferTooSmall |
+                                  (held & (kCrowdFallback | kCrowdCacheHit)));
+}
+
+}  // namespace crowd_detail
+
 // What a memo hit adds to the batch's counters (CrowdStats), by the status it outputs.
 enum MemoKind : uint16_t { kKindSolved, kKindSolvedFallback, kKindNoPlan, kKindOther, kKinds };
 inline uint16_t memo_kind(CrowdStatus st) {

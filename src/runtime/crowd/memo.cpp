@@ -46,7 +46,7 @@ template <bool kHandles>
         const int32_t len = e->length;
         CrowdStatus st = e->status;
         if ((st & kCrowdSolved) && len > b.slice_end - b.pos)
-          st = kCrowdBufferTooSmall | (st & (kCrowdFallback | kCrowdCacheHit));
+          st = crowd_detail::too_small_status(st);
         else if ((st & kCrowdSolved) && b.slice_end - b.pos >= kMemoPlan)
           std::memcpy(b.actions + b.pos, e->plan, sizeof e->plan);  // fixed size: the slice is ours
         else if (st & kCrowdSolved)
@@ -185,7 +185,7 @@ void Crowd::serve_block_memo(Worker& w, const Job& job, int64_t first_block,
         if (st & kCrowdSolved) {
           const int64_t room = slice_end - pos;
           if (len > room) [[unlikely]] {
-            st = kCrowdBufferTooSmall | (st & (kCrowdFallback | kCrowdCacheHit));
+            st = crowd_detail::too_small_status(st);
             ++too_small[e.kind];  // counted as a hit, not as solved (below)
           } else {
             if (room >= kMemoPlan)  // fixed size: one unrolled copy; the slice is ours

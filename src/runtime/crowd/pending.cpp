@@ -106,29 +106,25 @@ void Crowd::resume_pending(const CrowdBatch& batch, const CrowdOutput& out, int6
     const auto idx = static_cast<size_t>(i);
     const int64_t room = slice_end - tail;
     out.offset[idx] = static_cast<uint32_t>(tail);
-    CrowdStatus st = kCrowdNoPlan;
     uint32_t id = PlanCache::kNoHandle;
     if (ps == PlanStatus::kSolved && cache != nullptr && len <= 65535 &&
         (handles || len <= cache->max_len_))
       id = cache->store(resume_plan_.data(), len);
     if (handles)
       out.handles[idx] = id != PlanCache::kNoHandle ? PlanHandle{id, cache->epoch_} : PlanHandle{};
-    if (ps == PlanStatus::kSolved) {
-      st = kCrowdSolved | kCrowdFallback;
-      if (handles && id != PlanCache::kNoHandle) {
-        ++stats.solved;
-        ++stats.solved_fallback;
-      } else if (len <= room && len <= 65535) {
+    const bool by_handle = handles && id != PlanCache::kNoHandle;
+    const bool fits = by_handle || (len <= room && len <= 65535);
+    const CrowdStatus st = crowd_detail::crowd_status(ps, kDetailNone, fits, true, false);
+    if (st & kCrowdSolved) {
+      if (!by_handle) {
         std::copy(resume_plan_.begin(), resume_plan_.begin() + len, out.actions.begin() + tail);
         tail += len;
-        ++stats.solved;
-        ++stats.solved_fallback;
-      } else {
-        st = kCrowdBufferTooSmall | kCrowdFallback;
-        ++stats.buffer_too_small;
       }
-    } else if (ps == PlanStatus::kUnsolvable) {
-      st = kCrowdUnsolvable | kCrowdFallback;
+      ++stats.solved;
+      ++stats.solved_fallback;
+    } else if (st & kCrowdBufferTooSmall) {
+      ++stats.buffer_too_small;
+    } else if (st & kCrowdUnsolvable) {
       ++stats.unsolvable;
     } else {
       ++stats.no_plan;
@@ -141,7 +137,7 @@ void Crowd::resume_pending(const CrowdBatch& batch, const CrowdOutput& out, int6
       const uint64_t hash = project_key<false>(
           c, s, g, key_mask_.data() + static_cast<size_t>(c) * static_cast<size_t>(words), words,
           key.data());
-      const CrowdStatus cached = (st & kCrowdBufferTooSmall) ? (kCrowdSolved | kCrowdFallback) : st;
+      const CrowdStatus cached = crowd_detail::cached_status(st);
       (void)cache->insert(hash, static_cast<int32_t>(c), key.data(), resume_plan_.data(), len,
                           cached, id);
     }

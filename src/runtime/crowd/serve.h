@@ -233,7 +233,7 @@ template <bool kOneWord, bool kCache, bool kHandles>
           st = e->status;
           if (st & kCrowdSolved) {
             if (len > room)
-              st = kCrowdBufferTooSmall | (st & kCrowdFallback);
+              st = crowd_detail::too_small_status(st);
             else if (room >= kMemoPlan)  // fixed size: one unrolled copy; the rest of the
               std::memcpy(actions + pos, e->plan, sizeof e->plan);  // slice is ours
             else
@@ -247,7 +247,7 @@ template <bool kOneWord, bool kCache, bool kHandles>
         if (hit) {
           const bool by_handle = kHandles && id != PlanCache::kNoHandle;
           if ((st & kCrowdSolved) && len > room && !by_handle)
-            st = kCrowdBufferTooSmall | (st & kCrowdFallback);
+            st = crowd_detail::too_small_status(st);
           else
             fill_memo(me, he, key, b.epoch, b.memo_max, c, len, st, id,
                       by_handle ? nullptr : actions + pos);
@@ -264,8 +264,7 @@ template <bool kOneWord, bool kCache, bool kHandles>
       const ActionId* dst = nullptr;  // the plan (in the slice, or a worker's buffer)
       st = plan_npc<kOneWord, kCache, kHandles>(w, b, i, c, s, g, room, &len, &id, &dst);
       if constexpr (kCache) {
-        const CrowdStatus cached =
-            (st & kCrowdBufferTooSmall) ? (kCrowdSolved | (st & kCrowdFallback)) : st;
+        const CrowdStatus cached = crowd_detail::cached_status(st);
         const int32_t r = st == kCrowdPending ? 0
                                               : cache->insert(hash, static_cast<int32_t>(c), key,
                                                               dst, len, cached, id);
@@ -343,26 +342,26 @@ template <bool kCache, bool kHandles>
   const int64_t pos = b.pos;
   const PlanStatus ps = po.status;
   if (ps == PlanStatus::kSolved) {
-    CrowdStatus st = kCrowdSolved;  // ℙ wrote domain action ids (planner.cpp: `wide`)
+    // ℙ wrote domain action ids (planner.cpp: `wide`)
+    bool fits = true;
     if constexpr (kCache) {
       if (*len <= b.table_max) *id = b.cache->store(plan, *len);
     }
     if (kHandles && *id != PlanCache::kNoHandle) {
       // in the table: nothing written to the output
     } else if (!in_place) {
-      if (*len <= room)
-        std::copy(plan, plan + *len, actions + pos);
-      else
-        st = kCrowdBufferTooSmall;
+      fits = *len <= room;
+      if (fits) std::copy(plan, plan + *len, actions + pos);
     }
-    return st;
+    return crowd_detail::crowd_status(ps, po.detail, fits, false, false);
   }
-  // On part of the class's actions (CrowdPlanner::topo_part) ℙ's proof is no proof: the chain.
+  // On part of the class's actions (CrowdPlanner::topo_part) ℙ's proof is no proof: the chain,
+  // as when ℙ gives up, unless the input is bad or the class has no chain.
   const bool part = ps == PlanStatus::kUnsolvable && topo_part_[c] != 0;
-  if (ps == PlanStatus::kUnsolvable && !part) return kCrowdUnsolvable;
-  if ((po.detail & kDetailBadInput) != 0) return kCrowdBadInput;
-  if ((ps != PlanStatus::kGaveUp && !part) || chain_begin_[c] == chain_begin_[c + 1])
-    return kCrowdNoPlan;
+  const PlanStatus topo = part ? PlanStatus::kGaveUp : ps;
+  if (topo != PlanStatus::kGaveUp || (po.detail & kDetailBadInput) != 0 ||
+      chain_begin_[c] == chain_begin_[c + 1])
+    return crowd_detail::crowd_status(topo, po.detail, false, false, false);
   const CrowdStatus st =
       serve_fallback<kCache, kHandles>(w, i, c, s0_vals, goal_vals, actions + pos, room, len, id);
   *plan_out = w.fallback_plan.data();  // after: the chain may have grown the buffer
@@ -383,23 +382,15 @@ template <bool kCache, bool kHandles>
     const int32_t table_max = kHandles ? 65535 : def_.cache->max_len_;
     if (fs == PlanStatus::kSolved && *len <= table_max) *id = def_.cache->store(plan, *len);
   }
-  switch (fs) {
-    case PlanStatus::kSolved:
-      if (kHandles && *id != PlanCache::kNoHandle) return kCrowdSolved | kCrowdFallback;
-      if (*len <= room && *len <= 65535) {
-        std::copy(plan, plan + *len, slot);
-        return kCrowdSolved | kCrowdFallback;
-      }
-      return kCrowdBufferTooSmall | kCrowdFallback;
-    case PlanStatus::kUnsolvable:
-      return kCrowdUnsolvable | kCrowdFallback;
-    case PlanStatus::kLimitReached:
-      *len = 0;
-      w.pending.push_back(Pending{i, 0});  // its block's tail is recorded after the block
-      return kCrowdPending;
-    default:
-      return kCrowdNoPlan;
+  const bool by_handle = kHandles && *id != PlanCache::kNoHandle;
+  const bool fits = by_handle || (*len <= room && *len <= 65535);
+  const CrowdStatus st = crowd_detail::crowd_status(fs, kDetailNone, fits, true, true);
+  if (fs == PlanStatus::kSolved && fits && !by_handle) std::copy(plan, plan + *len, slot);
+  if (st == kCrowdPending) {
+    *len = 0;
+    w.pending.push_back(Pending{i, 0});  // its block's tail is recorded after the block
   }
+  return st;
 }
 
 }  // namespace topoplan
