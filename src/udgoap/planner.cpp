@@ -206,25 +206,26 @@ std::optional<Error> check(const UdgoapLimits& limits) {
                      kWhere);
 }
 
-UdgoapResult plan_udgoap(const World& world, const AgentState& agent,
-                         const UdgoapOptions& options) {
-  UdgoapResult result;
-  if (auto bad = check(options.limits)) {
-    result.status = PlanStatus::kUnsupported;
-    result.message = bad->message;
-    return result;
-  }
+namespace {
+
+// plan_udgoap's regressive search: its plan states (node k has id k + 1), the frontier by
+// utility, and the answer it fills.
+struct Search {
+  const World& world;
+  const AgentState& agent;
+  const UdgoapOptions& options;
+  UdgoapResult& result;
   std::vector<Node> nodes;
   std::priority_queue<FrontierEntry, std::vector<FrontierEntry>, FrontierLess> frontier;
   bool truncated = false;  // a successor was dropped by a limit: exhaustion proves nothing
 
-  auto trace = [&](TraceEntry::Kind kind, const Node& n, std::string note) {
+  void trace(TraceEntry::Kind kind, const Node& n, std::string note) {
     if (!options.trace) return;
     result.trace.push_back({kind, n.id, n.parent, n.plan, n.utility, std::move(note)});
-  };
+  }
 
   // Root plan state: no action, utility of the initial facts.
-  {
+  void add_root() {
     Node root;
     root.id = 1;
     const std::vector<Value> init = world.initial_state();
@@ -234,7 +235,25 @@ UdgoapResult plan_udgoap(const World& world, const AgentState& agent,
     trace(TraceEntry::Kind::kGenerated, nodes.back(), "root");
   }
 
-  auto add_child = [&](const Node& parent, const PlanStep& step) -> const Node* {
+  // Regression must make progress on the precondition the parent was chosen for.
+  bool progresses(const Node& parent, const Node& child, const Simulation& sim) {
+    const PreconditionRef& want = parent.pending;
+    const auto at =
+        static_cast<size_t>(sim.offsets[static_cast<size_t>(want.step) + 1] + want.index + 2);
+    if (sim.satisfaction[at] > want.satisfaction) return true;
+    if (options.trace) {
+      Node pruned = child;
+      pruned.utility = state_utility(world, agent, sim.state);
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "does not raise the pending precondition (%.3f)",
+                    sim.satisfaction[at]);
+      trace(TraceEntry::Kind::kPruned, pruned, buf);
+    }
+    return false;
+  }
+
+  // The plan state `step` then parent's plan, unless a limit drops it or it makes no progress.
+  void add_child(const Node& parent, const PlanStep& step) {
     Node child;
     child.parent = parent.id;
     child.plan.reserve(parent.plan.size() + 1);
@@ -243,26 +262,10 @@ UdgoapResult plan_udgoap(const World& world, const AgentState& agent,
     if (static_cast<int32_t>(child.plan.size()) > options.limits.max_plan_length ||
         result.generated >= options.limits.max_generated) {
       truncated = true;
-      return nullptr;
+      return;
     }
     Simulation sim = simulate(world, child.plan);
-    if (parent.id != 1) {
-      // Regression must make progress on the precondition it was chosen for.
-      const PreconditionRef& want = parent.pending;
-      const auto at =
-          static_cast<size_t>(sim.offsets[static_cast<size_t>(want.step) + 1] + want.index + 2);
-      if (!(sim.satisfaction[at] > want.satisfaction)) {
-        if (options.trace) {
-          Node pruned = child;
-          pruned.utility = state_utility(world, agent, sim.state);
-          char buf[64];
-          std::snprintf(buf, sizeof buf, "does not raise the pending precondition (%.3f)",
-                        sim.satisfaction[at]);
-          trace(TraceEntry::Kind::kPruned, pruned, buf);
-        }
-        return nullptr;
-      }
-    }
+    if (parent.id != 1 && !progresses(parent, child, sim)) return;
     child.id = static_cast<int32_t>(nodes.size() + 1);
     child.utility = state_utility(world, agent, sim.state);
     child.pending = sim.first_unsatisfied;
@@ -271,12 +274,11 @@ UdgoapResult plan_udgoap(const World& world, const AgentState& agent,
     const Node& n = nodes.back();
     trace(TraceEntry::Kind::kGenerated, n, format_pending(world, n.plan, n.pending));
     frontier.push({utility_key(n.utility), n.id});
-    return &n;
-  };
+  }
 
   // generate_from_initial_state: one plan state per (action, supplier) whose effect key
   // matches a condition key of any goal, in goal order.
-  {
+  void add_seeds() {
     std::vector<PlanStep> seeds;
     const Binding self{world.agent, kNoEntity, kNoEntity};
     for (const Goal& g : agent.goals) {
@@ -294,9 +296,40 @@ UdgoapResult plan_udgoap(const World& world, const AgentState& agent,
     for (const PlanStep& s : seeds) add_child(root, s);
   }
 
-  while (!frontier.empty()) {
-    const FrontierEntry top = frontier.top();
-    frontier.pop();
+  // The frontier ran empty: a limit dropped plan states, or no plan exists in this search.
+  void exhausted() {
+    if (truncated) {
+      result.status = PlanStatus::kLimitReached;
+      result.message = "node limit: plan states beyond " +
+                       std::string(topoplan::limits::kUdgoapMaxPlanLength.cxx) + " (" +
+                       std::to_string(options.limits.max_plan_length) + ") or " +
+                       std::string(topoplan::limits::kUdgoapMaxGenerated.cxx) + " (" +
+                       std::to_string(options.limits.max_generated) + ") were dropped";
+    } else {
+      result.status = PlanStatus::kGaveUp;
+      result.message = agent.goals.empty()
+                           ? "no plan: the agent has no goal"
+                           : "no plan: every plan state has a precondition no action can raise";
+    }
+  }
+};
+
+}  // namespace
+
+UdgoapResult plan_udgoap(const World& world, const AgentState& agent,
+                         const UdgoapOptions& options) {
+  UdgoapResult result;
+  if (auto bad = check(options.limits)) {
+    result.status = PlanStatus::kUnsupported;
+    result.message = bad->message;
+    return result;
+  }
+  Search search{world, agent, options, result, {}, {}, false};
+  search.add_root();
+  search.add_seeds();
+  while (!search.frontier.empty()) {
+    const FrontierEntry top = search.frontier.top();
+    search.frontier.pop();
     if (result.expanded >= options.limits.max_expansions) {
       result.status = PlanStatus::kLimitReached;
       result.message = "node limit: " + std::to_string(options.limits.max_expansions) +
@@ -304,31 +337,20 @@ UdgoapResult plan_udgoap(const World& world, const AgentState& agent,
       return result;
     }
     ++result.expanded;
-    const Node node = nodes[static_cast<size_t>(top.id - 1)];  // copy: nodes may grow
+    const Node node = search.nodes[static_cast<size_t>(top.id - 1)];  // copy: nodes may grow
     if (node.pending.step < 0) {
-      trace(TraceEntry::Kind::kSolved, node, "highest utility and no unsatisfied precondition");
+      search.trace(TraceEntry::Kind::kSolved, node,
+                   "highest utility and no unsatisfied precondition");
       result.status = PlanStatus::kSolved;
       result.plan = node.plan;
       result.utility = node.utility;
       return result;
     }
-    trace(TraceEntry::Kind::kSelected, node, format_pending(world, node.plan, node.pending));
+    search.trace(TraceEntry::Kind::kSelected, node, format_pending(world, node.plan, node.pending));
     const Target t = pending_target(world, node.plan, node.pending);
-    for (const PlanStep& s : matching_steps(world, t.slot, t.direction)) add_child(node, s);
+    for (const PlanStep& s : matching_steps(world, t.slot, t.direction)) search.add_child(node, s);
   }
-  if (truncated) {
-    result.status = PlanStatus::kLimitReached;
-    result.message = "node limit: plan states beyond " +
-                     std::string(topoplan::limits::kUdgoapMaxPlanLength.cxx) + " (" +
-                     std::to_string(options.limits.max_plan_length) + ") or " +
-                     std::string(topoplan::limits::kUdgoapMaxGenerated.cxx) + " (" +
-                     std::to_string(options.limits.max_generated) + ") were dropped";
-  } else {
-    result.status = PlanStatus::kGaveUp;
-    result.message = agent.goals.empty()
-                         ? "no plan: the agent has no goal"
-                         : "no plan: every plan state has a precondition no action can raise";
-  }
+  search.exhausted();
   return result;
 }
 
