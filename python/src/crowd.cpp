@@ -251,10 +251,8 @@ void set_chain(CrowdDef& def, const py::object& fallback, const py::object& clas
   if (max_seconds) def.fallback_limits.max_seconds = *max_seconds;
 }
 
-}  // namespace
-
-void bind_crowd(py::module_& m) {
-  // Crowds.
+// CrowdPlanner: ℙ per NPC class and the packed layout of states and goals.
+void bind_crowd_planner(py::module_& m) {
   py::class_<PyCrowdPlanner, std::shared_ptr<PyCrowdPlanner>>(m, "CrowdPlanner")
       .def(py::init([](TaskPtr t) {
              required(t, "task");
@@ -286,7 +284,10 @@ void bind_crowd(py::module_& m) {
           "unpack_goals",
           [](const PyCrowdPlanner& p, const py::handle& s) { return unpack(p, s, true); },
           py::arg("packed"));
+}
 
+// PlanCache: plans shared by crowds, and their handles.
+void bind_plan_cache(py::module_& m) {
   py::class_<PyPlanCache, std::shared_ptr<PyPlanCache>>(m, "PlanCache")
       .def(py::init([](std::shared_ptr<PyCrowdPlanner> p, int32_t capacity, int32_t max_plan_length,
                        int32_t table_actions) {
@@ -314,7 +315,10 @@ void bind_crowd(py::module_& m) {
                        "capacity", &S::capacity, "bytes", &S::bytes, "table_used", &S::table_used,
                        "table_capacity", &S::table_capacity);
       });
+}
 
+// Crowd: batches, frames, the planner chain; the status bits.
+void bind_crowd_class(py::module_& m) {
   py::class_<PyCrowd, std::shared_ptr<PyCrowd>>(m, "Crowd")
       .def(py::init([](std::shared_ptr<PyCrowdPlanner> p, int32_t threads,
                        std::shared_ptr<PyPlanCache> cache, int32_t npcs_per_block,
@@ -400,6 +404,14 @@ void bind_crowd(py::module_& m) {
   m.attr("CROWD_BUFFER_TOO_SMALL") = kCrowdBufferTooSmall;
   m.attr("CROWD_BAD_INPUT") = kCrowdBadInput;
   m.attr("CROWD_CACHE_HIT") = kCrowdCacheHit;
+}
+
+}  // namespace
+
+void bind_crowd(py::module_& m) {
+  bind_crowd_planner(m);
+  bind_plan_cache(m);
+  bind_crowd_class(m);
 }
 
 }  // namespace topoplan_py

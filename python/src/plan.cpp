@@ -79,9 +79,8 @@ struct PyTopo {
   PlanOutcome last{};  // the last plan()'s outcome (explain())
 };
 
-}  // namespace
-
-void bind_plan(py::module_& m) {
+// The cold calls: the planners by name, plan, validate, the class analysis.
+void bind_plan_calls(py::module_& m) {
   m.def("planners", []() {
     std::vector<std::pair<std::string, std::string>> out;
     for (const PlannerInfo& p : planners())
@@ -165,7 +164,10 @@ void bind_plan(py::module_& m) {
       py::arg("task"), py::arg("npc_class") = py::none(),
       "The class analysis (docs/classes.md) of one NPC class's actions (None: all) as a dict "
       "with the keys of `topoplan check --json`.");
+}
 
+// ℙ on the hot path: TopoPlanner.
+void bind_topo_planner(py::module_& m) {
   // ℙ on the hot path.
   py::class_<PyTopo, std::shared_ptr<PyTopo>>(m, "TopoPlanner")
       .def(py::init([](TaskPtr t, const py::object& npc_class) {
@@ -203,6 +205,13 @@ void bind_plan(py::module_& m) {
           "ℙ from int32 arrays (one value per variable; -1 = free in the goal): (status, "
           "actions). Not thread-safe: one TopoPlanner per thread.")
       .def("explain", [](const PyTopo& p) { return p.planner.explain(p.last); });
+}
+
+}  // namespace
+
+void bind_plan(py::module_& m) {
+  bind_plan_calls(m);
+  bind_topo_planner(m);
 }
 
 }  // namespace topoplan_py

@@ -311,7 +311,10 @@ Instance resolve_instance(const Task& t, const py::object& which) {
   return *found;
 }
 
-void bind_task(py::module_& m) {
+namespace {
+
+// Instance: a task's initial state, goal and NPC class.
+void bind_instance(py::module_& m) {
   py::class_<Instance>(m, "Instance")
       .def(py::init([](std::string name, std::vector<ValueId> init, std::vector<ValueId> goal,
                        ClassId npc_class) {
@@ -327,7 +330,10 @@ void bind_task(py::module_& m) {
       .def("__repr__", [](const Instance& i) {
         return "Instance(name='" + i.name + "', npc_class=" + std::to_string(i.npc_class) + ")";
       });
+}
 
+// Task: a compiled domain with its instances, names and states.
+void bind_task_class(py::module_& m) {
   py::class_<Task, TaskPtr>(m, "Task")
       .def_static(
           "from_dict", [](const py::dict& d) { return std::make_shared<Task>(task_from_dict(d)); },
@@ -422,7 +428,10 @@ void bind_task(py::module_& m) {
         check_state(t.domain, s, "state");
         return state_dict(t.domain, s);
       });
+}
 
+// Tasks from files, from text and from the benchmark families.
+void bind_task_readers(py::module_& m) {
   m.def(
       "load_task",
       [](const std::string& path, const std::string& format) {
@@ -467,6 +476,14 @@ void bind_task(py::module_& m) {
       "A benchmark family's task (docs/domains.md): 'oneprv-5' and 'multiprv-2-cycle' of size m, "
       "'multiprv-n-cycle' (size m, values n), 'goto-chain' (n places), 'western', "
       "'western-pus'.");
+}
+
+}  // namespace
+
+void bind_task(py::module_& m) {
+  bind_instance(m);
+  bind_task_class(m);
+  bind_task_readers(m);
 }
 
 }  // namespace topoplan_py

@@ -33,10 +33,8 @@ udgoap::SlotId fact_slot(const udgoap::World& w, const std::string& entity,
   return s;
 }
 
-}  // namespace
-
-void bind_udgoap(py::module_& m) {
-  // UDGOAP.
+// UdgoapWorld: the entities, drives and actions of a UDGOAP world.
+void bind_udgoap_world(py::module_& m) {
   py::class_<PyWorld, std::shared_ptr<PyWorld>>(m, "UdgoapWorld")
       .def_property_readonly("name", [](const PyWorld& w) { return w.world.name; })
       .def_property_readonly("entities",
@@ -64,7 +62,10 @@ void bind_udgoap(py::module_& m) {
         if (f.value.is_vector) throw py::value_error("a vector fact");
         f.value.x = std::clamp(v, f.min, f.max);
       });
+}
 
+// UdgoapAgent: an agent of a world, its goals and its plans.
+void bind_udgoap_agent(py::module_& m) {
   py::class_<PyAgent, std::shared_ptr<PyAgent>>(m, "UdgoapAgent")
       .def(py::init([](std::shared_ptr<PyWorld> w) {
              required(w, "world");
@@ -134,7 +135,10 @@ void bind_udgoap(py::module_& m) {
           },
           py::arg("max_expansions") = -1, py::arg("max_generated") = -1,
           py::arg("max_plan_length") = -1);
+}
 
+// UDGOAP scenario files.
+void bind_udgoap_files(py::module_& m) {
   m.def(
       "load_scenario",
       [](const std::string& path) {
@@ -149,6 +153,14 @@ void bind_udgoap(py::module_& m) {
       },
       py::arg("path"),
       "Reads a UDGOAP scenario file: (world, agent), the agent updated once against the facts.");
+}
+
+}  // namespace
+
+void bind_udgoap(py::module_& m) {
+  bind_udgoap_world(m);
+  bind_udgoap_agent(m);
+  bind_udgoap_files(m);
 }
 
 }  // namespace topoplan_py
