@@ -60,7 +60,7 @@ double process_cpu_ns() {
 struct Figures {
   int32_t classes = 1, warmup = 0;
   std::array<int64_t, agents::kNumReplanReasons> replans{};
-  std::array<int64_t, 4> no_plan{};
+  std::array<int64_t, 6> no_plan{};  // by the no-plan event's PlanStatus
   int64_t planned = 0, examined = 0, dropped = 0, total_events = 0;
   double wall_ns = 0, cpu_ns = 0, process_ns = 0, plan_ns = 0;
   std::vector<double> frame_ns;
@@ -82,7 +82,7 @@ void record_decision(std::ofstream& record, int32_t frame, const Event& e, const
     j["plan"] = std::move(steps);
     j["reason"] = to_string(static_cast<agents::ReplanReason>(e.detail));
   } else {
-    j["no_plan"] = to_string(static_cast<agents::NoPlanReason>(e.detail));
+    j["no_plan"] = to_string(agents::no_plan_outcome(e).status);
     j["reason"] = to_string(world.last_replan(e.agent));
   }
   record << j.dump() << '\n';
@@ -129,9 +129,8 @@ void report(const Options& o, Figures& f) {
           f.replans[static_cast<size_t>(k)];
     j["replans"] = r;
     nlohmann::json np;
-    for (int32_t k = 0; k < 4; ++k)
-      np[std::string(to_string(static_cast<agents::NoPlanReason>(k)))] =
-          f.no_plan[static_cast<size_t>(k)];
+    for (size_t k = 0; k < f.no_plan.size(); ++k)
+      if (f.no_plan[k] > 0) np[std::string(to_string(static_cast<PlanStatus>(k)))] = f.no_plan[k];
     j["no_plan"] = np;
     std::printf("%s\n", j.dump(2).c_str());
     return;
@@ -152,9 +151,10 @@ void report(const Options& o, Figures& f) {
     std::printf(" %s %lld", std::string(to_string(static_cast<agents::ReplanReason>(k))).c_str(),
                 static_cast<long long>(f.replans[static_cast<size_t>(k)]));
   std::printf("\nno plan:");
-  for (int32_t k = 0; k < 4; ++k)
-    std::printf(" %s %lld", std::string(to_string(static_cast<agents::NoPlanReason>(k))).c_str(),
-                static_cast<long long>(f.no_plan[static_cast<size_t>(k)]));
+  for (size_t k = 0; k < f.no_plan.size(); ++k)
+    if (f.no_plan[k] > 0)
+      std::printf(" %s %lld", std::string(to_string(static_cast<PlanStatus>(k))).c_str(),
+                  static_cast<long long>(f.no_plan[k]));
   std::printf("\nevents %lld (dropped %lld), hash %s, load average %.2f\n",
               static_cast<long long>(f.total_events), static_cast<long long>(f.dropped),
               f.hash.c_str(), load);
@@ -225,7 +225,7 @@ int run(const Options& o) {
     for (int64_t k = 0; k < s.events; ++k) {
       const Event& e = events[static_cast<size_t>(k)];
       engine.observe(e);
-      if (e.kind == EventKind::kNoPlan) ++fig.no_plan[e.detail];
+      if (e.kind == EventKind::kNoPlan) ++fig.no_plan[std::min<size_t>(e.detail, 5)];
       if (record.is_open() && (e.kind == EventKind::kPlanned || e.kind == EventKind::kNoPlan))
         record_decision(record, frame, e, world, d, plan_buf);
     }

@@ -11,7 +11,8 @@
   const DRAWN = 1500;  // agents drawn at most (the first ones); all of them live
   const COLORS = ["#2471a3", "#c0392b", "#7d3c98", "#1e8449", "#d35400", "#34495e", "#b7950b"];
   const FILE = "domains/village.toml";
-  // The replan reasons and ℙ's no-plan reasons in words (agents.h's ReplanReason, NoPlanReason).
+  // The replan reasons and the planner's no-plan answers in words (agents.h's ReplanReason; a
+  // no-plan event's status, topoplan_status_string).
   const REPLAN_WORDS = {
     "none": "not yet: it has not asked for a plan",
     "no-plan": "it had no plan for its goal",
@@ -24,9 +25,10 @@
   };
   const NO_PLAN_WORDS = {
     "unsolvable": "no plan: proved unsolvable (no plan reaches the goal from what it believes)",
-    "gave-up": "no plan: the planner chain gave up (limits), no proof either way",
-    "too-long": "no plan: the plan is longer than the agent can hold",
-    "bad-input": "no plan: the crowd refused the input",
+    "gave up": "no plan: the planner chain gave up, no proof either way",
+    "limit reached": "no plan: the planner chain reached its limits, no proof either way",
+    "buffer too small": "no plan: the plan is longer than the agent can hold",
+    "invalid argument": "no plan: the crowd refused the input",
   };
   // Ring colours by ReplanReason (index): plan-finished grey, broken red, failed orange, ...
   const REASON_COLORS = ["#000", "#888", "#999", "#e67e22", "#e74c3c", "#8e44ad", "#2980b9", "#16a085"];

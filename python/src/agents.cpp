@@ -218,8 +218,9 @@ void bind_agent_constants(py::module_& m) {
   m.attr("REPLAN_REASONS") = names(agents::kNumReplanReasons, [](int32_t k) {
     return to_string(static_cast<agents::ReplanReason>(k));
   });
-  m.attr("NO_PLAN_REASONS") =
-      names(4, [](int32_t k) { return to_string(static_cast<agents::NoPlanReason>(k)); });
+  // A no-plan event's detail: the planner's PlanStatus (its detail bits in `step`).
+  m.attr("PLAN_STATUSES") =
+      names(6, [](int32_t k) { return to_string(static_cast<PlanStatus>(k)); });
   m.attr("EVENT_START") = static_cast<int>(agents::EventKind::kStartAction);
   m.attr("EVENT_ABORT") = static_cast<int>(agents::EventKind::kAbortAction);
   m.attr("EVENT_GOAL_CHANGED") = static_cast<int>(agents::EventKind::kGoalChanged);
@@ -739,39 +740,66 @@ void bind_agent_readers(AgentWorldClass& cls) {
           py::arg("agent"));
 }
 
-// One line per event, in the domain's names.
+// The events of an EVENT_DTYPE array, each checked against the world (agent, kind, action,
+// goal and detail in range): the rows of a numpy array the caller may have written. Returns the
+// array as C-contiguous (a copy if need be), which the caller keeps while it reads the events.
+py::array checked_events(PyAgentWorld& p, const py::handle& events) {
+  if (!py::isinstance<py::array>(events) ||
+      !py::reinterpret_borrow<py::array>(events).dtype().equal(event_dtype()))
+    throw py::type_error("events: expected an array of dtype EVENT_DTYPE");
+  auto a = py::array::ensure(events, py::array::c_style);
+  const auto* e = static_cast<const Event*>(a.data());
+  AgentWorld& w = p.w();
+  for (py::ssize_t k = 0; k < a.size(); ++k) {
+    const Event& x = e[k];
+    check_agent(p, x.agent, "event agent");
+    const auto kind = static_cast<int>(x.kind);
+    const bool action_event = kind <= 1;  // start, abort
+    const bool bad = kind > 5 ||
+                     (action_event && (x.action < 0 || x.action >= p.domain().num_actions())) ||
+                     x.goal < agents::kNoGoal || x.goal >= w.num_goals() ||
+                     (kind != 2 && x.goal == agents::kNoGoal) ||
+                     ((kind == 1 || kind == 3) && x.detail >= agents::kNumReplanReasons) ||
+                     (kind == 5 && (x.detail == 0 || x.detail > 5));  // a PlanStatus, not solved
+    if (bad)
+      throw py::value_error("events[" + std::to_string(k) +
+                            "]: not an event of this world (kind, action, goal or detail "
+                            "out of range)");
+  }
+  return a;
+}
+
+std::span<const Event> events_of(const py::array& a) {
+  return {static_cast<const Event*>(a.data()), static_cast<size_t>(a.size())};
+}
+
+// One line per event, in the domain's names; the words of a no-plan event.
 void bind_agent_describe(AgentWorldClass& cls) {
   cls.def(
-      "describe",
-      [](PyAgentWorld& p, const py::handle& events) {
-        if (!py::isinstance<py::array>(events) ||
-            !py::reinterpret_borrow<py::array>(events).dtype().equal(event_dtype()))
-          throw py::type_error("events: expected an array of dtype EVENT_DTYPE");
-        auto a = py::array::ensure(events, py::array::c_style);
-        const auto* e = static_cast<const Event*>(a.data());
-        AgentWorld& w = p.w();
-        py::list lines;
-        for (py::ssize_t k = 0; k < a.size(); ++k) {
-          const Event& x = e[k];
-          check_agent(p, x.agent, "event agent");
-          const auto kind = static_cast<int>(x.kind);
-          const bool action_event = kind <= 1;  // start, abort
-          const bool bad =
-              kind > 5 ||
-              (action_event && (x.action < 0 || x.action >= p.domain().num_actions())) ||
-              x.goal < agents::kNoGoal || x.goal >= w.num_goals() ||
-              (kind != 2 && x.goal == agents::kNoGoal) ||
-              ((kind == 1 || kind == 3) && x.detail >= agents::kNumReplanReasons) ||
-              (kind == 5 && x.detail > 3);
-          if (bad)
-            throw py::value_error("events[" + std::to_string(k) +
-                                  "]: not an event of this world (kind, action, goal or detail "
-                                  "out of range)");
-          lines.append(w.describe(x));
-        }
-        return lines;
-      },
-      py::arg("events"));
+         "describe",
+         [](PyAgentWorld& p, const py::handle& events) {
+           const py::array a = checked_events(p, events);
+           py::list lines;
+           for (const Event& x : events_of(a)) lines.append(p.w().describe(x));
+           return lines;
+         },
+         py::arg("events"))
+      .def(
+          "explain",
+          [](PyAgentWorld& p, const py::handle& events) {
+            const py::array a = checked_events(p, events);
+            py::list lines;
+            for (const Event& x : events_of(a)) {
+              if (x.kind != agents::EventKind::kNoPlan)
+                throw py::value_error("events: explain takes no-plan events only");
+              lines.append(p.w().explain(x));
+            }
+            return lines;
+          },
+          py::arg("events"),
+          "Why each no-plan event's goal has no plan, in the designer's words, with the names of "
+          "the variable, value and action at fault (the planner asked again on the agent's "
+          "current belief).");
 }
 
 }  // namespace

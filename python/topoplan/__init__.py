@@ -38,7 +38,7 @@ from ._topoplan import (  # noqa: F401  (re-exported)
     EVENT_NO_PLAN,
     EVENT_PLANNED,
     EVENT_START,
-    NO_PLAN_REASONS,
+    PLAN_STATUSES,
     REPLAN_REASONS,
     AgentWorld,
     action_applies,
@@ -77,7 +77,7 @@ InstanceRef = Union[None, int, str, Instance]
 # arguments (a new one needs a strategy there).
 __all__ = [
     "AgentWorld", "EVENT_ABORT", "EVENT_DTYPE", "EVENT_GOAL_CHANGED", "EVENT_GOAL_REACHED",
-    "EVENT_KINDS", "EVENT_NO_PLAN", "EVENT_PLANNED", "EVENT_START", "NO_PLAN_REASONS",
+    "EVENT_KINDS", "EVENT_NO_PLAN", "EVENT_PLANNED", "EVENT_START", "PLAN_STATUSES",
     "REPLAN_REASONS", "action_applies", "apply_action", "failed_condition", "goal_holds",
     "CROWD_BAD_INPUT", "CROWD_BUFFER_TOO_SMALL", "CROWD_CACHE_HIT", "CROWD_NO_PLAN",
     "CROWD_SOLVED", "CROWD_UNSOLVABLE", "Crowd", "CrowdPlanner", "InputError", "Instance",

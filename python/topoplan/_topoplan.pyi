@@ -167,7 +167,7 @@ def simulate(path: str, selector: str = "udgoap", seed: int = 1) -> Dict[str, An
 EVENT_DTYPE: np.dtype
 EVENT_KINDS: List[str]
 REPLAN_REASONS: List[str]
-NO_PLAN_REASONS: List[str]
+PLAN_STATUSES: List[str]
 EVENT_START: int
 EVENT_ABORT: int
 EVENT_GOAL_CHANGED: int
@@ -240,3 +240,4 @@ class AgentWorld:
     def progress(self, agent: int) -> float: ...
     def last_replan(self, agent: int) -> str: ...
     def describe(self, events: npt.NDArray[Any]) -> List[str]: ...
+    def explain(self, events: npt.NDArray[Any]) -> List[str]: ...

@@ -25,7 +25,7 @@ import numpy as np
 from ._topoplan import (
     EVENT_NO_PLAN,
     EVENT_PLANNED,
-    NO_PLAN_REASONS,
+    PLAN_STATUSES,
     REPLAN_REASONS,
     AgentWorld,
     InputError,
@@ -165,7 +165,7 @@ def record(world: AgentWorld, events: np.ndarray, out: IO[str], tick: Optional[i
             j["plan"] = [actions[a] for a in world.plan(agent).tolist()]
             j["reason"] = REPLAN_REASONS[detail]
         else:
-            j["no_plan"] = NO_PLAN_REASONS[detail]
+            j["no_plan"] = PLAN_STATUSES[detail]
             j["reason"] = world.last_replan(agent)
         out.write(json.dumps(j, separators=(",", ":")) + "\n")
         written += 1

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "topoplan/agents/agents.h"
+#include "topoplan/runtime/compiled.h"
+#include "topoplan/runtime/planner.h"
 #include "topoplan/runtime/validate.h"
 
 namespace topoplan::agents {
@@ -38,18 +40,20 @@ std::string_view to_string(ReplanReason reason) {
   return "?";
 }
 
-std::string_view to_string(NoPlanReason reason) {
-  switch (reason) {
-    case NoPlanReason::kUnsolvable:
-      return "unsolvable";
-    case NoPlanReason::kGaveUp:
-      return "gave-up";
-    case NoPlanReason::kTooLong:
-      return "too-long";
-    case NoPlanReason::kBadInput:
-      return "bad-input";
-  }
-  return "?";
+namespace {
+// A crowd answer without an adoptable plan as the planner's outcome (the inverse, for no-plan
+// answers, of the crowd's status bits): `too_long`, a plan longer than max_plan_length.
+PlanOutcome crowd_answer(CrowdStatus st, bool too_long) {
+  if ((st & kCrowdBufferTooSmall) != 0 || too_long) return PlanOutcome{PlanStatus::kBufferTooSmall};
+  if ((st & kCrowdUnsolvable) != 0) return PlanOutcome{PlanStatus::kUnsolvable};
+  if ((st & kCrowdBadInput) != 0) return PlanOutcome{PlanStatus::kGaveUp, kDetailBadInput};
+  if ((st & kCrowdPending) != 0) return PlanOutcome{PlanStatus::kLimitReached};
+  return PlanOutcome{PlanStatus::kGaveUp};
+}
+}  // namespace
+
+PlanOutcome no_plan_outcome(const Event& e) {
+  return PlanOutcome{static_cast<PlanStatus>(e.detail), PlanDetail{e.step}, -1, -1, -1, {}};
 }
 
 std::string_view to_string(EventKind kind) {
@@ -557,15 +561,13 @@ void AgentWorld::Impl::adopt(Part& out) {
     const auto why = static_cast<ReplanReason>(queued_reason[u]);
     const int32_t l = out_length[row];
     if ((st & kCrowdSolved) == 0 || l > max_len) {
-      NoPlanReason np = NoPlanReason::kGaveUp;
-      if ((st & kCrowdUnsolvable) != 0) np = NoPlanReason::kUnsolvable;
-      if ((st & kCrowdBadInput) != 0) np = NoPlanReason::kBadInput;
-      if ((st & kCrowdBufferTooSmall) != 0 || l > max_len) np = NoPlanReason::kTooLong;
+      const PlanOutcome np = crowd_answer(st, l > max_len);
       abort_running(out, i, why);
       drop_plan(i);
       flags[u] |= kBlocked;
       plan_version[u] = version;
-      emit(out, i, EventKind::kNoPlan, static_cast<uint8_t>(np), -1, goal[u]);
+      emit(out, i, EventKind::kNoPlan, static_cast<uint8_t>(np.status), -1, goal[u],
+           static_cast<uint16_t>(np.detail));
       continue;
     }
     const ActionId* p = out_actions.data() + out_offset[row];
@@ -1149,11 +1151,41 @@ std::string AgentWorld::describe(const Event& e) const {
              " (" + std::string(to_string(static_cast<ReplanReason>(e.detail))) + ")";
     case EventKind::kGoalReached:
       return who + ": reached " + goal_text(e.goal);
-    case EventKind::kNoPlan:
-      return who + ": no plan for " + goal_text(e.goal) + " (" +
-             std::string(to_string(static_cast<NoPlanReason>(e.detail))) + ")";
+    case EventKind::kNoPlan: {
+      const PlanOutcome o = no_plan_outcome(e);
+      const std::string bits = topoplan::describe(o.detail);
+      return who + ": no plan for " + goal_text(e.goal) + " (" + std::string(to_string(o.status)) +
+             (bits.empty() ? "" : ": " + bits) + ")";
+    }
   }
   return who;
+}
+
+std::string AgentWorld::explain(const Event& e) const {
+  if (e.kind != EventKind::kNoPlan) return "";
+  const Impl& w = *impl_;
+  const Domain& d = *w.domain;
+  PlanOutcome o = no_plan_outcome(e);
+  const bool ask = (o.status == PlanStatus::kUnsolvable || o.status == PlanStatus::kGaveUp) &&
+                   (o.detail & kDetailBadInput) == 0 && e.goal >= 0 && e.goal < num_goals();
+  if (ask) {
+    const int32_t c = npc_class(e.agent);
+    Result<CompiledActionSet> set =
+        CompiledActionSet::create(d, d.num_classes() > 0 ? c : kAllActions);
+    Result<std::unique_ptr<HotPlanner>> topo =
+        set ? create_hot_planner("topo", *set) : Result<std::unique_ptr<HotPlanner>>(set.error());
+    if (topo) {
+      std::vector<ValueId> s0(static_cast<size_t>(d.num_variables()));
+      state(e.agent, s0);
+      std::vector<ActionId> plan(static_cast<size_t>(std::max((*topo)->max_plan_length(), 1)));
+      int32_t len = 0;
+      std::unique_ptr<PlanScratch> scratch = (*topo)->make_scratch();
+      const PlanOutcome again =
+          (*topo)->plan(*scratch, s0, w.goals[static_cast<size_t>(e.goal)].values, plan, &len);
+      if (again.status == o.status) o = again;
+    }
+  }
+  return topoplan::explain(d, o);
 }
 
 }  // namespace topoplan::agents

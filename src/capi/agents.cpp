@@ -1,4 +1,5 @@
 // The C API: agent worlds (agents.h) and the validator's small calls for engines.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -37,8 +38,7 @@ static_assert(TOPOPLAN_REPLAN_PLAN_TOO_OLD == static_cast<int>(ReplanReason::kPl
 static_assert(TOPOPLAN_CURVE_LINEAR == static_cast<int>(udgoap::CurveType::kLinear) &&
               TOPOPLAN_CURVE_LOGIT == static_cast<int>(udgoap::CurveType::kLogit) &&
               TOPOPLAN_CURVE_SINE == static_cast<int>(udgoap::CurveType::kSine));
-static_assert(TOPOPLAN_AGENT_NO_PLAN == static_cast<int>(EventKind::kNoPlan) &&
-              TOPOPLAN_NO_PLAN_BAD_INPUT == static_cast<int>(NoPlanReason::kBadInput));
+static_assert(TOPOPLAN_AGENT_NO_PLAN == static_cast<int>(EventKind::kNoPlan));
 
 namespace {
 
@@ -55,6 +55,27 @@ bool agent_ok(const topoplan_agents* a, int32_t agent) {
 
 const Domain& domain_of(const topoplan_agents* a) {
   return a->world.planner().domain();
+}
+
+// The C event of a C++ one: a NO_PLAN event's detail is its outcome's topoplan_status (the one
+// mapping, from_outcome); the other fields are the same.
+void to_c(topoplan_agent_event& e) {
+  if (e.kind != TOPOPLAN_AGENT_NO_PLAN) return;
+  const Event cxx{e.agent, EventKind::kNoPlan, e.detail, e.step, e.action, e.goal};
+  e.detail = static_cast<uint8_t>(from_outcome(no_plan_outcome(cxx)));
+}
+
+// The C++ event of a C one (the inverse of to_c; the detail bits say what the status alone
+// does not). False when a NO_PLAN event's status is none that to_c writes.
+bool to_cxx(const topoplan_agent_event& c, Event& e) {
+  e = Event{c.agent, static_cast<EventKind>(c.kind), c.detail, c.step, c.action, c.goal};
+  if (c.kind != TOPOPLAN_AGENT_NO_PLAN) return true;
+  for (const PlanStatus s : {PlanStatus::kUnsolvable, PlanStatus::kLimitReached,
+                             PlanStatus::kGaveUp, PlanStatus::kBufferTooSmall}) {
+    e.detail = static_cast<uint8_t>(s);
+    if (from_outcome(no_plan_outcome(e)) == c.detail) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -397,6 +418,7 @@ topoplan_status topoplan_agents_update(topoplan_agents* agents, double dt,
       return TOPOPLAN_INVALID_ARGUMENT;
     const UpdateStats s = agents->world.update(
         dt, std::span(reinterpret_cast<Event*>(events), static_cast<size_t>(capacity)));
+    for (int64_t k = 0; k < std::min<int64_t>(s.events, capacity); ++k) to_c(events[k]);
     if (stats != nullptr) {
       *stats = topoplan_agents_stats{s.frame,   s.events,  s.events_dropped, s.examined,
                                      s.planned, s.waiting, s.plan_ns,        {}};
@@ -476,10 +498,6 @@ const char* topoplan_agents_event_string(int32_t kind) {
   if (kind < 0 || kind > TOPOPLAN_AGENT_NO_PLAN) return "?";
   return to_string(static_cast<EventKind>(kind)).data();
 }
-const char* topoplan_agents_no_plan_string(int32_t reason) {
-  if (reason < 0 || reason > TOPOPLAN_NO_PLAN_BAD_INPUT) return "?";
-  return to_string(static_cast<NoPlanReason>(reason)).data();
-}
 
 topoplan_status topoplan_agents_describe(const topoplan_agents* agents,
                                          const topoplan_agent_event* event, char* buffer,
@@ -495,9 +513,21 @@ topoplan_status topoplan_agents_describe(const topoplan_agents* agents,
       return TOPOPLAN_INVALID_ARGUMENT;
     if (event->goal < -1 || event->goal >= agents->world.num_goals())
       return TOPOPLAN_INVALID_ARGUMENT;
-    const Event e{event->agent,  static_cast<EventKind>(event->kind),
-                  event->detail, event->step,
-                  event->action, event->goal};
+    Event e;
+    if (!to_cxx(*event, e)) return TOPOPLAN_INVALID_ARGUMENT;
     return write_text(agents->world.describe(e), buffer, capacity, size);
+  });
+}
+
+topoplan_status topoplan_agents_explain(const topoplan_agents* agents,
+                                        const topoplan_agent_event* event, char* buffer,
+                                        size_t capacity, size_t* size) {
+  return guarded(nullptr, 0, [&]() -> topoplan_status {
+    Event e;
+    if (event == nullptr || size == nullptr || !agent_ok(agents, event->agent) ||
+        event->kind != TOPOPLAN_AGENT_NO_PLAN || !to_cxx(*event, e) || event->goal < 0 ||
+        event->goal >= agents->world.num_goals())
+      return TOPOPLAN_INVALID_ARGUMENT;
+    return write_text(agents->world.explain(e), buffer, capacity, size);
   });
 }

@@ -64,7 +64,7 @@ struct Village {
   std::vector<int32_t> class_of;
   int64_t total_events = 0, dropped = 0;
   std::array<int64_t, 8> replans{};
-  std::array<int64_t, 4> no_plan{};
+  std::array<int64_t, 12> no_plan{};  // by the no-plan event's topoplan_status
 };
 std::unique_ptr<Village> g_village;
 
@@ -197,7 +197,7 @@ void write_info(JsonWriter& j, const Village& v) {
   j.key("replan_reasons").begin_array();
   for (int32_t r = 0; r < 8; ++r) j.value(topoplan_agents_replan_string(r));
   j.end_array().key("no_plan_reasons").begin_array();
-  for (int32_t r = 0; r < 4; ++r) j.value(topoplan_agents_no_plan_string(r));
+  for (int32_t r = 0; r < 12; ++r) j.value(topoplan_status_string(r));
   j.end_array();
 }
 
@@ -278,7 +278,7 @@ TP_EXPORT const char* tp_agents_frame(double sense, int watch, int scripted) {
         ta::Event{e.agent, static_cast<ta::EventKind>(e.kind), e.detail, e.step, e.action, e.goal});
     int32_t* row = &v.view[static_cast<size_t>(e.agent) * kColumns];
     if (e.kind == TOPOPLAN_AGENT_NO_PLAN) {
-      ++v.no_plan[e.detail & 3];
+      ++v.no_plan[std::min<size_t>(e.detail, v.no_plan.size() - 1)];
       row[kNoPlan] = e.detail;
     }
     if (e.kind == TOPOPLAN_AGENT_PLANNED) {
@@ -345,7 +345,7 @@ TP_EXPORT const char* tp_agents_agent(int agent) {
   j.field("progress", topoplan_agents_progress(w, agent));
   j.field("replan", topoplan_agents_replan_string(topoplan_agents_last_replan(w, agent)));
   const int32_t np = v.view[static_cast<size_t>(agent) * kColumns + kNoPlan];
-  j.field("no_plan", np >= 0 ? topoplan_agents_no_plan_string(np) : "");
+  j.field("no_plan", np >= 0 ? topoplan_status_string(np) : "");
   j.key("state").begin_array();
   for (int32_t x = 0; x < v.num_vars; ++x) j.value(topoplan_agents_fact(w, agent, x));
   j.end_array();

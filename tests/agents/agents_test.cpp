@@ -211,7 +211,15 @@ TEST(Agents, UnsolvableGoalSaysWhyAndWaitsForAChange) {
   v.update();
   v.world.set_fact(0, kBread, 2);  // the bread was stolen
   v.update();
-  ASSERT_TRUE(v.has(EventKind::kNoPlan, -2, static_cast<int>(NoPlanReason::kUnsolvable)));
+  ASSERT_TRUE(v.has(EventKind::kNoPlan, -2, static_cast<int>(PlanStatus::kUnsolvable)));
+  // The event carries the planner's outcome; explain() asks ℙ again and names what is at fault.
+  const auto no_plan = std::find_if(v.last.begin(), v.last.end(),
+                                    [](const Event& e) { return e.kind == EventKind::kNoPlan; });
+  EXPECT_EQ(no_plan_outcome(*no_plan).status, PlanStatus::kUnsolvable);
+  const std::string why = v.world.explain(*no_plan);
+  EXPECT_NE(why.find("bread"), std::string::npos) << why;
+  EXPECT_NE(v.world.describe(*no_plan).find("(unsolvable"), std::string::npos);
+  EXPECT_EQ(v.world.explain(Event{}), "");  // not a no-plan event
   EXPECT_TRUE(v.has(EventKind::kAbortAction, kWalkToDoor));
   EXPECT_EQ(v.world.plan_length(0), 0);
   // Due every frame, but nothing changed: no new attempt.

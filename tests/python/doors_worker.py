@@ -224,6 +224,8 @@ def main():
         "AgentWorld.state": lambda a, k, r: check_unpacked(a, r.reshape(1, -1), False),
         "AgentWorld.describe": lambda a, k, r: isinstance(r, list) and all(
             isinstance(x, str) for x in r),
+        "AgentWorld.explain": lambda a, k, r: isinstance(r, list) and all(
+            isinstance(x, str) and x for x in r),
         "UdgoapAgent.plan": lambda a, k, r: r["status"] in (
             "solved", "unsolvable", "limit reached", "gave up"),
     }

@@ -148,7 +148,11 @@ def test_no_plan_event_and_stats():
     w2.add_agent(0, {"pos": "home", "door": "open", "bread": "held"})
     ev = w2.update(0.1)
     no = ev[ev["kind"] == tp.EVENT_NO_PLAN]
-    assert len(no) == 1 and tp.NO_PLAN_REASONS[no["detail"][0]] == "unsolvable"
+    assert len(no) == 1 and tp.PLAN_STATUSES[no["detail"][0]] == "unsolvable"
+    why = w2.explain(no)
+    assert len(why) == 1 and "bread" in why[0], why  # the variable at fault, by name
+    with pytest.raises(ValueError):
+        w2.explain(ev[ev["kind"] != tp.EVENT_NO_PLAN])
     s = w2.last_stats
     assert s["planned"] == 1 and s["replans"]["no-plan"] == 1 and s["events"] == len(ev)
 

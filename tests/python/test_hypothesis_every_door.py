@@ -299,6 +299,8 @@ STRATEGIES = {
     "AgentWorld.last_replan": call(agent_ids),
     "AgentWorld.describe": call(st.one_of(st.just(Ref("EVENTS")), st.integers(0, 4).map(
         lambda n: np.zeros(n, dtype=tp.EVENT_DTYPE)), events(), arrays(), anything)),
+    "AgentWorld.explain": call(st.one_of(st.just(Ref("EVENTS")), st.integers(0, 4).map(
+        lambda n: np.zeros(n, dtype=tp.EVENT_DTYPE)), events(), arrays(), anything)),
     "action_applies": call(either(st.just(Ref("WEST"))), west_states, west_actions),
     "failed_condition": call(either(st.just(Ref("WEST"))), west_states, west_actions),
     "apply_action": call(either(st.just(Ref("WEST"))), west_states, west_actions),

@@ -84,10 +84,12 @@ namespace Topoplan
         [DllImport(Lib)] internal static extern IntPtr topoplan_agents_goal_name(AgentsHandle agents, int goal);
         [DllImport(Lib)] internal static extern IntPtr topoplan_agents_replan_string(int reason);
         [DllImport(Lib)] internal static extern IntPtr topoplan_agents_event_string(int kind);
-        [DllImport(Lib)] internal static extern IntPtr topoplan_agents_no_plan_string(int reason);
         [DllImport(Lib)]
         internal static extern int topoplan_agents_describe(AgentsHandle agents, AgentEvent* e, byte* buffer,
                                                             UIntPtr capacity, out UIntPtr size);
+        [DllImport(Lib)]
+        internal static extern int topoplan_agents_explain(AgentsHandle agents, AgentEvent* e, byte* buffer,
+                                                           UIntPtr capacity, out UIntPtr size);
     }
 
     internal sealed class AgentsHandle : NativeHandle
@@ -300,7 +302,7 @@ namespace Topoplan
         Planned = 3,
         /// <summary>The goal holds.</summary>
         GoalReached = 4,
-        /// <summary>The goal has no plan; the detail is a <see cref="NoPlanReason"/>.</summary>
+        /// <summary>The goal has no plan; the detail is the planner's <see cref="Status"/>, the step its detail bits.</summary>
         NoPlan = 5,
     }
 
@@ -325,19 +327,6 @@ namespace Topoplan
         PlanTooOld = 7,
     }
 
-    /// <summary>Why a goal has no plan (TOPOPLAN_NO_PLAN_*).</summary>
-    public enum NoPlanReason : byte
-    {
-        /// <summary>Proved: no plan exists.</summary>
-        Unsolvable = 0,
-        /// <summary>No plan and no proof.</summary>
-        GaveUp = 1,
-        /// <summary>The plan is longer than <see cref="AgentWorldDef.MaxPlanLength"/>.</summary>
-        TooLong = 2,
-        /// <summary>The agent's class or state is out of range.</summary>
-        BadInput = 3,
-    }
-
     /// <summary>One event of an update (topoplan_agent_event, 16 bytes).</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct AgentEvent
@@ -346,9 +335,9 @@ namespace Topoplan
         public int Agent;
         /// <summary>What happened.</summary>
         public AgentEventKind Kind;
-        /// <summary>A <see cref="ReplanReason"/> or a <see cref="NoPlanReason"/>, by <see cref="Kind"/>.</summary>
+        /// <summary>A <see cref="ReplanReason"/> (abort, planned) or the planner's <see cref="Status"/> (no plan), by <see cref="Kind"/>.</summary>
         public byte Detail;
-        /// <summary>The action's index in the plan (<see cref="AgentEventKind.StartAction"/>).</summary>
+        /// <summary>The action's index in the plan (<see cref="AgentEventKind.StartAction"/>), or the planner's detail bits (no plan).</summary>
         public ushort Step;
         /// <summary>The action (start, abort), or the plan's length (planned).</summary>
         public int Action;
@@ -357,8 +346,11 @@ namespace Topoplan
 
         /// <summary>The detail of an abort or a planned event.</summary>
         public ReplanReason Replan { get { return (ReplanReason)Detail; } }
-        /// <summary>The detail of a no-plan event.</summary>
-        public NoPlanReason NoPlan { get { return (NoPlanReason)Detail; } }
+        /// <summary>The planner's answer of a no-plan event: <see cref="Status.Unsolvable"/> (proved),
+        /// <see cref="Status.GaveUp"/> or <see cref="Status.LimitReached"/> (no plan, no proof),
+        /// <see cref="Status.BufferTooSmall"/> (longer than <see cref="AgentWorldDef.MaxPlanLength"/>),
+        /// <see cref="Status.InvalidArgument"/> (the agent's state or class out of range).</summary>
+        public Status NoPlan { get { return (Status)Detail; } }
     }
 
     /// <summary>What an update did (topoplan_agents_stats).</summary>
@@ -730,11 +722,28 @@ namespace Topoplan
             }
         }
 
+        /// <summary>Why a no-plan event's goal has no plan, in the designer's words, with the names of the
+        /// variable, value and action at fault (the planner asked again on the agent's current belief). Allocates.</summary>
+        /// <exception cref="TopoplanException"><see cref="Status.InvalidArgument"/>: not a no-plan event of this world.</exception>
+        public string Explain(AgentEvent e)
+        {
+            UIntPtr size;
+            int s = NativeAgents.topoplan_agents_explain(handle, &e, null, UIntPtr.Zero, out size);
+            if (s != (int)Status.Ok && s != (int)Status.BufferTooSmall)
+                throw Utf8.Fail((Status)s, "topoplan_agents_explain: the event (agent " + e.Agent + ", kind " +
+                                (int)e.Kind + ") is not one of this world");
+            var buffer = new byte[(int)size];
+            fixed (byte* b = buffer)
+            {
+                Utf8.Check(NativeAgents.topoplan_agents_explain(handle, &e, b, size, out size), null,
+                           "topoplan_agents_explain");
+                return Utf8.Get(b);
+            }
+        }
+
         /// <summary>"condition-broken", "plan-finished", ...</summary>
         public static string Name(ReplanReason reason) { return Utf8.Get(NativeAgents.topoplan_agents_replan_string((int)reason)); }
         /// <summary>"start", "abort", ...</summary>
         public static string Name(AgentEventKind kind) { return Utf8.Get(NativeAgents.topoplan_agents_event_string((int)kind)); }
-        /// <summary>"unsolvable", "gave-up", ...</summary>
-        public static string Name(NoPlanReason reason) { return Utf8.Get(NativeAgents.topoplan_agents_no_plan_string((int)reason)); }
     }
 }

@@ -22,7 +22,7 @@ namespace Topoplan
         internal const string Lib = "topoplan_c";
 
         /// <summary>TOPOPLAN_C_ABI_VERSION of the header these declarations mirror.</summary>
-        internal const uint AbiVersion = 2;
+        internal const uint AbiVersion = 3;
 
         // Common
         [DllImport(Lib)] internal static extern IntPtr topoplan_status_string(int status);

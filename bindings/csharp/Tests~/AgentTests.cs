@@ -162,8 +162,9 @@ namespace Topoplan.Tests
                 rig.World.SetGoalList(agent, rig.World.AddGoalList(new[] { none }));
                 List<AgentEvent> e = rig.Update();
                 AgentEvent noPlan = e.Single(x => x.Agent == agent && x.Kind == AgentEventKind.NoPlan);
-                Assert.Equal(NoPlanReason.Unsolvable, noPlan.NoPlan, "proved unsolvable (ℙ is complete on this class)");
-                Assert.Equal("unsolvable", AgentWorld.Name(NoPlanReason.Unsolvable), "name");
+                Assert.Equal(Status.Unsolvable, noPlan.NoPlan, "proved unsolvable (ℙ is complete on this class)");
+                string why = rig.World.Explain(noPlan);
+                Assert.True(why.Contains("'TakeBread'") && why.Contains("pos=shop"), "the explanation names the action and the fact at fault: " + why);
             }
         }
 

@@ -69,6 +69,7 @@
 
 #include "topoplan/runtime/crowd.h"
 #include "topoplan/runtime/domain.h"
+#include "topoplan/runtime/plan.h"
 #include "topoplan/runtime/result.h"
 #include "topoplan/udgoap/model.h"
 
@@ -113,33 +114,33 @@ enum class ReplanReason : uint8_t {
 inline constexpr int32_t kNumReplanReasons = 8;
 [[nodiscard]] std::string_view to_string(ReplanReason reason);
 
-enum class NoPlanReason : uint8_t {
-  kUnsolvable = 0,  // proved: no plan reaches the goal from the believed state
-  kGaveUp,          // the planner chain found no plan and no proof (limits)
-  kTooLong,         // the plan is longer than AgentWorldDef::max_plan_length
-  kBadInput,        // the crowd refused the input (a value out of range)
-};
-[[nodiscard]] std::string_view to_string(NoPlanReason reason);
-
 enum class EventKind : uint8_t {
   kStartAction = 0,  // action: start it (step: its index in the plan)
   kAbortAction,      // action: stop it (detail: the ReplanReason that made it obsolete)
   kGoalChanged,      // goal: the new goal (kNoGoal: every goal of the list holds)
   kPlanned,          // a plan was adopted for goal; detail: ReplanReason; action: plan length
   kGoalReached,      // goal holds at the end of the plan
-  kNoPlan,           // goal has no plan; detail: NoPlanReason
+  kNoPlan,           // goal has no plan; detail: PlanStatus, step: PlanDetail (no_plan_outcome)
 };
 [[nodiscard]] std::string_view to_string(EventKind kind);
 
 struct Event {
   AgentId agent = 0;
   EventKind kind = EventKind::kStartAction;
-  uint8_t detail = 0;  // ReplanReason or NoPlanReason, by kind
-  uint16_t step = 0;   // kStartAction: index of the action in the plan
+  uint8_t detail = 0;  // kAbortAction, kPlanned: ReplanReason; kNoPlan: PlanStatus
+  uint16_t step = 0;   // kStartAction: index of the action in the plan; kNoPlan: PlanDetail
   ActionId action = -1;
   GoalId goal = kNoGoal;
   friend bool operator==(const Event&, const Event&) = default;
 };
+
+// The planner's answer a kNoPlan event carries: kUnsolvable (proved: no plan reaches the goal
+// from the believed state), kGaveUp / kLimitReached (the planner chain found no plan and no
+// proof; with kDetailBadInput: the crowd refused the input, a value out of range),
+// kBufferTooSmall (the plan is longer than AgentWorldDef::max_plan_length), and its detail bits.
+// The variable / value / action at fault are -1 here: AgentWorld::explain finds them.
+[[nodiscard]] PlanOutcome no_plan_outcome(const Event& event);
+static_assert(kDetailRelaxedUnreachable <= 0xFFFF, "a kNoPlan event's step holds every PlanDetail");
 
 struct AgentWorldDef {
   int32_t capacity = 1024;                // agents add_agent may create
@@ -259,6 +260,12 @@ class AgentWorld {
   [[nodiscard]] const CrowdPlanner& planner() const;
   // One line for an event, in the designer's terms ("agent 12 (Thief): start 'PickLock'").
   [[nodiscard]] std::string describe(const Event& event) const;
+  // Why a kNoPlan event's goal has no plan, in the designer's words (topoplan::explain, plan.h):
+  // ℙ is asked again for the agent's class on its current belief (the state it planned from,
+  // unless a fact changed since), which names the variable, value and action at fault; where ℙ
+  // does not take the class or now answers otherwise, the event's own outcome. Cold: allocates
+  // and builds ℙ for the class. "" for another kind of event.
+  [[nodiscard]] std::string explain(const Event& event) const;
 
  private:
   struct Impl;

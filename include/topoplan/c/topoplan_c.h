@@ -46,10 +46,11 @@
 extern "C" {
 #endif
 
-/* Bumped whenever a struct layout or a signature below changes (2: topoplan_crowd_stats gained
- * the planner chain's counters). Compare it with topoplan_c_abi_version() at start-up to detect a
- * header/library mismatch. */
-#define TOPOPLAN_C_ABI_VERSION 2
+/* Bumped whenever a struct layout or a signature below changes, or a function is removed (2:
+ * topoplan_crowd_stats has the planner chain's counters; 3: an agent's NO_PLAN event carries the
+ * planner's topoplan_status and detail bits). Compare it with topoplan_c_abi_version() at start-up
+ * to detect a header/library mismatch. */
+#define TOPOPLAN_C_ABI_VERSION 3
 
 #define TOPOPLAN_UNDEFINED (-1)
 #define TOPOPLAN_ALL_ACTIONS (-1)

@@ -186,7 +186,11 @@ TOPOPLAN_API topoplan_status topoplan_agents_report(topoplan_agents* agents,
 #define TOPOPLAN_AGENT_GOAL 2    /* goal: the new goal (-1: every goal holds) */
 #define TOPOPLAN_AGENT_PLANNED 3 /* a plan adopted; detail: TOPOPLAN_REPLAN_*; action: length */
 #define TOPOPLAN_AGENT_REACHED 4 /* goal holds */
-#define TOPOPLAN_AGENT_NO_PLAN 5 /* detail: TOPOPLAN_NO_PLAN_* */
+/* No plan for goal. detail: the planner's answer as a topoplan_status (UNSOLVABLE: proved;
+ * GAVE_UP / LIMIT_REACHED: no plan, no proof; BUFFER_TOO_SMALL: longer than max_plan_length;
+ * INVALID_ARGUMENT: the agent's class or state out of range); step: the planner's detail bits
+ * (C++ plan.h, PlanDetail); topoplan_agents_explain gives the words. */
+#define TOPOPLAN_AGENT_NO_PLAN 5
 #define TOPOPLAN_REPLAN_NO_PLAN 1
 #define TOPOPLAN_REPLAN_PLAN_FINISHED 2
 #define TOPOPLAN_REPLAN_ACTION_FAILED 3
@@ -194,15 +198,11 @@ TOPOPLAN_API topoplan_status topoplan_agents_report(topoplan_agents* agents,
 #define TOPOPLAN_REPLAN_BETTER_GOAL 5
 #define TOPOPLAN_REPLAN_WORLD_CHANGED 6
 #define TOPOPLAN_REPLAN_PLAN_TOO_OLD 7
-#define TOPOPLAN_NO_PLAN_UNSOLVABLE 0
-#define TOPOPLAN_NO_PLAN_GAVE_UP 1
-#define TOPOPLAN_NO_PLAN_TOO_LONG 2
-#define TOPOPLAN_NO_PLAN_BAD_INPUT 3
 typedef struct topoplan_agent_event {
   int32_t agent;
   uint8_t kind;   /* TOPOPLAN_AGENT_* */
-  uint8_t detail; /* TOPOPLAN_REPLAN_* or TOPOPLAN_NO_PLAN_*, by kind */
-  uint16_t step;
+  uint8_t detail; /* TOPOPLAN_REPLAN_* or (NO_PLAN) a topoplan_status, by kind */
+  uint16_t step;  /* START: the action's index in the plan; NO_PLAN: the detail bits */
   int32_t action;
   int32_t goal;
 } topoplan_agent_event;
@@ -240,14 +240,20 @@ TOPOPLAN_API double topoplan_agents_progress(const topoplan_agents* agents, int3
 TOPOPLAN_API int32_t topoplan_agents_last_replan(const topoplan_agents* agents, int32_t agent);
 /* A goal's name (NULL on a bad id); valid while the world lives. */
 TOPOPLAN_API const char* topoplan_agents_goal_name(const topoplan_agents* agents, int32_t goal);
-/* Static names: "condition-broken", "start", "unsolvable", ... */
+/* Static names: "condition-broken", "start", ... (a NO_PLAN event's detail:
+ * topoplan_status_string). */
 TOPOPLAN_API const char* topoplan_agents_replan_string(int32_t reason);
 TOPOPLAN_API const char* topoplan_agents_event_string(int32_t kind);
-TOPOPLAN_API const char* topoplan_agents_no_plan_string(int32_t reason);
 /* One line for an event ("agent 3 (Thief): start 'PickLock'"), as topoplan_task_write. */
 TOPOPLAN_API topoplan_status topoplan_agents_describe(const topoplan_agents* agents,
                                                       const topoplan_agent_event* event,
                                                       char* buffer, size_t capacity, size_t* size);
+/* Why a NO_PLAN event's goal has no plan, in the designer's words, with the names of the
+ * variable, value and action at fault (the planner asked again on the agent's current belief),
+ * as topoplan_task_write. TOPOPLAN_INVALID_ARGUMENT for another kind of event. */
+TOPOPLAN_API topoplan_status topoplan_agents_explain(const topoplan_agents* agents,
+                                                     const topoplan_agent_event* event,
+                                                     char* buffer, size_t capacity, size_t* size);
 
 #ifdef __cplusplus
 }
