@@ -70,6 +70,42 @@ static int64_t village_run(const topoplan_crowd_planner* planner, int32_t thread
   return total;
 }
 
+/* A goal no plan reaches (nothing puts bread back on the shelf): the NO_PLAN event carries the
+ * planner's proof as a topoplan_status, and explain names the variable at fault. */
+static void no_plan_is_explained(topoplan_agents* agents) {
+  char error[256];
+  char text[256];
+  size_t size = 0;
+  topoplan_agent_event events[16];
+  topoplan_agents_stats stats;
+  const int32_t held[3] = {0, 0, 1};
+  const int32_t shelf[3] = {TOPOPLAN_UNDEFINED, TOPOPLAN_UNDEFINED, 0};
+  int32_t back = -1, back_list = -1, keeper = -1;
+  int64_t k = 0;
+  CHECK_STATUS(topoplan_agents_add_goal(agents, "shelf", shelf, 3, &back, error, sizeof error),
+               TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_agents_add_goal_list(agents, &back, 1, &back_list, error, sizeof error),
+               TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_agents_add(agents, 0, held, 3, &keeper, error, sizeof error), TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_agents_set_goal_list(agents, keeper, back_list), TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_agents_update(agents, 0.016, events, 16, &stats), TOPOPLAN_OK);
+  while (k < stats.events &&
+         !(events[k].agent == keeper && events[k].kind == TOPOPLAN_AGENT_NO_PLAN))
+    ++k;
+  CHECK(k < stats.events);
+  if (k < stats.events) {
+    CHECK(events[k].detail == TOPOPLAN_UNSOLVABLE);
+    CHECK_STATUS(topoplan_agents_explain(agents, &events[k], text, sizeof text, &size),
+                 TOPOPLAN_OK);
+    CHECK(strstr(text, "bread") != NULL);
+    CHECK_STATUS(topoplan_agents_describe(agents, &events[k], text, sizeof text, &size),
+                 TOPOPLAN_OK);
+    CHECK(strstr(text, "no plan for 'shelf' (unsolvable") != NULL);
+  }
+  CHECK_STATUS(topoplan_agents_explain(agents, NULL, text, sizeof text, &size),
+               TOPOPLAN_INVALID_ARGUMENT);
+}
+
 int main(void) {
   char error[256];
   char text[256];
@@ -156,37 +192,7 @@ int main(void) {
   CHECK_STATUS(topoplan_agents_set_fact(agents, villager, 1, 7), TOPOPLAN_INVALID_ARGUMENT);
   CHECK_STATUS(topoplan_agents_set_fact(agents, 9, 1, 0), TOPOPLAN_INVALID_ARGUMENT);
 
-  /* A goal no plan reaches (nothing puts bread back on the shelf): the NO_PLAN event carries the
-   * planner's proof as a topoplan_status, and explain names the variable at fault. */
-  {
-    const int32_t held[3] = {0, 0, 1};
-    const int32_t shelf[3] = {TOPOPLAN_UNDEFINED, TOPOPLAN_UNDEFINED, 0};
-    int32_t back = -1, back_list = -1, keeper = -1;
-    int64_t k = 0;
-    CHECK_STATUS(topoplan_agents_add_goal(agents, "shelf", shelf, 3, &back, error, sizeof error),
-                 TOPOPLAN_OK);
-    CHECK_STATUS(topoplan_agents_add_goal_list(agents, &back, 1, &back_list, error, sizeof error),
-                 TOPOPLAN_OK);
-    CHECK_STATUS(topoplan_agents_add(agents, 0, held, 3, &keeper, error, sizeof error),
-                 TOPOPLAN_OK);
-    CHECK_STATUS(topoplan_agents_set_goal_list(agents, keeper, back_list), TOPOPLAN_OK);
-    CHECK_STATUS(topoplan_agents_update(agents, 0.016, events, 16, &stats), TOPOPLAN_OK);
-    while (k < stats.events &&
-           !(events[k].agent == keeper && events[k].kind == TOPOPLAN_AGENT_NO_PLAN))
-      ++k;
-    CHECK(k < stats.events);
-    if (k < stats.events) {
-      CHECK(events[k].detail == TOPOPLAN_UNSOLVABLE);
-      CHECK_STATUS(topoplan_agents_explain(agents, &events[k], text, sizeof text, &size),
-                   TOPOPLAN_OK);
-      CHECK(strstr(text, "bread") != NULL);
-      CHECK_STATUS(topoplan_agents_describe(agents, &events[k], text, sizeof text, &size),
-                   TOPOPLAN_OK);
-      CHECK(strstr(text, "no plan for 'shelf' (unsolvable") != NULL);
-    }
-    CHECK_STATUS(topoplan_agents_explain(agents, NULL, text, sizeof text, &size),
-                 TOPOPLAN_INVALID_ARGUMENT);
-  }
+  no_plan_is_explained(agents);
 
   topoplan_agents_free(agents);
 
