@@ -59,7 +59,7 @@ class TopoScratch {
   // Diagnostics: the last plan() ran out of the pick_deferred budget (docs/algorithm.md,
   // "Complexity"); later loop choices took the oldest candidate, and an ordering failure of
   // that call was reported as kGaveUp, not kUnsolvable.
-  [[nodiscard]] bool pick_budget_spent() const { return pick_capped_; }
+  [[nodiscard]] bool pick_budget_spent() const { return pick_capped_ != 0; }
 
  private:
   friend class TopoPlanner;
@@ -172,10 +172,11 @@ class TopoScratch {
   uint32_t gplan_ = 0;
   int64_t gbudget_ = 0;
   bool gheuristic_ = false;  // an order choice was made without a safety argument
-  // The failure of the last plan() call: its detail bits (plan.h) and the variable / value /
-  // action at fault, read into the PlanOutcome plan() returns.
-  PlanDetail failure_ = kDetailNone;
-  bool pick_capped_ = false;  // a pick pass was skipped for the budget: ordering failures unproven
+  // The failure of the last plan() call: its detail bits (plan.h; every bit ℙ sets fits in 16)
+  // and the variable / value / action at fault, read into the PlanOutcome plan() returns.
+  // failure_ and pick_capped_ share one 32-bit word, which run() clears with one store.
+  uint16_t failure_ = kDetailNone;
+  uint16_t pick_capped_ = 0;  // a pick pass was skipped for the budget: ordering failures unproven
   VarId failure_var_ = -1;
   ValueId failure_value_ = -1;
   ActionId failure_action_ = -1;

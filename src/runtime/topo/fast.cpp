@@ -21,8 +21,11 @@ bool in_proven_class(StructuralClass c) {
 }
 }  // namespace
 
+static_assert(kDetailRelaxedUnreachable <= 0xFFFF, "TopoScratch::failure_ holds ℙ's detail bits");
+
 bool TopoPlanner::fail(TopoScratch& s, PlanDetail f, VarId v, ValueId x, ActionId a) const {
-  s.failure_ = f;
+  assert(f <= 0xFFFF);
+  s.failure_ = static_cast<uint16_t>(f);
   s.failure_var_ = v;
   s.failure_value_ = x;
   s.failure_action_ = a;
@@ -88,7 +91,7 @@ PlanStatus TopoPlanner::run(TopoScratch& s, std::span<const ValueId> s0,
   const int32_t m = static_cast<int32_t>(value_offset_.size()) - 1;
   // *out_len: 0 on every return without a plan (set there; the general path sets its own).
   s.failure_ = kDetailNone;  // the details are read only with a reason (topo.h)
-  s.pick_capped_ = false;    // (next to failure_: one store)
+  s.pick_capped_ = 0;        // (next to failure_: one store)
   if (static_cast<int32_t>(s0.size()) != m || static_cast<int32_t>(goal.size()) != m ||
       s.shape_ != shape_) {  // a scratch made for another planner
     *out_len = 0;

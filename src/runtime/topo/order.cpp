@@ -83,7 +83,7 @@ ActionId TopoPlanner::pick_deferred(TopoScratch& s, const ValueId* s0, int32_t f
     s.work_ = s.num_used_ + requests;
   }
   if (s.pick_work_ > kPickBudget * (s.work_ + s.num_edges_)) {
-    s.pick_capped_ = true;
+    s.pick_capped_ = 1;
     return cand[0];
   }
   int64_t work = 0;
