@@ -263,7 +263,10 @@ def test_crowd_batch(batch, threads, block, handles, chain, budget):
     ok, crowd = call(tp.Crowd, CROWD_PLANNER, threads, cache, block, fallback=chain)
     if not ok:
         return
-    n = len(cls) if hasattr(cls, "__len__") else 0
+    try:
+        n = len(cls)
+    except TypeError:  # a scalar, or a 0-d array, has no len()
+        n = 0
     h = np.zeros(n, dtype=np.uint64) if handles else None
     ok, out = call(crowd.plan, cls, init, goal, handles=h)
     if not ok:
