@@ -116,10 +116,10 @@ int run_agent(const AgentOptions& options) {
 }  // namespace
 
 void add_agent_command(CLI::App& app, int& exit_code) {
-  auto options = std::make_shared<AgentOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "agent",
-      "plan for one UDGOAP agent (drives, goals, utility; Sloan 2015) from a scenario file");
+  auto [cmd, options] = add_subcommand<AgentOptions>(
+      app, exit_code, "agent",
+      "plan for one UDGOAP agent (drives, goals, utility; Sloan 2015) from a scenario file",
+      run_agent);
   cmd->add_option("SCENARIO", options->path, "scenario file (.toml, see docs/udgoap.md)")
       ->required();
   cmd->add_flag("--trace", options->trace,
@@ -130,7 +130,6 @@ void add_agent_command(CLI::App& app, int& exit_code) {
             "actions per plan at most");
   cmd->footer(
       "Exit codes: 0 plan found, 12 no plan or limit reached, 33 input error, 2 usage error.");
-  cmd->callback([options, &exit_code] { exit_code = run_agent(*options); });
 }
 
 }  // namespace topoplan::cli

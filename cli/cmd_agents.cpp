@@ -252,11 +252,11 @@ int run(const Options& o) {
 }  // namespace
 
 void add_agents_command(CLI::App& app, int& exit_code) {
-  auto o = std::make_shared<Options>();
-  CLI::App* cmd = app.add_subcommand(
-      "agents",
+  auto [cmd, o] = add_subcommand<Options>(
+      app, exit_code, "agents",
       "run a domain's NPCs on the agent runtime against scripted sensors ([[event]] tables, "
-      "--sense); prints ns per agent per update, the share spent planning, replans by reason");
+      "--sense); prints ns per agent per update, the share spent planning, replans by reason",
+      run);
   cmd->add_option("FILE", o->path, "domain file (native .toml, with [[goal]]/[[event]] tables)")
       ->required();
   add_number(*cmd, "--agents", o->agents, int32_t{1}, int32_t{1} << 26, "number of agents");
@@ -273,7 +273,6 @@ void add_agents_command(CLI::App& app, int& exit_code) {
   add_number(*cmd, "--seed", o->seed, uint64_t{0}, ~uint64_t{0}, "seed of --sense and shares");
   cmd->add_option("--record", o->record, "write decisions as JSON Lines to this file");
   cmd->add_flag("--json", o->json, "print one JSON object");
-  cmd->callback([o, &exit_code] { exit_code = run(*o); });
 }
 
 }  // namespace topoplan::cli

@@ -96,9 +96,10 @@ int run_ambiance_command(const AmbianceOptions& options) {
 }  // namespace
 
 void add_ambiance_command(CLI::App& app, int& exit_code) {
-  auto options = std::make_shared<AmbianceOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "ambiance", "run a smart ambiance scenario (cost modifiers on GOAP A*; Sloan 2015 ch. 7)");
+  auto [cmd, options] = add_subcommand<AmbianceOptions>(
+      app, exit_code, "ambiance",
+      "run a smart ambiance scenario (cost modifiers on GOAP A*; Sloan 2015 ch. 7)",
+      run_ambiance_command);
   cmd->add_option("SCENARIO", options->path, "ambiance scenario (.toml, see docs/udgoap.md)")
       ->required();
   cmd->add_flag("--trace", options->trace,
@@ -108,7 +109,6 @@ void add_ambiance_command(CLI::App& app, int& exit_code) {
   cmd->footer(
       "Exit codes: 0 every NPC reached its goal, 11 an NPC's goal is unreachable, 12 no plan "
       "(limit), 33 input error, 2 usage error.");
-  cmd->callback([options, &exit_code] { exit_code = run_ambiance_command(*options); });
 }
 
 }  // namespace topoplan::cli

@@ -242,9 +242,13 @@ int run(const BenchOptions& o) {
 }  // namespace
 
 void add_bench_command(CLI::App& app, int& exit_code) {
-  auto options = std::make_shared<BenchOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "bench", "time the planners on a benchmark family (the papers' Figures 1-3)");
+  auto [cmd, options] = add_subcommand<BenchOptions>(
+      app, exit_code, "bench", "time the planners on a benchmark family (the papers' Figures 1-3)",
+      [](const BenchOptions& o) {
+        if (o.family.empty() && o.domain.empty())
+          throw CLI::RequiredError("FAMILY or --domain FILE");
+        return run(o);
+      });
   CLI::Option* family = cmd->add_option(
       "FAMILY", options->family,
       "multiprv-n, multiprv-n-cycle (Fig. 1), multiprv-2-cycle, oneprv-5 (Fig. 2), western, "
@@ -273,11 +277,6 @@ void add_bench_command(CLI::App& app, int& exit_code) {
              "goap-levels: largest level (places)");
   add_number(*cmd, "--seed", options->config.seed, uint64_t{0}, UINT64_MAX,
              "goap-levels: first level seed");
-  cmd->callback([options, &exit_code] {
-    if (options->family.empty() && options->domain.empty())
-      throw CLI::RequiredError("FAMILY or --domain FILE");
-    exit_code = run(*options);
-  });
 }
 
 }  // namespace topoplan::cli

@@ -459,11 +459,11 @@ int run_check(const CheckOptions& o) {
 }  // namespace
 
 void add_check_command(CLI::App& app, int& exit_code) {
-  auto o = std::make_shared<CheckOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "check",
+  auto [cmd, o] = add_subcommand<CheckOptions>(
+      app, exit_code, "check",
       "class analysis: unary / post-unique / single-valued, cycles, requestable "
-      "actions, action graph, structural class C0 / C2S / C2* (Prévost et al. 2023)");
+      "actions, action graph, structural class C0 / C2S / C2* (Prévost et al. 2023)",
+      run_check);
   cmd->add_option("TASK", o->path, "task file: native .toml or Fast Downward .sas")->required();
   cmd->add_option("--class", o->npc_class, "analyse only this NPC class's actions");
   cmd->add_flag("--json", o->json, "print one JSON object instead of the text report");
@@ -473,7 +473,6 @@ void add_check_command(CLI::App& app, int& exit_code) {
                 "list every edge (--json: the domain-action graphs' and the action graph's edge "
                 "lists; text: every predecessor); default: edge counts, predecessor lists cut "
                 "at 8");
-  cmd->callback([o, &exit_code] { exit_code = run_check(*o); });
 }
 
 }  // namespace topoplan::cli

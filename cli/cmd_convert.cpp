@@ -52,16 +52,15 @@ int run_convert(const ConvertOptions& options) {
 }  // namespace
 
 void add_convert_command(CLI::App& app, int& exit_code) {
-  auto options = std::make_shared<ConvertOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "convert", "convert between the native format (.toml) and Fast Downward's SAS (.sas)");
+  auto [cmd, options] = add_subcommand<ConvertOptions>(
+      app, exit_code, "convert",
+      "convert between the native format (.toml) and Fast Downward's SAS (.sas)", run_convert);
   add_task_options(*cmd, options->task);
   cmd->add_option("-o,--output", options->output, "output file (default: stdout)")
       ->check(non_empty_file());
   cmd->add_option("--to", options->to,
                   "output format: sas or native (default: from the output's extension, else sas)")
       ->check(CLI::IsMember({"sas", "native"}));
-  cmd->callback([options, &exit_code] { exit_code = run_convert(*options); });
 }
 
 }  // namespace topoplan::cli

@@ -185,9 +185,9 @@ int run_goals(const GoalsOptions& o) {
 }  // namespace
 
 void add_goals_command(CLI::App& app, int& exit_code) {
-  auto options = std::make_shared<GoalsOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "goals", "benchmark goal selection for crowds (drives/utility choose SAS goals, ℙ plans)");
+  auto [cmd, options] = add_subcommand<GoalsOptions>(
+      app, exit_code, "goals",
+      "benchmark goal selection for crowds (drives/utility choose SAS goals, ℙ plans)", run_goals);
   add_number(*cmd, "--npcs", options->npcs, int64_t{1}, int64_t{50000000},
              "NPCs in the batch (default 1000000)");
   add_number(*cmd, "--threads", options->threads, 1, 256, "threads (default 1)");
@@ -196,7 +196,6 @@ void add_goals_command(CLI::App& app, int& exit_code) {
   add_number(*cmd, "--seed", options->seed, uint64_t{0}, UINT64_MAX,
              "seed of the generated town (default 1)");
   cmd->add_flag("--json", options->json, "print the figures as JSON");
-  cmd->callback([options, &exit_code] { exit_code = run_goals(*options); });
 }
 
 }  // namespace topoplan::cli

@@ -80,8 +80,14 @@ int run_plan(const PlanOptions& options) {
 }  // namespace
 
 void add_plan_command(CLI::App& app, int& exit_code) {
-  auto options = std::make_shared<PlanOptions>();
-  CLI::App* cmd = app.add_subcommand("plan", "find a plan and print it as Fast Downward does");
+  auto [cmd, options] = add_subcommand<PlanOptions>(
+      app, exit_code, "plan", "find a plan and print it as Fast Downward does",
+      [](PlanOptions& o, const CLI::App& given) {
+        o.given_expansions = given.count("--max-expansions") > 0;
+        o.given_memory = given.count("--max-memory") > 0;
+        o.given_seconds = given.count("--time-limit") > 0;
+        return run_plan(o);
+      });
   add_task_options(*cmd, options->task);
   cmd->add_option("--planner", options->planner, "planner name (see `topoplan plan --help`)")
       ->capture_default_str();
@@ -112,12 +118,6 @@ void add_plan_command(CLI::App& app, int& exit_code) {
       "\nExit codes: 0 plan found, 11 proven unsolvable, 12 no plan and no proof, "
       "33 input error, 2 usage error.";
   cmd->footer(footer);
-  cmd->callback([options, cmd, &exit_code] {
-    options->given_expansions = cmd->count("--max-expansions") > 0;
-    options->given_memory = cmd->count("--max-memory") > 0;
-    options->given_seconds = cmd->count("--time-limit") > 0;
-    exit_code = run_plan(*options);
-  });
 }
 
 }  // namespace topoplan::cli

@@ -545,9 +545,16 @@ int run_sim_command(const SimOptions& o) {
 }  // namespace
 
 void add_sim_command(CLI::App& app, int& exit_code) {
-  auto opt = std::make_shared<SimOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "sim", "Run a simulation scenario: NPCs executing and replanning over time (docs/sim.md)");
+  auto [cmd, opt] = add_subcommand<SimOptions>(
+      app, exit_code, "sim",
+      "Run a simulation scenario: NPCs executing and replanning over time (docs/sim.md)",
+      [](SimOptions& o, const CLI::App& given) {
+        o.given_episodes = given.count("--episodes") > 0;
+        o.given_replay = given.count("--replay") > 0;
+        o.given_replay_every = given.count("--replay-every") > 0;
+        o.given_histogram = given.count("--histogram") > 0;
+        return run_sim_command(o);
+      });
   cmd->add_option("FILE", opt->path, "Scenario file (domains/sim/*.toml)")->required();
   cmd->add_option("--selector", opt->selector, "Behaviour selector (default: every one)")
       ->check(CLI::IsMember({"fsm", "goap", "udgoap"}));
@@ -566,13 +573,6 @@ void add_sim_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--quiet", opt->quiet, "No progress on stderr");
   cmd->add_option("--histogram", opt->histogram, "Write an SVG histogram of the results")
       ->check(non_empty_file());
-  cmd->callback([opt, cmd, &exit_code]() {
-    opt->given_episodes = cmd->count("--episodes") > 0;
-    opt->given_replay = cmd->count("--replay") > 0;
-    opt->given_replay_every = cmd->count("--replay-every") > 0;
-    opt->given_histogram = cmd->count("--histogram") > 0;
-    exit_code = run_sim_command(*opt);
-  });
 }
 
 }  // namespace topoplan::cli

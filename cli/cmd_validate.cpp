@@ -38,12 +38,11 @@ int run_validate(const ValidateOptions& options) {
 }  // namespace
 
 void add_validate_command(CLI::App& app, int& exit_code) {
-  auto options = std::make_shared<ValidateOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "validate", "check a plan: exit 0 if valid, 1 with the first failing step if not");
+  auto [cmd, options] = add_subcommand<ValidateOptions>(
+      app, exit_code, "validate",
+      "check a plan: exit 0 if valid, 1 with the first failing step if not", run_validate);
   add_task_options(*cmd, options->task);
   cmd->add_option("PLAN", options->plan_path, "plan file: one (action name) per line")->required();
-  cmd->callback([options, &exit_code] { exit_code = run_validate(*options); });
 }
 
 }  // namespace topoplan::cli

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "topoplan/runtime/domain.h"
 #include "topoplan/runtime/plan.h"
@@ -50,6 +52,30 @@ struct LoadedTask {
 std::optional<LoadedTask> load_task_and_instance(const TaskOptions& options);
 // Loads only the task (no instance needed), printing errors as above.
 std::optional<Task> load_task_only(const std::string& path);
+
+// A subcommand and the options object its flags are bound to.
+template <class Options>
+struct Subcommand {
+  CLI::App* cmd;
+  Options* options;
+};
+
+// Registers subcommand NAME. CLI11 binds flags by reference, so the options live as long as the
+// callback that owns them; when the subcommand is chosen, exit_code = RUN(options), or
+// RUN(options, subcommand) for a command that asks which flags were given.
+template <class Options, class Run>
+Subcommand<Options> add_subcommand(CLI::App& app, int& exit_code, const std::string& name,
+                                   const std::string& help, Run run) {
+  auto options = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand(name, help);
+  cmd->callback([options, cmd, run, &exit_code] {
+    if constexpr (std::is_invocable_v<Run, Options&, const CLI::App&>)
+      exit_code = run(*options, *cmd);
+    else
+      exit_code = run(*options);
+  });
+  return {cmd, options.get()};
+}
 
 void add_plan_command(CLI::App& app, int& exit_code);
 void add_validate_command(CLI::App& app, int& exit_code);
