@@ -7,40 +7,81 @@
 
 namespace topoplan::sim::scenario_detail {
 
+namespace {
+
+int32_t index_of(const std::vector<std::string>& v, const std::string& n) {
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (v[i] == n) return static_cast<int32_t>(i);
+  }
+  return -1;
+}
+
+}  // namespace
+
 bool Reader::read_house(const toml::table& root, HouseConfig& c) {
   if (!check_keys(root, {"scenario", "house", "drive", "spot", "action", "goap", "udgoap"},
                   "the file")) {
     return false;
   }
-  bool ok = true;
   std::string start;
   int start_line = line_of(root);
-  if (const toml::table* t = table(root, "house", ok)) {
-    const std::string where = "[house]";
-    if (!check_keys(*t,
-                    {"width", "height", "speed", "target", "activity_energy", "start", "goto_cost",
-                     "items"},
-                    where)) {
-      return false;
-    }
-    if (!num(*t, "width", where, limits::kSimWidth, c.width)) return false;
-    if (!num(*t, "height", where, limits::kSimHeight, c.height)) return false;
-    if (!num(*t, "speed", where, limits::kHouseSpeed, c.speed)) return false;
-    if (!num(*t, "target", where, limits::kHouseTarget, c.target)) return false;
-    if (!num(*t, "activity_energy", where, limits::kHouseActivityEnergy, c.activity_energy))
-      return false;
-    if (!integer(*t, "goto_cost", where, limits::kHouseGotoCost, c.goto_cost)) return false;
-    if (!get_string(*t, "start", where, true, Empty::kReject, start, &start_line)) return false;
-    std::vector<int> lines;
-    if (!get_strings(*t, "items", where, Empty::kAllow, c.items, &lines)) return false;
-    for (size_t i = 0; i < c.items.size(); ++i) {
-      for (size_t j = 0; j < i; ++j) {
-        if (c.items[i] == c.items[j]) return fail(lines[i], "duplicate item " + quote(c.items[i]));
-      }
-    }
-  } else {
-    return ok && fail(line_of(root), "a house needs a [house] table");
+  if (!read_house_table(root, c, start, start_line) || !read_drives(root, c)) return false;
+  if (!read_spots(root, c.spots, c.width, c.height)) return false;
+  c.start_spot = -1;
+  for (size_t i = 0; i < c.spots.size(); ++i) {
+    if (c.spots[i].name == start) c.start_spot = static_cast<int32_t>(i);
   }
+  if (c.start_spot < 0)
+    return fail(start_line, "'start' of [house] names no [[spot]]: " + quote(start));
+  std::vector<const toml::table*> ts;
+  if (!array_of_tables(root, "action", ts)) return false;
+  for (const toml::table* t : ts) {
+    HouseActivity a;
+    if (!read_activity(*t, c, a)) return false;
+    c.activities.push_back(std::move(a));
+  }
+  bool ok = true;
+  section(root, "goap", "[goap]", {"switch_margin"},
+          {{limits::kHouseSwitchMargin, &c.switch_margin}}, ok);
+  if (!ok) return false;
+  c.loop.better_margin = c.switch_margin;
+  int ul = line_of(root);
+  if (const toml::table* t =
+          section(root, "udgoap", "[udgoap]", {"max_expansions"},
+                  {{limits::kSimUdgoapMaxExpansions, &c.udgoap_max_expansions}}, ok)) {
+    ul = line_of(*t);
+  }
+  return ok && house_udgoap(c, ul);
+}
+
+// [house]: the room, the walking speed, the drives' target, the start spot and the items.
+bool Reader::read_house_table(const toml::table& root, HouseConfig& c, std::string& start,
+                              int& start_line) {
+  bool ok = true;
+  const std::string where = "[house]";
+  const toml::table* t = section(
+      root, "house", where,
+      {"width", "height", "speed", "target", "activity_energy", "start", "goto_cost", "items"},
+      {{limits::kSimWidth, &c.width},
+       {limits::kSimHeight, &c.height},
+       {limits::kHouseSpeed, &c.speed},
+       {limits::kHouseTarget, &c.target},
+       {limits::kHouseActivityEnergy, &c.activity_energy},
+       {limits::kHouseGotoCost, &c.goto_cost}},
+      ok);
+  if (t == nullptr) return ok && fail(line_of(root), "a house needs a [house] table");
+  if (!get_string(*t, "start", where, true, Empty::kReject, start, &start_line)) return false;
+  std::vector<int> lines;
+  if (!get_strings(*t, "items", where, Empty::kAllow, c.items, &lines)) return false;
+  for (size_t i = 0; i < c.items.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (c.items[i] == c.items[j]) return fail(lines[i], "duplicate item " + quote(c.items[i]));
+    }
+  }
+  return true;
+}
+
+bool Reader::read_drives(const toml::table& root, HouseConfig& c) {
   std::vector<const toml::table*> ts;
   if (!array_of_tables(root, "drive", ts)) return false;
   if (ts.size() > static_cast<size_t>(kMaxHouseDrives))
@@ -51,107 +92,80 @@ bool Reader::read_house(const toml::table& root, HouseConfig& c) {
     std::string name;
     int nl = 0;
     if (!get_string(*t, "name", "[[drive]]", true, Empty::kReject, name, &nl)) return false;
-    for (const std::string& o : c.drives) {
-      if (o == name) return fail(nl, "duplicate drive " + quote(name));
-    }
+    if (index_of(c.drives, name) >= 0) return fail(nl, "duplicate drive " + quote(name));
     double decay = 0.0, initial = 0.0;
-    if (!num(*t, "decay", "[[drive]]", limits::kHouseDecay, decay)) return false;
-    if (!num(*t, "initial", "[[drive]]", limits::kHouseInitial, initial)) return false;
+    if (!fields(*t, "[[drive]]",
+                {{limits::kHouseDecay, &decay}, {limits::kHouseInitial, &initial}})) {
+      return false;
+    }
     c.drives.push_back(name);
     c.decay.push_back(decay);
     c.initial.push_back(initial);
   }
   if (c.drives.empty()) return fail(line_of(root), "a house needs at least one [[drive]]");
-  if (!read_spots(root, c.spots, c.width, c.height)) return false;
-  c.start_spot = -1;
-  for (size_t i = 0; i < c.spots.size(); ++i) {
-    if (c.spots[i].name == start) c.start_spot = static_cast<int32_t>(i);
+  return true;
+}
+
+// One [[action]] of a house: its spot, the drive it runs until, the items it needs and gives, and
+// its gain per second on each drive.
+bool Reader::read_activity(const toml::table& t, const HouseConfig& c, HouseActivity& a) {
+  const std::string where = "[[action]]";
+  if (!check_keys(t, {"name", "cost", "at", "duration", "until", "gain", "needs", "gives"},
+                  where)) {
+    return false;
   }
-  if (c.start_spot < 0)
-    return fail(start_line, "'start' of [house] names no [[spot]]: " + quote(start));
-  auto find = [](const std::vector<std::string>& v, const std::string& n) {
-    for (size_t i = 0; i < v.size(); ++i) {
-      if (v[i] == n) return static_cast<int32_t>(i);
+  int nl = 0;
+  if (!get_string(t, "name", where, true, Empty::kReject, a.name, &nl)) return false;
+  if (a.name == "goto") return fail(nl, "'goto' is built in (one per spot, cost goto_cost)");
+  for (const HouseActivity& o : c.activities) {
+    if (o.name == a.name) return fail(nl, "duplicate action " + quote(a.name));
+  }
+  if (!integer(t, "cost", where, limits::kHouseCost, a.cost)) return false;
+  if (t.get("duration") == nullptr) return fail_missing(line_of(t), where, "duration");
+  if (!num(t, "duration", where, limits::kHouseDuration, a.duration)) return false;
+  std::string ref;
+  int rl = 0;
+  if (!get_string(t, "at", where, false, Empty::kReject, ref, &rl)) return false;
+  if (!ref.empty()) {
+    for (size_t i = 0; i < c.spots.size(); ++i) {
+      if (c.spots[i].name == ref) a.spot = static_cast<int32_t>(i);
     }
-    return -1;
+    if (a.spot < 0)
+      return fail(rl, "'at' of action " + quote(a.name) + " names no spot: " + quote(ref));
+  }
+  // until names a drive; needs and gives name items.
+  struct Named {
+    const char* key;
+    const char* what;
+    const std::vector<std::string>& names;
+    int32_t& out;
   };
-  ts.clear();
-  if (!array_of_tables(root, "action", ts)) return false;
-  for (const toml::table* t : ts) {
-    const std::string where = "[[action]]";
-    if (!check_keys(*t, {"name", "cost", "at", "duration", "until", "gain", "needs", "gives"},
-                    where)) {
-      return false;
-    }
-    HouseActivity a;
-    int nl = 0;
-    if (!get_string(*t, "name", where, true, Empty::kReject, a.name, &nl)) return false;
-    if (a.name == "goto") return fail(nl, "'goto' is built in (one per spot, cost goto_cost)");
-    for (const HouseActivity& o : c.activities) {
-      if (o.name == a.name) return fail(nl, "duplicate action " + quote(a.name));
-    }
-    if (!integer(*t, "cost", where, limits::kHouseCost, a.cost)) return false;
-    if (t->get("duration") == nullptr) return fail_missing(line_of(*t), where, "duration");
-    if (!num(*t, "duration", where, limits::kHouseDuration, a.duration)) return false;
-    std::string ref;
-    int rl = 0;
-    if (!get_string(*t, "at", where, false, Empty::kReject, ref, &rl)) return false;
-    if (!ref.empty()) {
-      for (size_t i = 0; i < c.spots.size(); ++i) {
-        if (c.spots[i].name == ref) a.spot = static_cast<int32_t>(i);
-      }
-      if (a.spot < 0)
-        return fail(rl, "'at' of action " + quote(a.name) + " names no spot: " + quote(ref));
-    }
+  for (const Named& n :
+       {Named{"until", "drive", c.drives, a.until}, Named{"needs", "item", c.items, a.needs},
+        Named{"gives", "item", c.items, a.gives}}) {
     ref.clear();
-    if (!get_string(*t, "until", where, false, Empty::kReject, ref, &rl)) return false;
-    if (!ref.empty() && (a.until = find(c.drives, ref)) < 0) {
-      return fail(rl, "'until' of action " + quote(a.name) + " names no drive: " + quote(ref));
+    if (!get_string(t, n.key, where, false, Empty::kReject, ref, &rl)) return false;
+    if (!ref.empty() && (n.out = index_of(n.names, ref)) < 0) {
+      return fail(rl, "'" + std::string(n.key) + "' of action " + quote(a.name) + " names no " +
+                          n.what + ": " + quote(ref));
     }
-    ref.clear();
-    if (!get_string(*t, "needs", where, false, Empty::kReject, ref, &rl)) return false;
-    if (!ref.empty() && (a.needs = find(c.items, ref)) < 0) {
-      return fail(rl, "'needs' of action " + quote(a.name) + " names no item: " + quote(ref));
-    }
-    ref.clear();
-    if (!get_string(*t, "gives", where, false, Empty::kReject, ref, &rl)) return false;
-    if (!ref.empty() && (a.gives = find(c.items, ref)) < 0) {
-      return fail(rl, "'gives' of action " + quote(a.name) + " names no item: " + quote(ref));
-    }
-    a.gain.assign(c.drives.size(), 0.0);
-    if (const toml::table* g = table(*t, "gain", ok)) {
-      for (const auto& [k, v] : *g) {
-        const int32_t d = find(c.drives, std::string(k.str()));
-        if (d < 0)
-          return fail(line_of(k.source()),
-                      "'gain' of action " + quote(a.name) + " names no drive: " + quote(k.str()));
-        if (!v.is_number()) return fail(line_of(v), "a gain must be a number (per second)");
-        const double x = v.value<double>().value_or(0.0);
-        if (!limit(line_of(v), k.str(), "gain of action " + quote(a.name), limits::kHouseGain, x))
-          return false;
-        a.gain[static_cast<size_t>(d)] = x;
-      }
-    }
-    if (!ok) return false;
-    c.activities.push_back(std::move(a));
   }
-  if (const toml::table* t = table(root, "goap", ok)) {
-    if (!check_keys(*t, {"switch_margin"}, "[goap]")) return false;
-    if (!num(*t, "switch_margin", "[goap]", limits::kHouseSwitchMargin, c.switch_margin))
-      return false;
-  }
-  if (!ok) return false;
-  c.loop.better_margin = c.switch_margin;
-  int ul = line_of(root);
-  if (const toml::table* t = table(root, "udgoap", ok)) {
-    if (!check_keys(*t, {"max_expansions"}, "[udgoap]")) return false;
-    if (!integer(*t, "max_expansions", "[udgoap]", limits::kSimUdgoapMaxExpansions,
-                 c.udgoap_max_expansions)) {
-      return false;
+  a.gain.assign(c.drives.size(), 0.0);
+  bool ok = true;
+  if (const toml::table* g = table(t, "gain", ok)) {
+    for (const auto& [k, v] : *g) {
+      const int32_t d = index_of(c.drives, std::string(k.str()));
+      if (d < 0)
+        return fail(line_of(k.source()),
+                    "'gain' of action " + quote(a.name) + " names no drive: " + quote(k.str()));
+      if (!v.is_number()) return fail(line_of(v), "a gain must be a number (per second)");
+      const double x = v.value<double>().value_or(0.0);
+      if (!limit(line_of(v), k.str(), "gain of action " + quote(a.name), limits::kHouseGain, x))
+        return false;
+      a.gain[static_cast<size_t>(d)] = x;
     }
-    ul = line_of(*t);
   }
-  return ok && house_udgoap(c, ul);
+  return ok;
 }
 
 // The UDGOAP world of a house, written as a docs/udgoap.md scenario and read by its reader: the

@@ -5,7 +5,10 @@
 
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "io/toml_reader.h"
@@ -115,6 +118,40 @@ class Reader : toml_detail::TomlReader {
     out = {(*a)[0].value<double>().value_or(0.0), (*a)[1].value<double>().value_or(0.0)};
     return true;
   }
+  // One numeric field of a table: its row of the limits table, whose `file` ("table.key") names
+  // its key, and where the value goes.
+  struct Field {
+    const LimitSpec& spec;
+    std::variant<double*, int32_t*, int64_t*> out;
+  };
+  // The FIELDS present in T, in order; the first one outside its limits fails.
+  bool fields(const toml::table& t, const std::string& where, std::initializer_list<Field> fs) {
+    for (const Field& f : fs) {
+      const std::string_view key = f.spec.file.substr(f.spec.file.rfind('.') + 1);
+      const bool read = std::visit(
+          [&](auto* out) {
+            if constexpr (std::is_same_v<decltype(out), double*>)
+              return num(t, key, where, f.spec, *out);
+            else
+              return integer(t, key, where, f.spec, *out);
+          },
+          f.out);
+      if (!read) return false;
+    }
+    return true;
+  }
+  // Sub-table KEY of T (optional), its keys checked against ALLOWED and its FIELDS read: the
+  // sub-table, or nullptr when absent or refused (then `ok` is false).
+  const toml::table* section(const toml::table& t, std::string_view key, const std::string& where,
+                             std::initializer_list<std::string_view> allowed,
+                             std::initializer_list<Field> fs, bool& ok) {
+    const toml::table* s = table(t, key, ok);
+    if (s != nullptr && !(check_keys(*s, allowed, where) && fields(*s, where, fs))) {
+      ok = false;
+      return nullptr;
+    }
+    return s;
+  }
   static std::string fmt(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", v);
@@ -125,8 +162,18 @@ class Reader : toml_detail::TomlReader {
                    double& max_seconds);
   bool read_spots(const toml::table& root, std::vector<NamedSpot>& spots, double w, double h);
   bool read_arena(const toml::table& root, ArenaConfig& c);
+  bool read_arena_spawning(const toml::table& root, ArenaConfig& c);
+  bool read_wizard(const toml::table& root, ArenaConfig& c);
+  bool read_antlion(const toml::table& root, ArenaConfig& c);
+  bool read_arena_goap(const toml::table& root, ArenaConfig& c);
+  bool read_arena_udgoap(const toml::table& root, ArenaConfig& c);
   bool read_house(const toml::table& root, HouseConfig& c);
+  bool read_house_table(const toml::table& root, HouseConfig& c, std::string& start,
+                        int& start_line);
+  bool read_drives(const toml::table& root, HouseConfig& c);
+  bool read_activity(const toml::table& t, const HouseConfig& c, HouseActivity& a);
   bool read_hospital(const toml::table& root, HospitalConfig& c);
+  bool read_crowd(const toml::table& root, HospitalConfig& c);
   bool house_udgoap(HouseConfig& c, int line);
 
   std::string dir_;
