@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "town_fixture.h"
 
 static char path_buf[4096];
 static const char* source_path(const char* dir, const char* rel) {
@@ -211,11 +212,7 @@ static void test_town(void) {
 
   topoplan_crowd_def_init(&cdef);
   CHECK_STATUS(topoplan_crowd_create(planner, &cdef, &crowd, error, sizeof error), TOPOPLAN_OK);
-  out.actions = actions;
-  out.capacity = kNpcs * 16;
-  out.offset = offset;
-  out.length = length;
-  out.status = status;
+  out = crowd_output_over(actions, kNpcs * 16, offset, length, status);
   CHECK_STATUS(topoplan_crowd_plan(crowd, &b, &out, &stats), TOPOPLAN_OK);
   CHECK(stats.served == kNpcs && stats.complete == 1);
   for (i = 0; i < kNpcs; ++i) {
@@ -272,14 +269,8 @@ static town_run copied, by_handle;
 
 /* Clears `r` and returns the output over its arrays. */
 static topoplan_crowd_output run_output(town_run* r) {
-  topoplan_crowd_output out;
   memset(r, 0, sizeof *r);
-  out.actions = r->actions;
-  out.capacity = 3000 * 16;
-  out.offset = r->offset;
-  out.length = r->length;
-  out.status = r->status;
-  return out;
+  return crowd_output_over(r->actions, 3000 * 16, r->offset, r->length, r->status);
 }
 
 /* The NPCs of `r` against the copied run: same answers; returns how many came by handle. */
@@ -307,12 +298,10 @@ static int64_t same_plans(const topoplan_crowd* crowd, const town_run* r, int64_
 }
 
 static void test_handles(const char* dir) {
-  topoplan_task* task = NULL;
-  topoplan_crowd_planner* planner = NULL;
+  town_fixture f;
+  topoplan_crowd_planner* planner;
   topoplan_plan_cache* cache = NULL;
   topoplan_crowd *plain = NULL, *crowd = NULL;
-  topoplan_town* town = NULL;
-  topoplan_town_def def;
   topoplan_crowd_def cdef;
   topoplan_crowd_batch b;
   topoplan_crowd_output out;
@@ -323,22 +312,15 @@ static void test_handles(const char* dir) {
   int32_t len = -1, len2 = -1;
   uint32_t epoch = 0, epoch2 = 0;
   int64_t i, used = -1, capacity = -1, cursor = 0, frames = 0, fallback = 0;
-  char error[512], path[1024];
+  char error[512];
   /* A town where ℙ gives up on some NPCs (not the goap-level town: ℙ's relaxed reachability
    * proofs answer all its NPCs, docs/algorithm.md). */
-  snprintf(path, sizeof path, "%s/domains/goap/castle-guard.toml", dir);
-  CHECK_STATUS(topoplan_task_load(path, TOPOPLAN_FORMAT_AUTO, &task, error, sizeof error),
-               TOPOPLAN_OK);
-  if (task == NULL) return;
-  CHECK_STATUS(topoplan_crowd_planner_create(task, &planner, error, sizeof error), TOPOPLAN_OK);
+  if (!town_open(&f, dir, "domains/goap/castle-guard.toml", 3000, 11)) return;
+  planner = f.planner;
+  b = f.batch;
   CHECK_STATUS(topoplan_plan_cache_create(planner, 4096, 16, &cache, error, sizeof error),
                TOPOPLAN_OK);
-  topoplan_town_def_init(&def);
-  def.npcs = 3000;
-  def.seed = 11;
-  CHECK_STATUS(topoplan_town_create(planner, &def, &town, error, sizeof error), TOPOPLAN_OK);
-  if (planner == NULL || cache == NULL || town == NULL) return;
-  CHECK_STATUS(topoplan_town_batch(town, &b), TOPOPLAN_OK);
+  if (cache == NULL) return;
   topoplan_crowd_def_init(&cdef);
   CHECK_STATUS(topoplan_crowd_create(planner, &cdef, &plain, error, sizeof error), TOPOPLAN_OK);
   cdef.cache = cache;
@@ -407,9 +389,7 @@ static void test_handles(const char* dir) {
   topoplan_crowd_free(crowd);
   topoplan_crowd_free(plain);
   topoplan_plan_cache_free(cache);
-  topoplan_town_free(town);
-  topoplan_crowd_planner_free(planner);
-  topoplan_task_free(task);
+  town_close(&f);
 }
 
 /* The planner chain from C (topoplan_crowd_create_with_chain): on a GOAP town the default
@@ -462,12 +442,10 @@ static int64_t lost_fallback(const topoplan_crowd_batch* b, const town_run* r, i
 }
 
 static void test_chain(const char* dir) {
-  topoplan_task* task = NULL;
-  topoplan_crowd_planner* planner = NULL;
+  town_fixture f;
+  topoplan_crowd_planner* planner;
   topoplan_plan_cache* cache = NULL;
   topoplan_crowd* crowd = NULL;
-  topoplan_town* town = NULL;
-  topoplan_town_def def;
   topoplan_crowd_def cdef;
   topoplan_crowd_chain chain;
   topoplan_crowd_class_chain per_class[2];
@@ -477,21 +455,13 @@ static void test_chain(const char* dir) {
   static topoplan_plan_handle handles[3000];
   int32_t guard = -1;
   int64_t i, fallback = 0, guard_fallback = 0, used = -1, capacity = -1;
-  char error[512], path[1024];
+  char error[512];
   /* The castle-guard town: ℙ gives up on guards only (not the goap-level town: ℙ's relaxed
    * reachability proofs answer all its NPCs, docs/algorithm.md). */
-  snprintf(path, sizeof path, "%s/domains/goap/castle-guard.toml", dir);
-  CHECK_STATUS(topoplan_task_load(path, TOPOPLAN_FORMAT_AUTO, &task, error, sizeof error),
-               TOPOPLAN_OK);
-  if (task == NULL) return;
-  CHECK_STATUS(topoplan_task_find_class(task, "guard", &guard), TOPOPLAN_OK);
-  CHECK_STATUS(topoplan_crowd_planner_create(task, &planner, error, sizeof error), TOPOPLAN_OK);
-  topoplan_town_def_init(&def);
-  def.npcs = 3000;
-  def.seed = 7;
-  CHECK_STATUS(topoplan_town_create(planner, &def, &town, error, sizeof error), TOPOPLAN_OK);
-  if (planner == NULL || town == NULL) return;
-  CHECK_STATUS(topoplan_town_batch(town, &b), TOPOPLAN_OK);
+  if (!town_open(&f, dir, "domains/goap/castle-guard.toml", 3000, 7)) return;
+  planner = f.planner;
+  b = f.batch;
+  CHECK_STATUS(topoplan_task_find_class(f.task, "guard", &guard), TOPOPLAN_OK);
 
   /* The defaults are CrowdDef's. */
   memset(&chain, 0x5a, sizeof chain);
@@ -658,9 +628,7 @@ static void test_chain(const char* dir) {
                                                      error, sizeof error),
                TOPOPLAN_INVALID_ARGUMENT);
 
-  topoplan_town_free(town);
-  topoplan_crowd_planner_free(planner);
-  topoplan_task_free(task);
+  town_close(&f);
 }
 
 static char* read_all(const char* path, size_t* size) {
@@ -771,55 +739,36 @@ static void test_sim(const char* dir, const char* cli) {
  * unsolvable, each plan valid, some answered by the fallback. */
 static void test_real_domain(const char* dir) {
   enum { kNpcs = 2000 };
-  topoplan_task* task = NULL;
-  topoplan_crowd_planner* planner = NULL;
+  town_fixture f;
   topoplan_crowd* crowd = NULL;
-  topoplan_town* town = NULL;
-  topoplan_town_def def;
   topoplan_crowd_def cdef;
-  topoplan_crowd_batch b;
   topoplan_crowd_stats stats;
   topoplan_crowd_output out;
   static int32_t actions[kNpcs * 64];
   static uint32_t offset[kNpcs];
   static uint16_t length[kNpcs], status[kNpcs];
-  char path[1024], error[512];
+  char error[512];
   int64_t i, solved = 0, by_fallback = 0;
   int32_t words;
-  snprintf(path, sizeof path, "%s/domains/real/gpgoap-soldier.toml", dir);
-  CHECK_STATUS(topoplan_task_load(path, TOPOPLAN_FORMAT_NATIVE, &task, error, sizeof error),
-               TOPOPLAN_OK);
-  if (task == NULL) return;
-  CHECK_STATUS(topoplan_crowd_planner_create(task, &planner, error, sizeof error), TOPOPLAN_OK);
-  if (planner == NULL) return;
-  words = topoplan_crowd_planner_words(planner);
-  topoplan_town_def_init(&def);
-  def.npcs = kNpcs;
-  CHECK_STATUS(topoplan_town_create(planner, &def, &town, error, sizeof error), TOPOPLAN_OK);
-  if (town == NULL) return;
-  CHECK_STATUS(topoplan_town_batch(town, &b), TOPOPLAN_OK);
+  /* The town's default seed (topoplan_town_def_init). */
+  if (!town_open(&f, dir, "domains/real/gpgoap-soldier.toml", kNpcs, 1)) return;
+  words = topoplan_crowd_planner_words(f.planner);
   topoplan_crowd_def_init(&cdef);
-  CHECK_STATUS(topoplan_crowd_create(planner, &cdef, &crowd, error, sizeof error), TOPOPLAN_OK);
-  out.actions = actions;
-  out.capacity = kNpcs * 64;
-  out.offset = offset;
-  out.length = length;
-  out.status = status;
-  CHECK_STATUS(topoplan_crowd_plan(crowd, &b, &out, &stats), TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_crowd_create(f.planner, &cdef, &crowd, error, sizeof error), TOPOPLAN_OK);
+  out = crowd_output_over(actions, kNpcs * 64, offset, length, status);
+  CHECK_STATUS(topoplan_crowd_plan(crowd, &f.batch, &out, &stats), TOPOPLAN_OK);
   CHECK(stats.served == kNpcs && stats.complete == 1 && stats.no_plan == 0);
   for (i = 0; i < kNpcs; ++i) {
     CHECK((status[i] & (TOPOPLAN_CROWD_SOLVED | TOPOPLAN_CROWD_UNSOLVABLE)) != 0);
     if (status[i] & TOPOPLAN_CROWD_SOLVED) {
       ++solved;
-      check_npc(task, planner, &b, actions, offset, length, i, words);
+      check_npc(f.task, f.planner, &f.batch, actions, offset, length, i, words);
     }
     if (status[i] & TOPOPLAN_CROWD_FALLBACK) ++by_fallback;
   }
   CHECK(solved > 0 && by_fallback > 0);
   topoplan_crowd_free(crowd);
-  topoplan_town_free(town);
-  topoplan_crowd_planner_free(planner);
-  topoplan_task_free(task);
+  town_close(&f);
 }
 
 int main(int argc, char** argv) {

@@ -10,6 +10,7 @@
 #include "topoplan/c/topoplan_c.h"
 
 #include "check.h"
+#include "town_fixture.h"
 
 static char path_buf[4096];
 static const char* source_path(const char* dir, const char* rel) {
@@ -460,13 +461,7 @@ typedef struct crowd_output {
 static crowd_output out_a, out_b;
 
 static topoplan_crowd_output view(crowd_output* o, int64_t capacity) {
-  topoplan_crowd_output v;
-  v.actions = o->actions;
-  v.capacity = capacity;
-  v.offset = o->offset;
-  v.length = o->length;
-  v.status = o->status;
-  return v;
+  return crowd_output_over(o->actions, capacity, o->offset, o->length, o->status);
 }
 
 /* A batch of Horse Breeders in every state, with every goal; checked against ℙ one at a time. */

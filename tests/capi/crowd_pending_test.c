@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "topoplan/c/topoplan_c.h"
+#include "town_fixture.h"
 
 #define NPCS 3000
 
@@ -23,13 +24,7 @@ typedef struct run {
 static run reference, framed;
 
 static topoplan_crowd_output output_of(run* r, int32_t max_len) {
-  topoplan_crowd_output o;
-  o.actions = r->actions;
-  o.capacity = (int64_t)NPCS * max_len;
-  o.offset = r->offset;
-  o.length = r->length;
-  o.status = r->status;
-  return o;
+  return crowd_output_over(r->actions, (int64_t)NPCS * max_len, r->offset, r->length, r->status);
 }
 
 static int64_t count_bits(const run* r, uint16_t bits) {
@@ -39,12 +34,11 @@ static int64_t count_bits(const run* r, uint16_t bits) {
 }
 
 int main(int argc, char** argv) {
-  char error[512], path[1024];
-  topoplan_task* task = NULL;
-  topoplan_crowd_planner* planner = NULL;
+  char error[512];
+  town_fixture f;
+  topoplan_task* task;
+  topoplan_crowd_planner* planner;
   topoplan_crowd* crowd = NULL;
-  topoplan_town* town = NULL;
-  topoplan_town_def def;
   topoplan_crowd_def cdef;
   topoplan_crowd_chain chain;
   topoplan_crowd_batch b;
@@ -61,17 +55,10 @@ int main(int argc, char** argv) {
     fprintf(stderr, "usage: test_capi_crowd_pending REPO_DIR\n");
     return 2;
   }
-  snprintf(path, sizeof path, "%s/domains/goap/castle-guard.toml", argv[1]);
-  CHECK_STATUS(topoplan_task_load(path, TOPOPLAN_FORMAT_AUTO, &task, error, sizeof error),
-               TOPOPLAN_OK);
-  if (task == NULL) return 1;
-  CHECK_STATUS(topoplan_crowd_planner_create(task, &planner, error, sizeof error), TOPOPLAN_OK);
-  topoplan_town_def_init(&def);
-  def.npcs = NPCS;
-  def.seed = 7;
-  CHECK_STATUS(topoplan_town_create(planner, &def, &town, error, sizeof error), TOPOPLAN_OK);
-  if (planner == NULL || town == NULL) return 1;
-  CHECK_STATUS(topoplan_town_batch(town, &b), TOPOPLAN_OK);
+  if (!town_open(&f, argv[1], "domains/goap/castle-guard.toml", NPCS, 7)) return 1;
+  task = f.task;
+  planner = f.planner;
+  b = f.batch;
   max_len = topoplan_crowd_planner_max_plan_length(planner);
   CHECK(max_len <= 64);
   words = topoplan_crowd_planner_words(planner);
@@ -175,9 +162,7 @@ int main(int argc, char** argv) {
   free(goal);
   free(init);
   topoplan_crowd_free(crowd);
-  topoplan_town_free(town);
-  topoplan_crowd_planner_free(planner);
-  topoplan_task_free(task);
+  town_close(&f);
   printf("%d checks, %d failures\n", checks, failures);
   return failures == 0 ? 0 : 1;
 }
