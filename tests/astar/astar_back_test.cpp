@@ -24,10 +24,8 @@ using testing::RandomTaskSpec;
 using testing::compile_or_die;
 using testing::names;
 
-TEST(AStarBack, IsRegistered) {
-  const PlannerInfo* p = find_planner("astar-back");
-  ASSERT_NE(p, nullptr);
-  EXPECT_EQ(p->plan.get(), &plan_astar_back);
+TEST(AStarBack, KeepsTheColdContract) {
+  testing::expect_cold_contract("astar-back", plan_astar_back);
 }
 
 TEST(AStarBack, HorseBreederGolden) {
@@ -55,14 +53,6 @@ TEST(AStarBack, HorseBreeder000AgreesWithExact) {
   ASSERT_EQ(e.status, PlanStatus::kSolved);
   EXPECT_EQ(r.cost, e.cost);
   EXPECT_TRUE(validate_plan(d, inst, r.actions).valid);
-}
-
-TEST(AStarBack, EmptyPlanWhenGoalHolds) {
-  testing::expect_empty_plan_when_goal_holds(plan_astar_back);
-}
-
-TEST(AStarBack, UnreachableGoalValueIsUnsolvable) {
-  testing::expect_unreachable_goal_value_unsolvable(plan_astar_back);
 }
 
 // Two binary variables a, b; init a=0, b=0; goal a=1, b=0.
@@ -113,18 +103,6 @@ TEST(AStarBack, UndefinedPreRegressesToAFreeVariable) {
   const PlanResult b = plan_astar_back(d, make_instance({3}, {2}));
   ASSERT_EQ(b.status, PlanStatus::kSolved);
   EXPECT_EQ(names(d, b.actions), (std::vector<std::string>{"Teleport"}));
-}
-
-TEST(AStarBack, ExpansionLimitIsNotAProof) {
-  testing::expect_expansion_limit_not_a_proof(plan_astar_back);
-}
-
-TEST(AStarBack, MemoryLimitIsNotAProof) {
-  testing::expect_memory_limit_not_a_proof(plan_astar_back);
-}
-
-TEST(AStarBack, BadInstanceIsReportedNotCrashed) {
-  testing::expect_bad_instance_reported(plan_astar_back);
 }
 
 // Same status as the exact search, the same optimal objective value, a valid plan; one planner
@@ -185,9 +163,7 @@ TEST(AStarBackDifferential, UnitCostTasks) {
 }
 
 TEST(AStarBackDifferential, TotalGoalsNoClasses) {
-  RandomTaskSpec spec;
-  spec.partial_goal = 0;
-  spec.classes = 0;
+  RandomTaskSpec spec{.classes = 0, .partial_goal = 0};
   expect_both_outcomes(differential(spec, 2000, 300), 300);
 }
 
@@ -198,37 +174,23 @@ TEST(AStarBackDifferential, MostlyPartialGoals) {
 }
 
 TEST(AStarBackDifferential, MultiEffectAndUndefinedPre) {
-  RandomTaskSpec spec;
-  spec.multi_effect = 0.6;
-  spec.undefined_pre = 0.3;
+  RandomTaskSpec spec{.multi_effect = 0.6, .undefined_pre = 0.3};
   expect_both_outcomes(differential(spec, 2800, 300), 300);
 }
 
 TEST(AStarBackDifferential, PusTasks) {
-  RandomTaskSpec spec;
-  spec.pus = true;
-  spec.max_vars = 7;
+  RandomTaskSpec spec{.max_vars = 7, .pus = true};
   expect_both_outcomes(differential(spec, 3000, 300), 300);
 }
 
 TEST(AStarBackDifferential, LargerTasks) {
-  RandomTaskSpec spec;
-  spec.min_vars = 6;
-  spec.max_vars = 10;
-  spec.max_values = 5;
-  spec.max_actions = 60;
-  spec.prevail = 0.12;
-  spec.partial_goal = 0.6;
-  expect_both_outcomes(differential(spec, 4000, 100), 100);
+  expect_both_outcomes(differential(testing::kLargerTasks, 4000, 100), 100);
 }
 
 // Under tight expansion and memory limits the answer is a correct plan, a limit, or a proof
 // the exact search confirms — never a wrong kUnsolvable.
 TEST(AStarBackDifferential, LimitIsNeverReportedAsUnsolvable) {
-  RandomTaskSpec spec;
-  spec.min_vars = 4;
-  spec.max_vars = 8;
-  spec.max_actions = 30;
+  RandomTaskSpec spec{.min_vars = 4, .max_vars = 8, .max_actions = 30};
   int limited = 0, solvable = 0;
   for (uint64_t seed = 5000; seed < 5200; ++seed) {
     const auto task = random_task(seed, spec);

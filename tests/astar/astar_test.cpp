@@ -19,10 +19,8 @@ using testing::RandomTaskSpec;
 
 using testing::compile_or_die;
 
-TEST(AStar, IsRegistered) {
-  const PlannerInfo* p = find_planner("astar");
-  ASSERT_NE(p, nullptr);
-  EXPECT_EQ(p->plan.get(), &plan_astar);
+TEST(AStar, KeepsTheColdContract) {
+  testing::expect_cold_contract("astar", plan_astar);
 }
 
 TEST(AStar, HorseBreederFeedsTheHorses) {
@@ -36,26 +34,6 @@ TEST(AStar, HorseBreederFeedsTheHorses) {
   ASSERT_EQ(e.status, PlanStatus::kSolved);
   EXPECT_EQ(r.cost, e.cost);
   EXPECT_EQ(r.stats.engine, "astar");
-}
-
-TEST(AStar, EmptyPlanWhenGoalHolds) {
-  testing::expect_empty_plan_when_goal_holds(plan_astar);
-}
-
-TEST(AStar, UnreachableGoalValueIsUnsolvable) {
-  testing::expect_unreachable_goal_value_unsolvable(plan_astar);
-}
-
-TEST(AStar, ExpansionLimitIsNotAProof) {
-  testing::expect_expansion_limit_not_a_proof(plan_astar);
-}
-
-TEST(AStar, MemoryLimitIsNotAProof) {
-  testing::expect_memory_limit_not_a_proof(plan_astar);
-}
-
-TEST(AStar, BadInstanceIsReportedNotCrashed) {
-  testing::expect_bad_instance_reported(plan_astar);
 }
 
 // Differential test against the exact search: same status, same optimal objective value, and
@@ -109,28 +87,17 @@ TEST(AStarDifferential, UnitCostTasks) {
 }
 
 TEST(AStarDifferential, TotalGoalsNoClasses) {
-  RandomTaskSpec spec;
-  spec.partial_goal = 0;
-  spec.classes = 0;
+  RandomTaskSpec spec{.classes = 0, .partial_goal = 0};
   differential(spec, 2000, 300);
 }
 
 TEST(AStarDifferential, PusTasks) {
-  RandomTaskSpec spec;
-  spec.pus = true;
-  spec.max_vars = 7;
+  RandomTaskSpec spec{.max_vars = 7, .pus = true};
   differential(spec, 3000, 300);
 }
 
 TEST(AStarDifferential, LargerTasks) {
-  RandomTaskSpec spec;
-  spec.min_vars = 6;
-  spec.max_vars = 10;
-  spec.max_values = 5;
-  spec.max_actions = 60;
-  spec.prevail = 0.12;
-  spec.partial_goal = 0.6;
-  differential(spec, 4000, 100);
+  differential(testing::kLargerTasks, 4000, 100);
 }
 
 }  // namespace

@@ -27,6 +27,15 @@ struct RandomTaskSpec {
   int32_t instances = 4;
 };
 
+// Larger tasks (6-10 variables, up to 60 actions, few prevails, mostly partial goals): the
+// differential tests' widest sweep, the same for every A*.
+inline constexpr RandomTaskSpec kLargerTasks{.min_vars = 6,
+                                             .max_vars = 10,
+                                             .max_values = 5,
+                                             .max_actions = 60,
+                                             .prevail = 0.12,
+                                             .partial_goal = 0.6};
+
 struct RandomTask {
   DomainDef def;
   std::vector<Instance> instances;

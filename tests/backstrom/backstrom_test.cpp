@@ -4,6 +4,7 @@
 
 #include "../astar/random_tasks.h"
 #include "../support/horse_breeder.h"
+#include "cold_contract.h"
 #include "topoplan/runtime/validate.h"
 #include "topoplan/tools/families.h"
 #include "topoplan/tools/search.h"
@@ -14,9 +15,7 @@ namespace {
 
 TEST(Backstrom, IsRegisteredByTheTools) {
   register_tools_planners();
-  const PlannerInfo* p = find_planner("backstrom");
-  ASSERT_NE(p, nullptr);
-  EXPECT_EQ(p->plan.get(), &plan_backstrom);
+  testing::expect_registered("backstrom", plan_backstrom);
 }
 
 TEST(Backstrom, RefusesNonSingleValuedDomains) {

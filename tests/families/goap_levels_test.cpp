@@ -31,15 +31,14 @@ TEST(GoapLevels, SameSeedSameLevelOtherSeedOtherLevel) {
 }
 
 TEST(GoapLevels, SizesFollowTheParameters) {
-  GoapLevelParams p;
-  p.locations = 50;
-  p.items = 4;
-  p.doors = 3;
-  p.needs = 3;
-  p.classes = 3;
-  p.instances = 7;
-  p.patrol_percent = 0;
-  p.key_percent = 100;
+  GoapLevelParams p{.locations = 50,
+                    .items = 4,
+                    .doors = 3,
+                    .needs = 3,
+                    .classes = 3,
+                    .instances = 7,
+                    .patrol_percent = 0,
+                    .key_percent = 100};
   const Task t = goap_level(p);
   const Domain& d = t.domain;
   EXPECT_EQ(d.domain_size(*d.find_variable("location")), 50);

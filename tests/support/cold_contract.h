@@ -1,16 +1,27 @@
 // What every cold planner (a PlanFn of the registry) answers on Horse Breeder (Table 1 of the
 // SAS paper): an empty plan when the goal holds; a proof of unsolvability for a goal value no
 // action produces; a limit that is reached is never a proof; a malformed instance is an answer
-// with a message, never a crash. Each planner's tests call these with its own entry.
+// with a message, never a crash. Each planner's tests call expect_cold_contract with its own
+// entry.
 #pragma once
 
 #include <gtest/gtest.h>
+
+#include <string_view>
+#include <utility>
 
 #include "compile.h"
 #include "horse_breeder.h"
 #include "topoplan/runtime/plan.h"
 
 namespace topoplan::testing {
+
+// The registry answers NAME with this planner's entry.
+inline void expect_registered(std::string_view name, PlanFn plan) {
+  const PlannerInfo* p = find_planner(name);
+  ASSERT_NE(p, nullptr) << name;
+  EXPECT_EQ(p->plan.get(), plan) << name;
+}
 
 inline void expect_empty_plan_when_goal_holds(PlanFn plan) {
   const Domain d = compile_or_die(horse_breeder_003_def());
@@ -52,6 +63,23 @@ inline void expect_bad_instance_reported(PlanFn plan) {
   const PlanResult r = plan(d, make_instance({0, 0}, {2, 0, 2}), {});
   EXPECT_NE(r.status, PlanStatus::kSolved);
   EXPECT_FALSE(r.message.empty());
+}
+
+// The whole contract, each part traced by its name: the registry entry NAME, then the five
+// answers above.
+inline void expect_cold_contract(std::string_view name, PlanFn plan) {
+  const std::pair<const char*, void (*)(PlanFn)> parts[] = {
+      {"empty plan when the goal holds", expect_empty_plan_when_goal_holds},
+      {"unreachable goal value", expect_unreachable_goal_value_unsolvable},
+      {"expansion limit", expect_expansion_limit_not_a_proof},
+      {"memory limit", expect_memory_limit_not_a_proof},
+      {"bad instance", expect_bad_instance_reported},
+  };
+  expect_registered(name, plan);
+  for (const auto& part : parts) {
+    SCOPED_TRACE(part.first);
+    part.second(plan);
+  }
 }
 
 }  // namespace topoplan::testing

@@ -192,13 +192,8 @@ std::span<const std::string_view> town_names() {
 }
 
 GoapLevelParams goap_level_town_params() {
-  GoapLevelParams params;
-  params.locations = 12;
-  params.items = 3;
-  params.doors = 2;
-  params.needs = 2;
-  params.classes = 3;
-  params.instances = 12;
+  GoapLevelParams params{
+      .locations = 12, .items = 3, .doors = 2, .needs = 2, .classes = 3, .instances = 12};
   return params;
 }
 
