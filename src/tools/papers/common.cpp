@@ -31,6 +31,22 @@ PairTable prevail_table(const Domain& d, std::span<const uint8_t> mask) {
   return t;
 }
 
+Ids::Ids(const Domain& d, std::span<const uint8_t> mask) {
+  const int32_t m = d.num_variables();
+  offset.assign(static_cast<size_t>(m) + 1, 0);
+  for (VarId v = 0; v < m; ++v) offset[v + 1] = offset[v] + d.domain_size(v);
+  producer.assign(size(), -1);
+  for (ActionId a = 0; a < d.num_actions(); ++a) {
+    if (mask[static_cast<size_t>(a)] == 0) continue;
+    const Effect& e = d.effects(a)[0];
+    producer[slot(e.var, e.post)] = a;
+  }
+}
+
+std::string fact(const Domain& d, VarId v, ValueId x) {
+  return d.variable_name(v) + "=" + d.value_name(v, x);
+}
+
 PlanResult timed(PlanResult r, std::chrono::steady_clock::time_point start) {
   r.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

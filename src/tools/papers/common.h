@@ -1,6 +1,7 @@
 // What the papers' planners (topo_ijcai.cpp, topo_sas.cpp) share: the constant-time prv(a)[v]
-// their procedures assume, and the end of a call (validate the emitted plan, fill the result).
-// Internal to topoplan::tools.
+// their procedures assume, the IDs with their producers, Procedure 2 (DFSTopo), which both papers
+// write alike but for the pre-condition edge it skips, and the end of a call (validate the
+// emitted plan, fill the result). Internal to topoplan::tools.
 #pragma once
 
 #include <atomic>
@@ -61,6 +62,45 @@ class PairTable {
 // O(Σ|prv(a)|). The papers count this lookup as one step and their bounds rest on it; a scan of
 // a's prevail list would make the figures measure list lengths instead of the algorithms.
 [[nodiscard]] PairTable prevail_table(const Domain& d, std::span<const uint8_t> mask);
+
+// The IDs of both papers: one slot per (variable, value), and a^x_v, the action of the mask
+// producing v = x (-1: a ghost, no action produces it).
+struct Ids {
+  Ids(const Domain& d, std::span<const uint8_t> mask);
+  [[nodiscard]] int32_t slot(VarId v, ValueId x) const { return offset[v] + x; }
+  [[nodiscard]] size_t size() const { return static_cast<size_t>(offset.back()); }
+  std::vector<int32_t> offset;     // per variable, its first slot; one past the last at the end
+  std::vector<ActionId> producer;  // per slot
+};
+
+// "v=x", as the fail messages name a fact.
+[[nodiscard]] std::string fact(const Domain& d, VarId v, ValueId x);
+
+// The colours of Procedures 1-3: white (not in the plan), yellow (in the plan, not emitted), blue
+// (on DFSTopo's stack), green (emitted).
+enum class Color : uint8_t { kWhite, kYellow, kBlue, kGreen };
+
+// Procedure 2, DFSTopo(a): emits a after its yellow predecessors `preds[a]` (2.2-2.11). The edge
+// from the producer of a's pre-condition is skipped (2.3) when skips_pre(a) says so, each paper by
+// its own rule. A blue predecessor b is a cycle (2.4): returns on_cycle(b, a), the paper's fail.
+template <class SkipsPre, class OnCycle>
+bool dfs_topo(const Domain& d, const Ids& ids, const std::vector<std::vector<ActionId>>& preds,
+              std::vector<Color>& color, ActionId a, const SkipsPre& skips_pre,
+              const OnCycle& on_cycle, std::vector<ActionId>& plan) {
+  color[a] = Color::kBlue;  // (2.1)
+  const Effect& ea = d.effects(a)[0];
+  const ActionId pre_producer = ids.producer[ids.slot(ea.var, ea.pre)];
+  const bool skip = skips_pre(a);
+  for (const ActionId b : preds[static_cast<size_t>(a)]) {  // (2.2)
+    if (skip && b == pre_producer) continue;                // (2.3)
+    if (color[b] == Color::kBlue) return on_cycle(b, a);    // (2.4)
+    if (color[b] == Color::kYellow && !dfs_topo(d, ids, preds, color, b, skips_pre, on_cycle, plan))
+      return false;  // (2.6-2.7)
+  }
+  color[a] = Color::kGreen;  // (2.11)
+  plan.push_back(a);
+  return true;
+}
 
 // The tail of a call of a papers' planner started at `start`: when `ran` is false, kGaveUp with
 // `fail_message` (the paper's "fail"); otherwise the emitted plan is validated, and an invalid one

@@ -50,7 +50,7 @@ namespace {
 
 std::atomic<int64_t> g_invalid_plans{0};
 
-enum class Color : uint8_t { kWhite, kYellow, kBlue, kGreen };
+using papers::Color;
 
 struct Fail {
   std::string where;
@@ -59,18 +59,12 @@ struct Fail {
 class TopoIjcai {
  public:
   TopoIjcai(const Domain& d, const Instance& inst, const ClassReport& report)
-      : d_(d), inst_(inst), prv_(papers::prevail_table(d, d.action_mask(inst.npc_class))) {
+      : d_(d),
+        inst_(inst),
+        prv_(papers::prevail_table(d, d.action_mask(inst.npc_class))),
+        ids_(d, d.action_mask(inst.npc_class)) {
     const int32_t m = d.num_variables();
-    offset_.assign(static_cast<size_t>(m) + 1, 0);
-    for (VarId v = 0; v < m; ++v) offset_[v + 1] = offset_[v] + d.domain_size(v);
-    producer_.assign(static_cast<size_t>(offset_[m]), -1);
-    next_.assign(static_cast<size_t>(offset_[m]), -1);
-    const auto mask = d.action_mask(inst.npc_class);
-    for (ActionId a = 0; a < d.num_actions(); ++a) {
-      if (!mask[a]) continue;
-      const Effect& e = d.effects(a)[0];
-      producer_[slot(e.var, e.post)] = a;
-    }
+    next_.assign(ids_.size(), -1);
     color_.assign(static_cast<size_t>(d.num_actions()), Color::kWhite);
     preds_.assign(static_cast<size_t>(d.num_actions()), {});
     first_mod_.assign(static_cast<size_t>(m), -1);
@@ -101,7 +95,7 @@ class TopoIjcai {
       for (const Fact& f : d_.prevail(a)) {  // (3.10), R5
         const VarId vj = f.var;
         const ValueId q = f.value;
-        const ActionId b = producer_[slot(vj, q)];
+        const ActionId b = ids_.producer[slot(vj, q)];
         if (q != inst_.init[vj]) {  // (3.11)
           if (b < 0)
             return fail("3.12", "prevail " + fact(vj, q) + " of " + d_.action_name(a) +
@@ -131,11 +125,9 @@ class TopoIjcai {
   [[nodiscard]] const std::string& fail_message() const { return fail_.where; }
 
  private:
-  [[nodiscard]] int32_t slot(VarId v, ValueId x) const { return offset_[v] + x; }
+  [[nodiscard]] int32_t slot(VarId v, ValueId x) const { return ids_.slot(v, x); }
 
-  [[nodiscard]] std::string fact(VarId v, ValueId x) const {
-    return d_.variable_name(v) + "=" + d_.value_name(v, x);
-  }
+  [[nodiscard]] std::string fact(VarId v, ValueId x) const { return papers::fact(d_, v, x); }
 
   bool fail(const char* line, const std::string& why) {
     fail_.where = std::string("fail at (") + line + "): " + why;
@@ -153,7 +145,7 @@ class TopoIjcai {
 
   // Procedure 1 (R3). `caller` names the line of Procedure 3 that called it.
   bool build_chain(VarId v, ValueId s, ValueId g, const char* caller) {
-    const ActionId ag = producer_[slot(v, g)];
+    const ActionId ag = ids_.producer[slot(v, g)];
     if (ag < 0)
       return fail("1.2", "no action produces " + fact(v, g) + " (called at " + caller + ")");
     if (color_[ag] != Color::kWhite)
@@ -161,11 +153,11 @@ class TopoIjcai {
                   d_.action_name(ag) + " is already in the plan (called at " + caller + ")");
     make_yellow(ag);  // (1.4)
     ValueId y = d_.effects(ag)[0].pre;
-    add_edge(producer_[slot(v, y)], ag);
+    add_edge(ids_.producer[slot(v, y)], ag);
     if (next_[slot(v, y)] < 0) next_[slot(v, y)] = ag;  // (1.5-1.6)
     ActionId first = ag;
     while (y != s) {  // (1.8)
-      const ActionId ay = producer_[slot(v, y)];
+      const ActionId ay = ids_.producer[slot(v, y)];
       if (ay < 0)
         return fail("1.9", "no action produces " + fact(v, y) + " (called at " + caller + ")");
       if (color_[ay] == Color::kYellow)
@@ -174,37 +166,29 @@ class TopoIjcai {
       make_yellow(ay);  // (1.13)
       const ValueId x = y;
       y = d_.effects(ay)[0].pre;
-      add_edge(producer_[slot(v, y)], producer_[slot(v, x)]);
-      if (next_[slot(v, y)] < 0) next_[slot(v, y)] = producer_[slot(v, x)];  // (1.14-1.15)
+      add_edge(ids_.producer[slot(v, y)], ids_.producer[slot(v, x)]);
+      if (next_[slot(v, y)] < 0) next_[slot(v, y)] = ids_.producer[slot(v, x)];  // (1.14-1.15)
       first = ay;
     }
     if (s == inst_.init[v]) first_mod_[v] = first;  // R9: the chain from s0 built last
     return true;
   }
 
-  // Procedure 2 (R10).
+  // Procedure 2 (R10); R9 at (2.3).
   bool dfs_topo(ActionId a, std::vector<ActionId>& plan) {
-    color_[a] = Color::kBlue;  // (2.1)
-    const Effect& ea = d_.effects(a)[0];
-    const ActionId pre_producer = producer_[slot(ea.var, ea.pre)];
-    for (const ActionId b : preds_[static_cast<size_t>(a)]) {      // (2.2)
-      if (b == pre_producer && first_mod_[ea.var] == a) continue;  // (2.3)
-      if (color_[b] == Color::kBlue)
-        return fail("2.4", "cycle through " + d_.action_name(b) + " and " + d_.action_name(a));
-      if (color_[b] == Color::kYellow && !dfs_topo(b, plan)) return false;  // (2.6-2.7)
-    }
-    color_[a] = Color::kGreen;  // (2.11)
-    plan.push_back(a);
-    return true;
+    const auto first_mod = [this](ActionId x) { return first_mod_[d_.effects(x)[0].var] == x; };
+    const auto cycle = [this](ActionId b, ActionId x) {
+      return fail("2.4", "cycle through " + d_.action_name(b) + " and " + d_.action_name(x));
+    };
+    return papers::dfs_topo(d_, ids_, preds_, color_, a, first_mod, cycle, plan);
   }
 
   const Domain& d_;
   const Instance& inst_;
   papers::PairTable prv_;                 // prv(a)[v] in O(1), as the paper counts it
   std::vector<uint8_t> in_c2star_cycle_;  // R8: on a cycle holding two requestable actions
-  std::vector<int32_t> offset_;
-  std::vector<ActionId> producer_;  // per ID (v, x); -1: a ghost (R2)
-  std::vector<ActionId> next_;      // Next, per ID (R2)
+  papers::Ids ids_;                       // a ghost has no producer (R2)
+  std::vector<ActionId> next_;            // Next, per ID (R2)
   std::vector<Color> color_;
   std::vector<std::vector<ActionId>> preds_;  // E_DT, as predecessor lists
   std::vector<ActionId> order_;               // D ∪ T in insertion order

@@ -71,7 +71,7 @@ namespace {
 
 std::atomic<int64_t> g_invalid_plans{0};
 
-enum class Color : uint8_t { kWhite, kYellow, kBlue, kGreen };
+using papers::Color;
 enum class Version : uint8_t { kSas, kCnia };
 
 class TopoSas {
@@ -81,19 +81,12 @@ class TopoSas {
         inst_(inst),
         version_(version),
         prv_(papers::prevail_table(d, d.action_mask(inst.npc_class))),
-        flag_(papers::count_prevails(d, d.action_mask(inst.npc_class))) {
+        flag_(papers::count_prevails(d, d.action_mask(inst.npc_class))),
+        ids_(d, d.action_mask(inst.npc_class)) {
     const int32_t m = d.num_variables();
-    offset_.assign(static_cast<size_t>(m) + 1, 0);
-    for (VarId v = 0; v < m; ++v) offset_[v + 1] = offset_[v] + d.domain_size(v);
-    producer_.assign(static_cast<size_t>(offset_[m]), -1);
-    next_.assign(static_cast<size_t>(offset_[m]), {-1, -1});
+    next_.assign(ids_.size(), {-1, -1});
     const auto mask = d.action_mask(inst.npc_class);
     mask_.assign(mask.begin(), mask.end());
-    for (ActionId a = 0; a < d.num_actions(); ++a) {
-      if (!mask_[a]) continue;
-      const Effect& e = d.effects(a)[0];
-      producer_[slot(e.var, e.post)] = a;
-    }
     color_.assign(static_cast<size_t>(d.num_actions()), Color::kWhite);
     in_d_.assign(static_cast<size_t>(d.num_actions()), 0);
     preds_.assign(static_cast<size_t>(d.num_actions()), {});
@@ -122,16 +115,14 @@ class TopoSas {
   [[nodiscard]] const std::string& fail_message() const { return fail_; }
 
  private:
-  [[nodiscard]] int32_t slot(VarId v, ValueId x) const { return offset_[v] + x; }
+  [[nodiscard]] int32_t slot(VarId v, ValueId x) const { return ids_.slot(v, x); }
   [[nodiscard]] ActionId first(VarId v, ValueId x) const { return next_[slot(v, x)][0]; }
   [[nodiscard]] ActionId last(VarId v, ValueId x) const {
     const auto& n = next_[slot(v, x)];
     return n[1] >= 0 ? n[1] : n[0];
   }
 
-  [[nodiscard]] std::string fact(VarId v, ValueId x) const {
-    return d_.variable_name(v) + "=" + d_.value_name(v, x);
-  }
+  [[nodiscard]] std::string fact(VarId v, ValueId x) const { return papers::fact(d_, v, x); }
 
   bool fail(const std::string& line, const std::string& why) {
     fail_ = "fail at (" + line + "): " + why;
@@ -173,25 +164,25 @@ class TopoSas {
   bool build_chain(VarId v, ValueId s, ValueId g, const char* caller) {
     const bool sas = version_ == Version::kSas;
     const std::string at = std::string(" (called at ") + caller + ")";
-    const ActionId ag = producer_[slot(v, g)];
+    const ActionId ag = ids_.producer[slot(v, g)];
     if (ag < 0) return fail("1.2", "no action produces " + fact(v, g) + at);
     if (!sas && color_[ag] != Color::kWhite)  // C3
       return fail("1.input", d_.action_name(ag) + " is already in the plan" + at);
     make_yellow(ag);  // (1.4)
     ValueId y = d_.effects(ag)[0].pre;
-    add_edge(producer_[slot(v, y)], ag);
+    add_edge(ids_.producer[slot(v, y)], ag);
     if (!add_next(v, y, ag, sas ? "1.6" : "1.8")) return false;
     ActionId chain_first = ag;
     while (y != s) {
-      const ActionId ay = producer_[slot(v, y)];
+      const ActionId ay = ids_.producer[slot(v, y)];
       if (ay < 0) return fail(sas ? "1.8" : "1.11", "no action produces " + fact(v, y) + at);
       if (color_[ay] == Color::kYellow)
         return fail(sas ? "1.10" : "1.13", d_.action_name(ay) + " is already in the plan" + at);
       make_yellow(ay);
       const ValueId x = y;
       y = d_.effects(ay)[0].pre;
-      add_edge(producer_[slot(v, y)], ay);  // C1
-      if (!add_next(v, y, producer_[slot(v, x)], sas ? "1.14" : "1.19")) return false;
+      add_edge(ids_.producer[slot(v, y)], ay);  // C1
+      if (!add_next(v, y, ids_.producer[slot(v, x)], sas ? "1.14" : "1.19")) return false;
       chain_first = ay;
     }
     if (s == inst_.init[v]) first_mod_[v] = chain_first;  // C6
@@ -211,7 +202,7 @@ class TopoSas {
         const ActionId nx = first(vj, q);
         if (nx >= 0 && prv_.get(nx, vi) != p) add_edge(a, nx);  // (3.15-3.16), S7
       }
-      const ActionId aq = producer_[slot(vj, q)];
+      const ActionId aq = ids_.producer[slot(vj, q)];
       if (q != inst_.init[vj]) {  // (3.19)
         if (aq < 0)
           return fail("3.20", "prevail " + fact(vj, q) + " of " + d_.action_name(a) +
@@ -238,7 +229,7 @@ class TopoSas {
     for (const Fact& f : d_.prevail(a)) {  // (3.10)
       const VarId vj = f.var;
       const ValueId q = f.value;
-      const ActionId aq = producer_[slot(vj, q)];
+      const ActionId aq = ids_.producer[slot(vj, q)];
       if (q != inst_.init[vj]) {  // (3.11)
         if (aq < 0)
           return fail("3.12", "prevail " + fact(vj, q) + " of " + d_.action_name(a) +
@@ -271,7 +262,7 @@ class TopoSas {
     const Effect& e = d_.effects(aq)[0];
     ActionId cur = aq;
     for (int32_t steps = 0; steps <= d_.domain_size(e.var); ++steps) {
-      const ActionId back = producer_[slot(e.var, d_.effects(cur)[0].pre)];
+      const ActionId back = ids_.producer[slot(e.var, d_.effects(cur)[0].pre)];
       if (back < 0) return -1;
       if (back == aq) return cur;
       cur = back;
@@ -282,7 +273,7 @@ class TopoSas {
   // C5: the path analysis.
   bool orders_before(ActionId a, VarId vk) {
     if (consumers_.empty()) {
-      consumers_.assign(static_cast<size_t>(offset_.back()), {});
+      consumers_.assign(ids_.size(), {});
       for (ActionId b = 0; b < d_.num_actions(); ++b) {
         if (!mask_[b]) continue;
         const Effect& e = d_.effects(b)[0];
@@ -306,23 +297,17 @@ class TopoSas {
     return false;
   }
 
-  // Procedure 2 (S10, S11, C6).
+  // Procedure 2 (S10, S11, C6): the skip of (2.3) is S11 in the SAS version, C6 in the other.
   bool dfs_topo(ActionId a, std::vector<ActionId>& plan) {
-    color_[a] = Color::kBlue;  // (2.1)
-    const Effect& ea = d_.effects(a)[0];
-    const ActionId pre_producer = producer_[slot(ea.var, ea.pre)];
-    const bool skip = version_ == Version::kSas
-                          ? ea.pre == inst_.init[ea.var] && last(ea.var, ea.pre) == a
-                          : first_mod_[ea.var] == a;
-    for (const ActionId b : preds_[static_cast<size_t>(a)]) {  // (2.2)
-      if (skip && b == pre_producer) continue;                 // (2.3)
-      if (color_[b] == Color::kBlue)
-        return fail("2.4", "cycle through " + d_.action_name(b) + " and " + d_.action_name(a));
-      if (color_[b] == Color::kYellow && !dfs_topo(b, plan)) return false;  // (2.6-2.7)
-    }
-    color_[a] = Color::kGreen;  // (2.11)
-    plan.push_back(a);
-    return true;
+    const auto skips_pre = [this](ActionId x) {
+      const Effect& e = d_.effects(x)[0];
+      return version_ == Version::kSas ? e.pre == inst_.init[e.var] && last(e.var, e.pre) == x
+                                       : first_mod_[e.var] == x;
+    };
+    const auto cycle = [this](ActionId b, ActionId x) {
+      return fail("2.4", "cycle through " + d_.action_name(b) + " and " + d_.action_name(x));
+    };
+    return papers::dfs_topo(d_, ids_, preds_, color_, a, skips_pre, cycle, plan);
   }
 
   const Domain& d_;
@@ -331,8 +316,7 @@ class TopoSas {
   papers::PairTable prv_;   // prv(a)[v] in O(1), as the papers count it
   papers::PairTable flag_;  // Flag[v_i][v_j] = 1 once set (S8, S13)
   std::vector<uint8_t> mask_;
-  std::vector<int32_t> offset_;
-  std::vector<ActionId> producer_;             // per ID (v, x); -1: a ghost (S2)
+  papers::Ids ids_;                            // a ghost has no producer (S2)
   std::vector<std::array<ActionId, 2>> next_;  // Next per ID: First, Last (S3) / one (C2)
   std::vector<Color> color_;
   std::vector<uint8_t> in_d_;
