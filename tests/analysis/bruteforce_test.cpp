@@ -26,17 +26,14 @@ struct Naive {
   StructuralClass cls = StructuralClass::kNone;
 };
 
-Naive naive(const Domain& d, std::span<const uint8_t> mask) {
-  const int n = d.num_actions(), m = d.num_variables();
-  Naive r;
-  std::vector<ActionId> acts;
-  for (ActionId a = 0; a < n; ++a)
-    if (mask[static_cast<size_t>(a)]) acts.push_back(a);
-  auto prv_of = [&](ActionId b, VarId v) {
-    for (const Fact& f : d.prevail(b))
-      if (f.var == v) return f.value;
-    return kUndefined;
-  };
+ValueId prv_of(const Domain& d, ActionId b, VarId v) {
+  for (const Fact& f : d.prevail(b))
+    if (f.var == v) return f.value;
+  return kUndefined;
+}
+
+// Unary, post-unique and single-valued by pairwise loops.
+void naive_flags(const Domain& d, const std::vector<ActionId>& acts, Naive& r) {
   for (ActionId a : acts) {
     if (d.effects(a).size() != 1) r.unary = false;
     for (ActionId b : acts) {
@@ -45,125 +42,144 @@ Naive naive(const Domain& d, std::span<const uint8_t> mask) {
         for (const Effect& f : d.effects(b))
           if (e.var == f.var && e.post == f.post) r.post_unique = false;
       for (const Fact& f : d.prevail(a)) {
-        const ValueId y = prv_of(b, f.var);
+        const ValueId y = prv_of(d, b, f.var);
         if (y != kUndefined && y != f.value) r.single_valued = false;
       }
     }
   }
-  // Req and E_prv.
-  r.on_cycle.assign(static_cast<size_t>(n), 0);
-  std::vector<uint8_t> req(static_cast<size_t>(n), 0);
+}
+
+// Req and E_prv: which actions some other action's prevail asks for. Returns Req as a mask.
+std::vector<uint8_t> naive_requestable(const Domain& d, const std::vector<ActionId>& acts,
+                                       Naive& r) {
+  std::vector<uint8_t> req(static_cast<size_t>(d.num_actions()), 0);
   for (ActionId a : acts)
     for (ActionId b : acts)
       for (const Effect& e : d.effects(a))
-        if (b != a && prv_of(b, e.var) == e.post) {
+        if (b != a && prv_of(d, b, e.var) == e.post) {
           req[static_cast<size_t>(a)] = 1;
           r.prv_edges.insert({a, b});
         }
   for (ActionId a : acts)
     if (req[static_cast<size_t>(a)]) r.requestable.push_back(a);
+  return req;
+}
 
-  // G(v), closure, SCCs, parts.
-  std::vector<int> part(static_cast<size_t>(n), -1);
-  int parts = 0;
-  r.cycles.resize(static_cast<size_t>(m));
-  r.components.assign(static_cast<size_t>(m), 0);
-  // per variable, per cycle: (actions in cycle order not needed) size, simple, requestable
-  struct Cyc {
-    VarId v;
-    std::vector<ActionId> members;
-    bool simple;
-  };
-  std::vector<Cyc> cycs;
-  for (VarId v = 0; v < m; ++v) {
-    std::vector<ActionId> av;
-    std::vector<Effect> ev;
-    for (ActionId a : acts)
-      for (const Effect& e : d.effects(a))
-        if (e.var == v) {
-          av.push_back(a);
-          ev.push_back(e);
-        }
-    const size_t k = av.size();
-    std::vector<std::vector<uint8_t>> adj(k, std::vector<uint8_t>(k, 0));
+using Matrix = std::vector<std::vector<uint8_t>>;
+
+// Floyd-Warshall's transitive closure, in place.
+void close_transitively(Matrix& m) {
+  const size_t k = m.size();
+  for (size_t x = 0; x < k; ++x)
     for (size_t i = 0; i < k; ++i)
-      for (size_t j = 0; j < k; ++j) {
-        const bool edge = ev[j].pre == kUndefined ? i != j : ev[i].post == ev[j].pre;
-        if (edge) {
-          adj[i][j] = 1;
-          r.pre_edges.insert({av[i], av[j]});
-        }
-      }
-    auto reach = adj;
-    for (size_t x = 0; x < k; ++x)
-      for (size_t i = 0; i < k; ++i)
-        if (reach[i][x])
-          for (size_t j = 0; j < k; ++j)
-            if (reach[x][j]) reach[i][j] = 1;
-    std::vector<uint8_t> done(k, 0);
-    for (size_t i = 0; i < k; ++i) {
-      if (!reach[i][i] || done[i]) continue;
-      std::set<ActionId> scc;
-      std::vector<size_t> idx;
-      for (size_t j = 0; j < k; ++j)
-        if (j == i || (reach[i][j] && reach[j][i])) {
-          scc.insert(av[j]);
-          idx.push_back(j);
-          done[j] = 1;
-        }
-      size_t internal = 0;
-      for (size_t x : idx)
-        for (size_t y : idx) internal += adj[x][y];
-      for (ActionId a : scc) r.on_cycle[static_cast<size_t>(a)] = 1;
-      r.cycles[static_cast<size_t>(v)].insert(scc);
-      cycs.push_back({v, std::vector<ActionId>(scc.begin(), scc.end()), internal == scc.size()});
-    }
-    // Weak components by undirected closure.
-    auto und = adj;
-    for (size_t i = 0; i < k; ++i) {
-      und[i][i] = 1;
-      for (size_t j = 0; j < k; ++j) und[i][j] = und[i][j] | adj[j][i];
-    }
-    for (size_t x = 0; x < k; ++x)
-      for (size_t i = 0; i < k; ++i)
-        if (und[i][x])
-          for (size_t j = 0; j < k; ++j)
-            if (und[x][j]) und[i][j] = 1;
-    std::vector<int> comp(k, -1);
-    for (size_t i = 0; i < k; ++i) {
-      if (comp[i] >= 0) continue;
-      ++r.components[static_cast<size_t>(v)];
-      for (size_t j = 0; j < k; ++j)
-        if (und[i][j]) comp[j] = parts;
-      ++parts;
-    }
-    for (size_t i = 0; i < k; ++i) part[static_cast<size_t>(av[i])] = comp[i];
-  }
-  if (!r.unary || !r.post_unique) return r;
+      if (m[i][x])
+        for (size_t j = 0; j < k; ++j)
+          if (m[x][j]) m[i][j] = 1;
+}
 
-  // Def 7, "related" = connected in the undirected action graph without the part.
-  auto related = [&](int p, const std::vector<ActionId>& from, const std::vector<ActionId>& to) {
-    for (ActionId s : from) {
-      std::vector<uint8_t> seen(static_cast<size_t>(n), 0);
-      std::deque<ActionId> q{s};
-      seen[static_cast<size_t>(s)] = 1;
-      while (!q.empty()) {
-        const ActionId u = q.front();
-        q.pop_front();
-        if (std::find(to.begin(), to.end(), u) != to.end()) return true;
-        for (const auto* es : {&r.pre_edges, &r.prv_edges})
-          for (const auto& [x, y] : *es) {
-            if (part[static_cast<size_t>(x)] == p || part[static_cast<size_t>(y)] == p) continue;
-            const ActionId w = x == u ? y : y == u ? x : -1;
-            if (w >= 0 && !seen[static_cast<size_t>(w)]) {
-              seen[static_cast<size_t>(w)] = 1;
-              q.push_back(w);
-            }
-          }
+// A cycle of a domain-transition graph: its variable, its actions, whether it is simple.
+struct Cyc {
+  VarId v;
+  std::vector<ActionId> members;
+  bool simple;
+};
+
+// The parts of the action set: one per weak component of a variable's graph.
+struct Parts {
+  std::vector<int> of;  // per action, -1 outside the mask
+  int count = 0;
+};
+
+// G(v) of one variable: its edges into r.pre_edges, its cycles (the SCCs holding one) into
+// r.cycles, r.on_cycle and `cycs`, its weak components into r.components and `parts`.
+void naive_variable(const Domain& d, const std::vector<ActionId>& acts, VarId v, Naive& r,
+                    std::vector<Cyc>& cycs, Parts& parts) {
+  std::vector<ActionId> av;
+  std::vector<Effect> ev;
+  for (ActionId a : acts)
+    for (const Effect& e : d.effects(a))
+      if (e.var == v) {
+        av.push_back(a);
+        ev.push_back(e);
+      }
+  const size_t k = av.size();
+  Matrix adj(k, std::vector<uint8_t>(k, 0));
+  for (size_t i = 0; i < k; ++i)
+    for (size_t j = 0; j < k; ++j) {
+      const bool edge = ev[j].pre == kUndefined ? i != j : ev[i].post == ev[j].pre;
+      if (edge) {
+        adj[i][j] = 1;
+        r.pre_edges.insert({av[i], av[j]});
       }
     }
-    return false;
-  };
+  Matrix reach = adj;
+  close_transitively(reach);
+  std::vector<uint8_t> done(k, 0);
+  for (size_t i = 0; i < k; ++i) {
+    if (!reach[i][i] || done[i]) continue;
+    std::set<ActionId> scc;
+    std::vector<size_t> idx;
+    for (size_t j = 0; j < k; ++j)
+      if (j == i || (reach[i][j] && reach[j][i])) {
+        scc.insert(av[j]);
+        idx.push_back(j);
+        done[j] = 1;
+      }
+    size_t internal = 0;
+    for (size_t x : idx)
+      for (size_t y : idx) internal += adj[x][y];
+    for (ActionId a : scc) r.on_cycle[static_cast<size_t>(a)] = 1;
+    r.cycles[static_cast<size_t>(v)].insert(scc);
+    cycs.push_back({v, std::vector<ActionId>(scc.begin(), scc.end()), internal == scc.size()});
+  }
+  // Weak components by undirected closure.
+  Matrix und = adj;
+  for (size_t i = 0; i < k; ++i) {
+    und[i][i] = 1;
+    for (size_t j = 0; j < k; ++j) und[i][j] = und[i][j] | adj[j][i];
+  }
+  close_transitively(und);
+  std::vector<int> comp(k, -1);
+  for (size_t i = 0; i < k; ++i) {
+    if (comp[i] >= 0) continue;
+    ++r.components[static_cast<size_t>(v)];
+    for (size_t j = 0; j < k; ++j)
+      if (und[i][j]) comp[j] = parts.count;
+    ++parts.count;
+  }
+  for (size_t i = 0; i < k; ++i) parts.of[static_cast<size_t>(av[i])] = comp[i];
+}
+
+// Def 7, "related": some action of `from` connected to one of `to` in the undirected action graph
+// without part p, by a fresh BFS per requester.
+bool related(const Naive& r, const Parts& parts, int n, int p, const std::vector<ActionId>& from,
+             const std::vector<ActionId>& to) {
+  const auto outside = [&](ActionId x) { return parts.of[static_cast<size_t>(x)] != p; };
+  for (ActionId s : from) {
+    std::vector<uint8_t> seen(static_cast<size_t>(n), 0);
+    std::deque<ActionId> q{s};
+    seen[static_cast<size_t>(s)] = 1;
+    while (!q.empty()) {
+      const ActionId u = q.front();
+      q.pop_front();
+      if (std::find(to.begin(), to.end(), u) != to.end()) return true;
+      for (const auto* es : {&r.pre_edges, &r.prv_edges})
+        for (const auto& edge : *es) {
+          if (!outside(edge.first) || !outside(edge.second)) continue;
+          const ActionId w = edge.first == u ? edge.second : edge.second == u ? edge.first : -1;
+          if (w >= 0 && !seen[static_cast<size_t>(w)]) {
+            seen[static_cast<size_t>(w)] = 1;
+            q.push_back(w);
+          }
+        }
+    }
+  }
+  return false;
+}
+
+// The structural class from the cycles holding requestable actions.
+StructuralClass naive_class(const Naive& r, const Parts& parts, int n,
+                            const std::vector<uint8_t>& req, const std::vector<Cyc>& cycs) {
   bool not_c2 = false, two = false, one = false;
   for (const Cyc& c : cycs) {
     std::vector<ActionId> rq;
@@ -181,13 +197,32 @@ Naive naive(const Domain& d, std::span<const uint8_t> mask) {
     for (size_t s = 0; s < 2; ++s)
       for (const auto& [x, y] : r.prv_edges)
         if (x == c.members[s]) requesters[s].push_back(y);
-    if (related(part[static_cast<size_t>(c.members[0])], requesters[0], requesters[1]))
-      not_c2 = true;
+    const int p = parts.of[static_cast<size_t>(c.members[0])];
+    if (related(r, parts, n, p, requesters[0], requesters[1])) not_c2 = true;
   }
-  r.cls = not_c2 ? StructuralClass::kNone
-          : two  ? StructuralClass::kC2Star
-          : one  ? StructuralClass::kC2S
-                 : StructuralClass::kC0;
+  return not_c2 ? StructuralClass::kNone
+         : two  ? StructuralClass::kC2Star
+         : one  ? StructuralClass::kC2S
+                : StructuralClass::kC0;
+}
+
+Naive naive(const Domain& d, std::span<const uint8_t> mask) {
+  const int n = d.num_actions(), m = d.num_variables();
+  Naive r;
+  std::vector<ActionId> acts;
+  for (ActionId a = 0; a < n; ++a)
+    if (mask[static_cast<size_t>(a)]) acts.push_back(a);
+  naive_flags(d, acts, r);
+  r.on_cycle.assign(static_cast<size_t>(n), 0);
+  const std::vector<uint8_t> req = naive_requestable(d, acts, r);
+  Parts parts;
+  parts.of.assign(static_cast<size_t>(n), -1);
+  r.cycles.resize(static_cast<size_t>(m));
+  r.components.assign(static_cast<size_t>(m), 0);
+  std::vector<Cyc> cycs;
+  for (VarId v = 0; v < m; ++v) naive_variable(d, acts, v, r, cycs, parts);
+  if (!r.unary || !r.post_unique) return r;
+  r.cls = naive_class(r, parts, n, req, cycs);
   return r;
 }
 
