@@ -19,7 +19,7 @@ using io_detail::quote;
 
 class FdReader {
  public:
-  FdReader(std::string_view text, const std::string& filename) : text_(text), file_(filename) {
+  FdReader(std::string_view text, const std::string& filename) : file_(filename), lines_(text) {
     // Line number reported for "unexpected end of file": the last line of the file.
     int lines = 0;
     for (char c : text) lines += (c == '\n');
@@ -33,26 +33,22 @@ class FdReader {
   // Moves to the next non-blank line (CR of a CRLF ending removed) in line_/line_no_.
   // Returns 1 on a line, 0 at the end of the text, -1 on a control character (err_ set).
   int advance() {
-    while (pos_ < text_.size()) {
-      size_t end = text_.find('\n', pos_);
-      if (end == std::string_view::npos) end = text_.size();
-      std::string_view line = text_.substr(pos_, end - pos_);
-      pos_ = end + 1;
-      ++cur_;
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      for (char c : line) {
-        if (!io_detail::is_control(static_cast<unsigned char>(c)) || c == '\t') continue;
+    std::string_view line;
+    while (lines_.next(line)) {
+      const int at = lines_.number();
+      if (const char* bad = io_detail::first_control(line)) {
+        const char c = *bad;
         if (c == '\0')
-          fail(cur_, "NUL byte in the file (binary data?)");
+          fail(at, "NUL byte in the file (binary data?)");
         else if (c == '\r')
-          fail(cur_, "carriage return inside a line");
+          fail(at, "carriage return inside a line");
         else
-          fail(cur_, "control character " + quote(std::string_view(&c, 1)) + " in the file");
+          fail(at, "control character " + quote(std::string_view(&c, 1)) + " in the file");
         return -1;
       }
       if (io_detail::trim(line).empty()) continue;
       line_ = line;
-      line_no_ = cur_;
+      line_no_ = at;
       return 1;
     }
     return 0;
@@ -147,10 +143,8 @@ class FdReader {
   bool read_goal(Instance& inst);
   bool read_operators(bool use_costs);
 
-  std::string_view text_;
   const std::string& file_;
-  size_t pos_ = 0;
-  int cur_ = 0;
+  io_detail::Lines lines_;
   int eof_line_ = 1;
   std::string_view line_;
   int line_no_ = 0;

@@ -35,20 +35,14 @@ Result<std::vector<ActionId>> parse_plan(const Domain& domain, std::string_view 
   // two actions share it (then only the exact spelling is accepted).
   std::unordered_map<std::string, ActionId> folded;
   bool folded_built = false;
-  size_t pos = 0;
-  int line_no = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    for (char c : line)
-      if (io_detail::is_control(static_cast<unsigned char>(c)) && c != '\t')
-        return Error{c == '\0' ? "NUL byte in the plan file (binary data?)"
-                               : "control character in the plan file",
-                     filename, line_no};
+  io_detail::Lines lines(text);
+  std::string_view line;
+  while (lines.next(line)) {
+    const int line_no = lines.number();
+    if (const char* bad = io_detail::first_control(line))
+      return Error{*bad == '\0' ? "NUL byte in the plan file (binary data?)"
+                                : "control character in the plan file",
+                   filename, line_no};
     line = io_detail::trim(line);
     if (line.empty() || line.front() == ';') continue;
     if (line.size() < 2 || line.front() != '(' || line.back() != ')')

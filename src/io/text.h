@@ -65,6 +65,37 @@ inline bool is_control(unsigned char c) {
   return c < 0x20 || c == 0x7F;
 }
 
+// The lines of a text, numbered from 1, each without its '\n' nor the '\r' of a CRLF ending.
+class Lines {
+ public:
+  explicit Lines(std::string_view text) : text_(text) {}
+  // The next line into `line`; false at the end of the text.
+  bool next(std::string_view& line) {
+    if (pos_ >= text_.size()) return false;
+    size_t end = text_.find('\n', pos_);
+    if (end == std::string_view::npos) end = text_.size();
+    line = text_.substr(pos_, end - pos_);
+    pos_ = end + 1;
+    ++number_;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    return true;
+  }
+  // The number of the line `next` gave last (0 before the first).
+  [[nodiscard]] int number() const { return number_; }
+
+ private:
+  std::string_view text_;
+  size_t pos_ = 0;
+  int number_ = 0;
+};
+
+// The first control character of `line` other than a tab, or nullptr when it has none.
+inline const char* first_control(std::string_view line) {
+  for (const char& c : line)
+    if (is_control(static_cast<unsigned char>(c)) && c != '\t') return &c;
+  return nullptr;
+}
+
 // Checks the file name rules; returns why a name is not acceptable, or nullopt.
 inline std::optional<std::string> name_problem(std::string_view name) {
   if (name.empty()) return "is empty";
