@@ -25,9 +25,7 @@ const char* topoplan_builtin_task_name(int32_t index) {
 
 topoplan_status topoplan_task_builtin(const char* name, topoplan_task** out, char* error,
                                       size_t error_size) {
-  return guarded(error, error_size, [&]() -> topoplan_status {
-    if (out == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "out is NULL", error, error_size);
-    *out = nullptr;
+  return creating(out, error, error_size, [&]() -> topoplan_status {
     if (name == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "name is NULL", error, error_size);
     Result<Task> t = town_task(name);
     if (!t) return fail(TOPOPLAN_NOT_FOUND, t.error().to_string(), error, error_size);

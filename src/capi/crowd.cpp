@@ -47,9 +47,7 @@ static_assert(sizeof(PlanHandle) == sizeof(topoplan_plan_handle) &&
 topoplan_status topoplan_crowd_planner_create(const topoplan_task* task,
                                               topoplan_crowd_planner** out, char* error,
                                               size_t error_size) {
-  return guarded(error, error_size, [&]() -> topoplan_status {
-    if (out == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "out is NULL", error, error_size);
-    *out = nullptr;
+  return creating(out, error, error_size, [&]() -> topoplan_status {
     if (task == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "task is NULL", error, error_size);
     Result<CrowdPlanner> p = CrowdPlanner::create(task->task.domain);
     if (!p) return fail(TOPOPLAN_UNSUPPORTED, p.error().to_string(), error, error_size);
@@ -82,58 +80,58 @@ bool state_ok(const Domain& d, const int32_t* s, int32_t n, bool partial) {
     if (!((s[v] >= 0 && s[v] < d.domain_size(v)) || (partial && s[v] == kUndefined))) return false;
   return true;
 }
+
+// The four packing calls: the arguments checked, then the layout's PACK or UNPACK.
+using PackFn = void (CrowdLayout::*)(std::span<const ValueId>, uint64_t*) const;
+using UnpackFn = void (CrowdLayout::*)(const uint64_t*, std::span<ValueId>) const;
+
+topoplan_status pack(const topoplan_crowd_planner* planner, const int32_t* values, int32_t n,
+                     uint64_t* packed, bool partial, PackFn fn) {
+  if (planner == nullptr || packed == nullptr ||
+      !state_ok(planner->planner.domain(), values, n, partial))
+    return TOPOPLAN_INVALID_ARGUMENT;
+  (planner->planner.layout().*fn)(std::span<const ValueId>(values, static_cast<size_t>(n)), packed);
+  return TOPOPLAN_OK;
+}
+
+topoplan_status unpack(const topoplan_crowd_planner* planner, const uint64_t* packed,
+                       int32_t* values, int32_t n, UnpackFn fn) {
+  if (planner == nullptr || packed == nullptr || values == nullptr ||
+      n != planner->planner.domain().num_variables())
+    return TOPOPLAN_INVALID_ARGUMENT;
+  (planner->planner.layout().*fn)(packed, std::span<ValueId>(values, static_cast<size_t>(n)));
+  return TOPOPLAN_OK;
+}
 }  // namespace
 
 topoplan_status topoplan_crowd_pack_state(const topoplan_crowd_planner* planner,
                                           const int32_t* state, int32_t num_variables,
                                           uint64_t* packed) {
-  if (planner == nullptr || packed == nullptr ||
-      !state_ok(planner->planner.domain(), state, num_variables, false))
-    return TOPOPLAN_INVALID_ARGUMENT;
-  planner->planner.layout().pack_state(
-      std::span<const ValueId>(state, static_cast<size_t>(num_variables)), packed);
-  return TOPOPLAN_OK;
+  return pack(planner, state, num_variables, packed, false, &CrowdLayout::pack_state);
 }
 
 topoplan_status topoplan_crowd_pack_goal(const topoplan_crowd_planner* planner, const int32_t* goal,
                                          int32_t num_variables, uint64_t* packed) {
-  if (planner == nullptr || packed == nullptr ||
-      !state_ok(planner->planner.domain(), goal, num_variables, true))
-    return TOPOPLAN_INVALID_ARGUMENT;
-  planner->planner.layout().pack_goal(
-      std::span<const ValueId>(goal, static_cast<size_t>(num_variables)), packed);
-  return TOPOPLAN_OK;
+  return pack(planner, goal, num_variables, packed, true, &CrowdLayout::pack_goal);
 }
 
 topoplan_status topoplan_crowd_unpack_state(const topoplan_crowd_planner* planner,
                                             const uint64_t* packed, int32_t* state,
                                             int32_t num_variables) {
-  if (planner == nullptr || packed == nullptr || state == nullptr ||
-      num_variables != planner->planner.domain().num_variables())
-    return TOPOPLAN_INVALID_ARGUMENT;
-  planner->planner.layout().unpack_state(
-      packed, std::span<ValueId>(state, static_cast<size_t>(num_variables)));
-  return TOPOPLAN_OK;
+  return unpack(planner, packed, state, num_variables, &CrowdLayout::unpack_state);
 }
 
 topoplan_status topoplan_crowd_unpack_goal(const topoplan_crowd_planner* planner,
                                            const uint64_t* packed, int32_t* goal,
                                            int32_t num_variables) {
-  if (planner == nullptr || packed == nullptr || goal == nullptr ||
-      num_variables != planner->planner.domain().num_variables())
-    return TOPOPLAN_INVALID_ARGUMENT;
-  planner->planner.layout().unpack_goal(
-      packed, std::span<ValueId>(goal, static_cast<size_t>(num_variables)));
-  return TOPOPLAN_OK;
+  return unpack(planner, packed, goal, num_variables, &CrowdLayout::unpack_goal);
 }
 
 namespace {
 topoplan_status plan_cache_create(const topoplan_crowd_planner* planner, int32_t capacity,
                                   int32_t max_plan_length, int32_t table_actions,
                                   topoplan_plan_cache** out, char* error, size_t error_size) {
-  return guarded(error, error_size, [&]() -> topoplan_status {
-    if (out == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "out is NULL", error, error_size);
-    *out = nullptr;
+  return creating(out, error, error_size, [&]() -> topoplan_status {
     if (planner == nullptr)
       return fail(TOPOPLAN_INVALID_ARGUMENT, "planner is NULL", error, error_size);
     PlanCacheDef def;
@@ -213,9 +211,7 @@ std::optional<std::string> set_chain(const topoplan_crowd_chain& c, CrowdDef& d)
 topoplan_status crowd_create(const topoplan_crowd_planner* planner, const topoplan_crowd_def* def,
                              const topoplan_crowd_chain* chain, topoplan_crowd** out, char* error,
                              size_t error_size) {
-  return guarded(error, error_size, [&]() -> topoplan_status {
-    if (out == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "out is NULL", error, error_size);
-    *out = nullptr;
+  return creating(out, error, error_size, [&]() -> topoplan_status {
     if (planner == nullptr || def == nullptr)
       return fail(TOPOPLAN_INVALID_ARGUMENT, "planner or def is NULL", error, error_size);
     if ((def->enqueue_task == nullptr) != (def->finish_task == nullptr))

@@ -73,6 +73,17 @@ topoplan_status guarded(char* error, size_t size, F&& body) noexcept {
   }
 }
 
+// The body of a call that creates an object into *out: a NULL `out` is refused, *out is cleared
+// before `body` runs (so a failure leaves NULL), and exceptions become statuses as in guarded.
+template <class T, class F>
+topoplan_status creating(T** out, char* error, size_t size, F&& body) noexcept {
+  return guarded(error, size, [&]() -> topoplan_status {
+    if (out == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "out is NULL", error, size);
+    *out = nullptr;
+    return body();
+  });
+}
+
 // The C status of a plan: the one mapping of PlanStatus, and of a PlanOutcome (bad input is the
 // caller's argument: TOPOPLAN_INVALID_ARGUMENT).
 topoplan_status from_plan_status(PlanStatus s);

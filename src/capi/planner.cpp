@@ -25,9 +25,7 @@ struct topoplan_planner {
 topoplan_status topoplan_planner_create(const topoplan_task* task, const char* name,
                                         int32_t npc_class, topoplan_planner** out, char* error,
                                         size_t error_size) {
-  return guarded(error, error_size, [&]() -> topoplan_status {
-    if (out == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "out is NULL", error, error_size);
-    *out = nullptr;
+  return creating(out, error, error_size, [&]() -> topoplan_status {
     if (task == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "task is NULL", error, error_size);
     if (name == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "name is NULL", error, error_size);
     const Domain& domain = task->task.domain;

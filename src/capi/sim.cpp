@@ -37,9 +37,7 @@ topoplan_status wrap(Result<SimScenario> sc, topoplan_sim** out, char* error, si
 topoplan_status topoplan_sim_parse(const char* text, size_t size, const char* filename,
                                    const char* dir, topoplan_sim** out, char* error,
                                    size_t error_size) {
-  return guarded(error, error_size, [&]() -> topoplan_status {
-    if (out == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "out is NULL", error, error_size);
-    *out = nullptr;
+  return creating(out, error, error_size, [&]() -> topoplan_status {
     if (text == nullptr && size > 0)
       return fail(TOPOPLAN_INVALID_ARGUMENT, "text is NULL", error, error_size);
     const std::string_view body(text == nullptr ? "" : text, size);
@@ -51,9 +49,7 @@ topoplan_status topoplan_sim_parse(const char* text, size_t size, const char* fi
 
 topoplan_status topoplan_sim_load(const char* path, topoplan_sim** out, char* error,
                                   size_t error_size) {
-  return guarded(error, error_size, [&]() -> topoplan_status {
-    if (out == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "out is NULL", error, error_size);
-    *out = nullptr;
+  return creating(out, error, error_size, [&]() -> topoplan_status {
     if (path == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "path is NULL", error, error_size);
     return wrap(load_sim_scenario(path), out, error, error_size);
   });

@@ -45,9 +45,7 @@ const char* name_or_null(const std::string* s) {
 
 topoplan_status topoplan_task_load(const char* path, int32_t format, topoplan_task** out,
                                    char* error, size_t error_size) {
-  return guarded(error, error_size, [&]() -> topoplan_status {
-    if (out == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "out is NULL", error, error_size);
-    *out = nullptr;
+  return creating(out, error, error_size, [&]() -> topoplan_status {
     if (path == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "path is NULL", error, error_size);
     if (!valid_format(format))
       return fail(TOPOPLAN_INVALID_ARGUMENT, "unknown format", error, error_size);
@@ -61,9 +59,7 @@ topoplan_status topoplan_task_load(const char* path, int32_t format, topoplan_ta
 topoplan_status topoplan_task_parse(const char* text, size_t size, int32_t format,
                                     const char* filename, topoplan_task** out, char* error,
                                     size_t error_size) {
-  return guarded(error, error_size, [&]() -> topoplan_status {
-    if (out == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "out is NULL", error, error_size);
-    *out = nullptr;
+  return creating(out, error, error_size, [&]() -> topoplan_status {
     if (text == nullptr && size > 0)
       return fail(TOPOPLAN_INVALID_ARGUMENT, "text is NULL", error, error_size);
     if (!valid_format(format))

@@ -13,9 +13,7 @@ using namespace topoplan::capi;  // NOLINT(google-build-using-namespace)
 
 topoplan_status topoplan_topo_create(const topoplan_task* task, int32_t npc_class,
                                      topoplan_topo** out, char* error, size_t error_size) {
-  return guarded(error, error_size, [&]() -> topoplan_status {
-    if (out == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "out is NULL", error, error_size);
-    *out = nullptr;
+  return creating(out, error, error_size, [&]() -> topoplan_status {
     if (task == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "task is NULL", error, error_size);
     if (!valid_class(task->task.domain, npc_class))
       return fail(TOPOPLAN_INVALID_ARGUMENT, "npc_class out of range", error, error_size);

@@ -29,9 +29,7 @@ void topoplan_town_def_init(topoplan_town_def* def) {
 topoplan_status topoplan_town_create(const topoplan_crowd_planner* planner,
                                      const topoplan_town_def* def, topoplan_town** out, char* error,
                                      size_t error_size) {
-  return guarded(error, error_size, [&]() -> topoplan_status {
-    if (out == nullptr) return fail(TOPOPLAN_INVALID_ARGUMENT, "out is NULL", error, error_size);
-    *out = nullptr;
+  return creating(out, error, error_size, [&]() -> topoplan_status {
     if (planner == nullptr || def == nullptr)
       return fail(TOPOPLAN_INVALID_ARGUMENT, "planner or def is NULL", error, error_size);
     if (def->npcs > INT32_MAX)
