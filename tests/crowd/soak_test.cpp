@@ -19,6 +19,7 @@
 #include "topoplan/runtime/topo.h"
 #include "topoplan/runtime/validate.h"
 #include "topoplan/tools/families.h"
+#include "topoplan/tools/town.h"
 
 namespace topoplan {
 namespace {
@@ -34,20 +35,6 @@ int64_t rss_kib() {
   return resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-void random_walk(const Domain& d, std::vector<ValueId>& state, Rng& rng, int32_t steps, ClassId c) {
-  const std::span<const uint8_t> mask = d.action_mask(c);
-  std::vector<ActionId> options;
-  for (int32_t k = 0; k < steps; ++k) {
-    options.clear();
-    for (ActionId a = 0; a < d.num_actions(); ++a)
-      if (mask[static_cast<size_t>(a)] && applicable(d, a, state)) options.push_back(a);
-    if (options.empty()) return;
-    const ActionId a =
-        options[static_cast<size_t>(rng.uniform(0, static_cast<int32_t>(options.size()) - 1))];
-    for (const Effect& e : d.effects(a)) state[static_cast<size_t>(e.var)] = e.post;
-  }
-}
-
 // One situation of the pool with its reference answer (ℙ on the whole domain, one at a time).
 struct Situation {
   uint16_t npc_class = 0;
@@ -56,25 +43,17 @@ struct Situation {
   std::vector<ActionId> plan;
 };
 
-TEST(CrowdSoak, ChurnAndInvalidationsMatchOneByOneAndMemoryStaysFlat) {
-  const int64_t frames = env_int("TOPOPLAN_SOAK_FRAMES", 3000);
-  const auto npcs = static_cast<size_t>(env_int("TOPOPLAN_SOAK_NPCS", 2000));
-  const Task w = western();
+// The pool: routines walked a few steps, goals reached by walks (solvable), random facts
+// (mostly unsolvable) or partial; each answered by ℙ, its plans validated.
+void make_pool(const Task& w, const CrowdLayout& layout, Rng& rng, std::vector<Situation>& pool) {
   const Domain& d = w.domain;
-  const CrowdPlanner planner = CrowdPlanner::create(d).value();
-  const CrowdLayout& layout = planner.layout();
   const auto words = static_cast<size_t>(layout.words());
-
-  // The pool: routines walked a few steps, goals reached by walks (solvable), random facts
-  // (mostly unsolvable) or partial.
-  Rng rng(20261123);
   const int32_t classes = d.num_classes();
   std::vector<TopoPlanner> refs;
   std::vector<TopoScratch> scratch;
   for (ClassId c = 0; c < classes; ++c) refs.push_back(TopoPlanner::create(d, c).value());
   for (const TopoPlanner& p : refs) scratch.push_back(p.make_scratch());
   std::vector<ActionId> buf(static_cast<size_t>(d.num_actions()) + 1);
-  std::vector<Situation> pool(1024);
   for (Situation& s : pool) {
     const Instance& seed = w.instances[static_cast<size_t>(
         rng.uniform(0, static_cast<int32_t>(w.instances.size()) - 1))];
@@ -103,20 +82,57 @@ TEST(CrowdSoak, ChurnAndInvalidationsMatchOneByOneAndMemoryStaysFlat) {
       ASSERT_TRUE(validate_plan(d, inst, s.plan).valid);
     }
   }
+}
 
-  // The town: each NPC one situation of the pool; churn reassigns 5 % of them per frame.
-  std::vector<int32_t> which(npcs);
-  std::vector<uint16_t> npc_class(npcs);
-  std::vector<uint64_t> init(npcs * words), goal(npcs * words);
-  auto assign = [&](size_t i, int32_t s) {
+// The town: each NPC one situation of the pool, in packed batch arrays that stay in place.
+struct Town {
+  Town(const std::vector<Situation>& situations, size_t npcs, size_t packed_words)
+      : pool(situations),
+        words(packed_words),
+        which(npcs),
+        npc_class(npcs),
+        init(npcs * packed_words),
+        goal(npcs * packed_words) {}
+  void assign(size_t i, int32_t s) {
     which[i] = s;
     const Situation& sit = pool[static_cast<size_t>(s)];
     npc_class[i] = sit.npc_class;
     std::copy(sit.init.begin(), sit.init.end(), init.begin() + static_cast<ptrdiff_t>(i * words));
     std::copy(sit.goal.begin(), sit.goal.end(), goal.begin() + static_cast<ptrdiff_t>(i * words));
-  };
-  for (size_t i = 0; i < npcs; ++i) assign(i, rng.uniform(0, 1023));
-  const CrowdBatch batch{npc_class, init, goal};
+  }
+  const std::vector<Situation>& pool;
+  size_t words;
+  std::vector<int32_t> which;
+  std::vector<uint16_t> npc_class;
+  std::vector<uint64_t> init, goal;
+};
+
+// The crowd's answer for an NPC is ℙ's one-by-one answer of its situation: the same plan, the
+// same proof, or (where ℙ gave up) an answer of the fallback chain, checked in chain_test.cpp.
+bool same_as_reference(const Situation& sit, CrowdStatus status, uint16_t length,
+                       const std::vector<ActionId>& actions, uint32_t offset) {
+  const CrowdStatus st = status & ~kCrowdCacheHit;
+  if (sit.status == PlanStatus::kSolved)
+    return st == kCrowdSolved && length == sit.plan.size() &&
+           std::equal(sit.plan.begin(), sit.plan.end(), actions.begin() + offset);
+  if (sit.status == PlanStatus::kUnsolvable) return st == kCrowdUnsolvable;
+  return st == kCrowdNoPlan || st == kCrowdBadInput || (st & kCrowdFallback) != 0;
+}
+
+TEST(CrowdSoak, ChurnAndInvalidationsMatchOneByOneAndMemoryStaysFlat) {
+  const int64_t frames = env_int("TOPOPLAN_SOAK_FRAMES", 3000);
+  const auto npcs = static_cast<size_t>(env_int("TOPOPLAN_SOAK_NPCS", 2000));
+  const Task w = western();
+  const CrowdPlanner planner = CrowdPlanner::create(w.domain).value();
+  const auto words = static_cast<size_t>(planner.layout().words());
+  Rng rng(20261123);
+  std::vector<Situation> pool(1024);
+  ASSERT_NO_FATAL_FAILURE(make_pool(w, planner.layout(), rng, pool));
+
+  // Churn reassigns 5 % of the NPCs per frame.
+  Town town(pool, npcs, words);
+  for (size_t i = 0; i < npcs; ++i) town.assign(i, rng.uniform(0, 1023));
+  const CrowdBatch batch{town.npc_class, town.init, town.goal};
   const size_t capacity = npcs * static_cast<size_t>(planner.max_plan_length());
   std::vector<ActionId> actions(capacity);
   std::vector<uint32_t> offset(npcs);
@@ -138,8 +154,8 @@ TEST(CrowdSoak, ChurnAndInvalidationsMatchOneByOneAndMemoryStaysFlat) {
   const int64_t churn = std::max<int64_t>(1, static_cast<int64_t>(npcs) / 20);
   for (int64_t f = 0; f < frames; ++f) {
     for (int64_t k = 0; k < churn; ++k)
-      assign(static_cast<size_t>(rng.uniform(0, static_cast<int32_t>(npcs) - 1)),
-             rng.uniform(0, 1023));
+      town.assign(static_cast<size_t>(rng.uniform(0, static_cast<int32_t>(npcs) - 1)),
+                  rng.uniform(0, 1023));
     if (rng.chance(1.0 / 300)) {
       cache.invalidate();
       ++invalidations;
@@ -149,17 +165,8 @@ TEST(CrowdSoak, ChurnAndInvalidationsMatchOneByOneAndMemoryStaysFlat) {
     if (f == frames - 1 || rng.chance(0.01)) {  // a random frame: every NPC against ℙ
       ++checks;
       for (size_t i = 0; i < npcs; ++i) {
-        const Situation& sit = pool[static_cast<size_t>(which[i])];
-        const CrowdStatus st = status[i] & ~kCrowdCacheHit;
-        bool same = false;
-        if (sit.status == PlanStatus::kSolved)
-          same = st == kCrowdSolved && length[i] == sit.plan.size() &&
-                 std::equal(sit.plan.begin(), sit.plan.end(), actions.begin() + offset[i]);
-        else if (sit.status == PlanStatus::kUnsolvable)
-          same = st == kCrowdUnsolvable;
-        else  // ℙ gave up: the fallback chain answers (checked in tests/crowd/chain_test.cpp)
-          same = st == kCrowdNoPlan || st == kCrowdBadInput || (st & kCrowdFallback) != 0;
-        mismatches += same ? 0 : 1;
+        const Situation& sit = pool[static_cast<size_t>(town.which[i])];
+        mismatches += same_as_reference(sit, status[i], length[i], actions, offset[i]) ? 0 : 1;
         ++npcs_checked;
       }
       ASSERT_EQ(mismatches, 0) << "frame " << f;

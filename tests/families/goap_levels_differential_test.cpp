@@ -185,104 +185,123 @@ struct Figures {
   int64_t auto_answered = 0, auto_minimal = 0, auto_limit = 0, auto_wrong = 0, invalid = 0;
 };
 
-TEST(GoapLevelsDifferential, AgainstTheExactSearch) {
-  const int64_t instances = env_int("TOPOPLAN_LEVEL_INSTANCES", 4000);
-  const auto first_seed = static_cast<uint64_t>(env_int("TOPOPLAN_LEVEL_SEED", 1));
-  const auto max_locations = static_cast<int32_t>(env_int("TOPOPLAN_LEVEL_MAX_LOCATIONS", 12));
-  constexpr int32_t kPerLevel = 8;
+// Each instance's answers of ℙ and auto against the exact search, counted in `f`; the first 20
+// disagreements are reported with the level seed and the states.
+class Checker {
+ public:
+  Checker(const PlannerInfo& topo, const PlannerInfo& automatic)
+      : topo_(topo), automatic_(automatic) {
+    exact_opts_.objective = Objective::kLength;
+    exact_opts_.limits.max_expansions = 2'000'000;
+  }
+
+  void check(uint64_t seed, const Domain& d, const Instance& inst) {
+    ++f.instances;
+    const PlanResult ex = plan_exact(d, inst, exact_opts_);
+    if (ex.status == PlanStatus::kLimitReached) {
+      ++f.exact_limit;
+      return;
+    }
+    const bool solvable = ex.status == PlanStatus::kSolved;
+    const auto optimum = static_cast<int>(ex.actions.size());
+    int t1 = 0;
+    if (solvable) {
+      ++f.solvable;
+      const bool once =
+          std::set<ActionId>(ex.actions.begin(), ex.actions.end()).size() == ex.actions.size();
+      t1 = once ? 1 : oracle_.decide(d, inst, optimum);
+      f.t1 += t1 == 1;
+      f.t1_undecided += t1 < 0;
+    }
+    const At at{seed, d, inst};
+    const bool topo_solved = check_topo(at, solvable, optimum);
+    if (t1 == 1 && !topo_solved) ++f.topo_missed_t1;
+    check_auto(at, solvable, optimum);
+  }
+
   Figures f;
-  T1Oracle oracle;
-  PlannerOptions exact_opts;
-  exact_opts.objective = Objective::kLength;
-  exact_opts.limits.max_expansions = 2'000'000;
-  const PlannerInfo* automatic = find_planner("auto");
-  const PlannerInfo* topo = find_planner("topo");
-  ASSERT_NE(automatic, nullptr);
-  ASSERT_NE(topo, nullptr);
-  int reported = 0;
-  auto report = [&](uint64_t seed, const Instance& inst, const Domain& d, const std::string& why) {
-    if (++reported > 20) return;
-    ADD_FAILURE() << "level seed " << seed << " instance " << inst.name << ": " << why
-                  << "\n  init " << format_state(d, inst.init) << "\n  goal "
-                  << format_state(d, inst.goal);
+
+ private:
+  struct At {
+    uint64_t seed;
+    const Domain& d;
+    const Instance& inst;
   };
-  for (int64_t i = 0; i < instances; i += kPerLevel) {
-    const uint64_t seed = first_seed + static_cast<uint64_t>(i / kPerLevel);
-    GoapLevelParams params = goap_level_params(seed, max_locations);
-    params.instances = static_cast<int32_t>(std::min<int64_t>(kPerLevel, instances - i));
-    const Task task = goap_level(params);
-    const Domain& d = task.domain;
-    for (const Instance& inst : task.instances) {
-      ++f.instances;
-      const PlanResult ex = plan_exact(d, inst, exact_opts);
-      if (ex.status == PlanStatus::kLimitReached) {
-        ++f.exact_limit;
-        continue;
-      }
-      const bool solvable = ex.status == PlanStatus::kSolved;
-      const auto optimum = static_cast<int>(ex.actions.size());
-      int t1 = 0;
+
+  void report(const At& at, const std::string& why) {
+    if (++reported_ > 20) return;
+    ADD_FAILURE() << "level seed " << at.seed << " instance " << at.inst.name << ": " << why
+                  << "\n  init " << format_state(at.d, at.inst.init) << "\n  goal "
+                  << format_state(at.d, at.inst.goal);
+  }
+
+  // ℙ on its own (auto may answer a small task with A* before ℙ is asked): a minimal plan using
+  // each action at most once, or a right proof. Returns whether ℙ solved the instance.
+  bool check_topo(const At& at, bool solvable, int optimum) {
+    const PlanResult tp = topo_.plan(at.d, at.inst, PlannerOptions{});
+    if (tp.status == PlanStatus::kSolved) {
+      ++f.topo_solved;
+      const Validation v = validate_plan(at.d, at.inst, tp.actions);
+      const bool minimal = v.valid && solvable && static_cast<int>(tp.actions.size()) == optimum;
+      f.topo_minimal += minimal;
+      if (!minimal) report(at, "topo: an invalid or longer plan: " + v.reason);
+      if (std::set<ActionId>(tp.actions.begin(), tp.actions.end()).size() != tp.actions.size())
+        report(at, "topo used an action twice");
+    } else if (tp.status == PlanStatus::kUnsolvable) {
+      ++f.topo_unsolvable;
       if (solvable) {
-        ++f.solvable;
-        const bool once =
-            std::set<ActionId>(ex.actions.begin(), ex.actions.end()).size() == ex.actions.size();
-        t1 = once ? 1 : oracle.decide(d, inst, optimum);
-        f.t1 += t1 == 1;
-        f.t1_undecided += t1 < 0;
-      }
-      // ℙ on its own: auto may answer a small task with A* before ℙ is asked.
-      const PlanResult tp = topo->plan(d, inst, PlannerOptions{});
-      if (tp.status == PlanStatus::kSolved) {
-        ++f.topo_solved;
-        const Validation v = validate_plan(d, inst, tp.actions);
-        const bool minimal = v.valid && solvable && static_cast<int>(tp.actions.size()) == optimum;
-        f.topo_minimal += minimal;
-        if (!minimal) report(seed, inst, d, "topo: an invalid or longer plan: " + v.reason);
-        if (std::set<ActionId>(tp.actions.begin(), tp.actions.end()).size() != tp.actions.size())
-          report(seed, inst, d, "topo used an action twice");
-      } else if (tp.status == PlanStatus::kUnsolvable) {
-        ++f.topo_unsolvable;
-        if (solvable) {
-          ++f.topo_wrong;
-          report(seed, inst, d, "topo: wrong unsolvable: " + tp.message);
-        }
-      }
-      if (t1 == 1 && tp.status != PlanStatus::kSolved) ++f.topo_missed_t1;
-      const PlanResult au = automatic->plan(d, inst, PlannerOptions{});
-      if (au.status == PlanStatus::kSolved) {
-        ++f.auto_answered;
-        const Validation v = validate_plan(d, inst, au.actions);
-        if (!v.valid) {
-          ++f.invalid;
-          report(seed, inst, d, au.stats.engine + " returned an invalid plan: " + v.reason);
-        } else if (!solvable || static_cast<int>(au.actions.size()) != optimum) {
-          ++f.auto_wrong;
-          report(seed, inst, d,
-                 au.stats.engine + " plan of length " + std::to_string(au.actions.size()) +
-                     " vs exact " + std::to_string(optimum));
-        } else {
-          ++f.auto_minimal;
-        }
-      } else if (au.status == PlanStatus::kUnsolvable) {
-        ++f.auto_answered;
-        if (solvable) {
-          ++f.auto_wrong;
-          report(seed, inst, d, au.stats.engine + ": wrong unsolvable: " + au.message);
-        } else {
-          ++f.auto_minimal;  // a right answer
-        }
-      } else if (au.status == PlanStatus::kLimitReached) {
-        ++f.auto_limit;
-      } else {
-        report(seed, inst, d, "auto: " + std::string(to_string(au.status)) + ": " + au.message);
+        ++f.topo_wrong;
+        report(at, "topo: wrong unsolvable: " + tp.message);
       }
     }
+    return tp.status == PlanStatus::kSolved;
   }
+
+  // auto: a valid minimal plan or a right proof, within its default limits.
+  void check_auto(const At& at, bool solvable, int optimum) {
+    const PlanResult au = automatic_.plan(at.d, at.inst, PlannerOptions{});
+    if (au.status == PlanStatus::kSolved) {
+      ++f.auto_answered;
+      const Validation v = validate_plan(at.d, at.inst, au.actions);
+      if (!v.valid) {
+        ++f.invalid;
+        report(at, au.stats.engine + " returned an invalid plan: " + v.reason);
+      } else if (!solvable || static_cast<int>(au.actions.size()) != optimum) {
+        ++f.auto_wrong;
+        report(at, au.stats.engine + " plan of length " + std::to_string(au.actions.size()) +
+                       " vs exact " + std::to_string(optimum));
+      } else {
+        ++f.auto_minimal;
+      }
+    } else if (au.status == PlanStatus::kUnsolvable) {
+      ++f.auto_answered;
+      if (solvable) {
+        ++f.auto_wrong;
+        report(at, au.stats.engine + ": wrong unsolvable: " + au.message);
+      } else {
+        ++f.auto_minimal;  // a right answer
+      }
+    } else if (au.status == PlanStatus::kLimitReached) {
+      ++f.auto_limit;
+    } else {
+      report(at, "auto: " + std::string(to_string(au.status)) + ": " + au.message);
+    }
+  }
+
+  const PlannerInfo& topo_;
+  const PlannerInfo& automatic_;
+  PlannerOptions exact_opts_;
+  T1Oracle oracle_;
+  int reported_ = 0;
+};
+
+void print_figures(const Figures& f, int32_t max_locations, int32_t per_level,
+                   uint64_t first_seed) {
   const auto pct = [](int64_t a, int64_t b) {
     return b == 0 ? 0.0 : 100.0 * static_cast<double>(a) / static_cast<double>(b);
   };
   std::printf("\nGOAP levels vs exact (max %d locations, %d instances per level, seeds %llu..)\n",
-              max_locations, kPerLevel, static_cast<unsigned long long>(first_seed));
+              max_locations, per_level, static_cast<unsigned long long>(first_seed));
   std::printf("%-28s %12lld\n", "instances", (long long)f.instances);
   std::printf("%-28s %12lld\n", "exact limit (skipped)", (long long)f.exact_limit);
   std::printf("%-28s %12lld (%.2f%%)\n", "solvable", (long long)f.solvable,
@@ -305,6 +324,27 @@ TEST(GoapLevelsDifferential, AgainstTheExactSearch) {
   std::printf("%-28s %12lld\n", "wrong (auto / topo)", (long long)(f.auto_wrong + f.topo_wrong));
   std::printf("%-28s %12lld\n", "invalid plans", (long long)f.invalid);
   std::fflush(stdout);
+}
+
+TEST(GoapLevelsDifferential, AgainstTheExactSearch) {
+  const int64_t instances = env_int("TOPOPLAN_LEVEL_INSTANCES", 4000);
+  const auto first_seed = static_cast<uint64_t>(env_int("TOPOPLAN_LEVEL_SEED", 1));
+  const auto max_locations = static_cast<int32_t>(env_int("TOPOPLAN_LEVEL_MAX_LOCATIONS", 12));
+  constexpr int32_t kPerLevel = 8;
+  const PlannerInfo* automatic = find_planner("auto");
+  const PlannerInfo* topo = find_planner("topo");
+  ASSERT_NE(automatic, nullptr);
+  ASSERT_NE(topo, nullptr);
+  Checker checker(*topo, *automatic);
+  for (int64_t i = 0; i < instances; i += kPerLevel) {
+    const uint64_t seed = first_seed + static_cast<uint64_t>(i / kPerLevel);
+    GoapLevelParams params = goap_level_params(seed, max_locations);
+    params.instances = static_cast<int32_t>(std::min<int64_t>(kPerLevel, instances - i));
+    const Task task = goap_level(params);
+    for (const Instance& inst : task.instances) checker.check(seed, task.domain, inst);
+  }
+  const Figures& f = checker.f;
+  print_figures(f, max_locations, kPerLevel, first_seed);
   EXPECT_EQ(f.invalid, 0);
   EXPECT_EQ(f.auto_wrong, 0);
   EXPECT_EQ(f.topo_wrong, 0);

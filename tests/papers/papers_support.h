@@ -1,6 +1,6 @@
 // What the differential tests of the papers' planners share (topo_ijcai_test.cpp,
-// topo_sas_test.cpp): the loop over seeded random instances decided by the exact search, and the
-// small helpers that classify and print an answer.
+// topo_sas_test.cpp): the loops over seeded random instances and over every Horse Breeder
+// instance, decided by the exact search, and the small helpers that classify and print an answer.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +8,10 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "env.h"
+#include "horse_breeder.h"
 #include "random_domains.h"
 #include "topoplan/runtime/analysis.h"
 #include "topoplan/runtime/domain.h"
@@ -83,6 +86,34 @@ void for_each_decided_instance(int64_t default_instances, bool classified_only, 
       visit(seed, d, report, inst, exact);
     }
   }
+}
+
+// Both Horse Breeder tables (IJCAI's 000 and SAS as Topological Sorting's 003), every pair of
+// total states: check(domain, instance, exact, options) with the exact search's answer under the
+// length objective, the one the papers' plans are measured against; then done(def), for the
+// table's figures.
+template <class Check, class Done>
+void for_every_horse_instance(const Check& check, const Done& done) {
+  for (const DomainDef& def :
+       {testing::horse_breeder_000_def(), testing::horse_breeder_003_def()}) {
+    auto d = Domain::compile(def);
+    ASSERT_TRUE(d.ok());
+    PlannerOptions options;
+    options.objective = Objective::kLength;
+    const std::vector<std::vector<ValueId>> states = testing::horse_breeder_states();
+    for (const auto& s0 : states)
+      for (const auto& g : states) {
+        const Instance inst = testing::make_instance(s0, g);
+        check(*d, inst, plan_exact(*d, inst, options), options);
+      }
+    done(def);
+  }
+}
+
+// A papers' plan is as short as the exact search's.
+inline void expect_shortest(const PlanResult& r, const PlanResult& exact) {
+  ASSERT_EQ(exact.status, PlanStatus::kSolved);
+  EXPECT_EQ(r.actions.size(), exact.actions.size());
 }
 
 }  // namespace topoplan::papers_test

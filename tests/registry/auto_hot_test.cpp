@@ -5,6 +5,7 @@
 // are honoured.
 #include <gtest/gtest.h>
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,15 @@ std::unique_ptr<HotPlanner> make(std::string_view name, const CompiledActionSet&
   auto p = create_hot_planner(name, set, def);
   EXPECT_TRUE(p.ok()) << name << ": " << (p.ok() ? "" : p.error().to_string());
   return p.ok() ? std::move(p).value() : nullptr;
+}
+
+// PLAN is a valid plan of `inst` and costs what the exact search's REF costs.
+void expect_valid_and_as_cheap(const Domain& d, const Instance& inst,
+                               std::span<const ActionId> plan, std::span<const ActionId> ref,
+                               const std::string& at) {
+  const Validation v = validate_plan(d, inst, plan);
+  EXPECT_TRUE(v.valid) << at << ": " << v.reason;
+  EXPECT_EQ(plan_cost(d, plan), plan_cost(d, ref)) << at;
 }
 
 struct Tally {
@@ -66,12 +76,8 @@ Tally differential(const Domain& d, uint64_t seed, bool topo_refuses, const std:
       continue;
     }
     ++t.solved;
-    const std::span<const ActionId> p(plan.data(), static_cast<size_t>(len));
-    const Validation v = validate_plan(d, inst, p);
-    EXPECT_TRUE(v.valid) << at << ": " << v.reason;
-    EXPECT_EQ(plan_cost(d, p),
-              plan_cost(d, std::span<const ActionId>(ref.data(), static_cast<size_t>(ref_len))))
-        << at;
+    expect_valid_and_as_cheap(d, inst, {plan.data(), static_cast<size_t>(len)},
+                              {ref.data(), static_cast<size_t>(ref_len)}, at);
   }
   return t;
 }
@@ -133,12 +139,8 @@ TEST(AutoHot, TinyTasksGoToAStarFirst) {
       Instance inst;
       inst.init = s0;
       inst.goal = goal;
-      const std::span<const ActionId> p(plan.data(), static_cast<size_t>(len));
-      const Validation v = validate_plan(d, inst, p);
-      EXPECT_TRUE(v.valid) << at << ": " << v.reason;
-      EXPECT_EQ(plan_cost(d, p),
-                plan_cost(d, std::span<const ActionId>(ref.data(), static_cast<size_t>(ref_len))))
-          << at;
+      expect_valid_and_as_cheap(d, inst, {plan.data(), static_cast<size_t>(len)},
+                                {ref.data(), static_cast<size_t>(ref_len)}, at);
     }
   }
 }

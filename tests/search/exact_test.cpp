@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <limits>
 #include <random>
 
@@ -17,14 +18,20 @@ using testing::make_instance;
 using testing::compile_or_die;
 using testing::names;
 
+// Horse Breeder 000 from `init` to the fed horses: a valid plan of `length` actions.
+PlanResult expect_horse_plan(const Domain& d, std::initializer_list<ValueId> init, size_t length) {
+  const Instance inst = make_instance(init, {2, 0, 2});
+  PlanResult r = plan_exact(d, inst);
+  EXPECT_EQ(r.status, PlanStatus::kSolved) << r.message;
+  EXPECT_EQ(r.actions.size(), length);
+  EXPECT_TRUE(validate_plan(d, inst, r.actions).valid);
+  return r;
+}
+
 TEST(ExactSearch, HorseBreederFromEmptyHands) {
   const Domain d = compile_or_die(testing::horse_breeder_000_def());
-  const Instance inst = make_instance({0, 0, 0}, {2, 0, 2});
-  PlanResult r = plan_exact(d, inst);
-  ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
-  EXPECT_EQ(r.actions.size(), 6u);
+  const PlanResult r = expect_horse_plan(d, {0, 0, 0}, 6);
   EXPECT_EQ(r.cost, 6);
-  EXPECT_TRUE(validate_plan(d, inst, r.actions).valid);
   // The six actions of the paper, in some valid order.
   std::vector<std::string> got = names(d, r.actions);
   std::sort(got.begin(), got.end());
@@ -34,11 +41,7 @@ TEST(ExactSearch, HorseBreederFromEmptyHands) {
 
 TEST(ExactSearch, HorseBreederWithHaystackInHandsNeedsSeven) {
   const Domain d = compile_or_die(testing::horse_breeder_000_def());
-  const Instance inst = make_instance({1, 0, 0}, {2, 0, 2});
-  PlanResult r = plan_exact(d, inst);
-  ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
-  EXPECT_EQ(r.actions.size(), 7u);
-  EXPECT_TRUE(validate_plan(d, inst, r.actions).valid);
+  expect_horse_plan(d, {1, 0, 0}, 7);
 }
 
 TEST(ExactSearch, HorseBreederWithHaystackInFeederIsUnsolvable) {
