@@ -2,9 +2,10 @@
 // of at most 64 states) against the exact search on generated GOAP levels (tools/families.h). ℙ is
 // also run on its own, since auto may answer a small task before asking it.
 //
-// TOPOPLAN_LEVEL_INSTANCES sets the number of instances (default: a CI sample of a few seconds;
-// the long run uses 10^6), TOPOPLAN_LEVEL_SEED the first level seed, TOPOPLAN_LEVEL_MAX_LOCATIONS
-// the largest level drawn (default 12, so that the exact oracle stays cheap). Asserted:
+// TOPOPLAN_LEVEL_INSTANCES sets the number of instances (default: a CI sample of a few seconds,
+// an eighth of it under a sanitizer; the long run uses 10^6), TOPOPLAN_LEVEL_SEED the first level
+// seed, TOPOPLAN_LEVEL_MAX_LOCATIONS the largest level drawn (default 12, so that the exact oracle
+// stays cheap). Asserted:
 //   * every plan ℙ or auto returns is valid and of the exact optimal length (levels have unit
 //     costs, so length = cost);
 //   * neither says "unsolvable" when the exact search finds a plan;
@@ -24,6 +25,7 @@
 #include <unordered_set>
 
 #include "env.h"
+#include "random_domains.h"
 #include "topoplan/runtime/topo.h"
 #include "topoplan/runtime/validate.h"
 #include "topoplan/tools/families.h"
@@ -327,7 +329,7 @@ void print_figures(const Figures& f, int32_t max_locations, int32_t per_level,
 }
 
 TEST(GoapLevelsDifferential, AgainstTheExactSearch) {
-  const int64_t instances = env_int("TOPOPLAN_LEVEL_INSTANCES", 4000);
+  const int64_t instances = env_int("TOPOPLAN_LEVEL_INSTANCES", testing::sanitized_share(4000));
   const auto first_seed = static_cast<uint64_t>(env_int("TOPOPLAN_LEVEL_SEED", 1));
   const auto max_locations = static_cast<int32_t>(env_int("TOPOPLAN_LEVEL_MAX_LOCATIONS", 12));
   constexpr int32_t kPerLevel = 8;
