@@ -68,6 +68,13 @@ sed -e 's/^max_seconds = 240 .*/max_seconds = 20/' -e 's/^npcs = \[10000, 100000
 check hospital 0 $?
 expect_grep hospital '^utility ' "$TMP/hos.txt"
 expect_grep hospital-crowd '^ +1000 ' "$TMP/hos.txt"
+# A run shorter than a second is reported as such, not rounded to "0 simulated s".
+sed -e 's/^max_seconds = 240 .*/max_seconds = 0.05/' -e 's/^npcs = \[10000, 1000000\]/npcs = [10]/' \
+  -e 's/^seconds = 10 .*/seconds = 0.05/' "$SRC/domains/sim/hospital.toml" > "$TMP/hospital-short.toml"
+"$BIN" sim "$TMP/hospital-short.toml" --quiet > "$TMP/hos-short.txt"
+check hospital-short 0 $?
+expect_grep hospital-short-seconds '^; hospital: 32 NPCs, 0\.05 simulated s,' "$TMP/hos-short.txt"
+expect_grep hospital-short-crowd-seconds 'thread\(s\)\), 0\.05 simulated s:$' "$TMP/hos-short.txt"
 
 # Bad files: file:line and exit 33.
 bad() {  # bad NAME LINE TEXT...
