@@ -151,6 +151,21 @@ int main(int argc, char** argv) {
   CHECK_STATUS(topoplan_crowd_plan_frame(crowd, &b, &out, &cursor, 60.0, &stats), TOPOPLAN_OK);
   CHECK(cursor == NPCS && stats.resumed == 0);
 
+  /* Pending NPCs are indices into their pass's batch: a batch of another count is refused (it
+   * would be read at their indices) until they are discarded. */
+  CHECK(stats.pending > 0);
+  {
+    topoplan_crowd_batch one = b;
+    int64_t first = 0;
+    one.count = 1;
+    CHECK_STATUS(topoplan_crowd_plan_frame(crowd, &one, &out, &first, 60.0, &stats),
+                 TOPOPLAN_INVALID_ARGUMENT);
+    CHECK(first == 0);
+    CHECK_STATUS(topoplan_crowd_discard_pending(crowd), TOPOPLAN_OK);
+    CHECK_STATUS(topoplan_crowd_plan_frame(crowd, &one, &out, &first, 60.0, &stats), TOPOPLAN_OK);
+    CHECK(first == 1);
+  }
+
   /* Bad arguments. */
   CHECK_STATUS(topoplan_crowd_pending(NULL, pending, NPCS, &count), TOPOPLAN_INVALID_ARGUMENT);
   CHECK_STATUS(topoplan_crowd_pending(crowd, pending, NPCS, NULL), TOPOPLAN_INVALID_ARGUMENT);

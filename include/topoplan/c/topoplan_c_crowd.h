@@ -201,7 +201,9 @@ TOPOPLAN_API topoplan_status topoplan_crowd_plan(topoplan_crowd* crowd,
                                                  topoplan_crowd_stats* stats);
 /* Plans from *cursor (first NPC not yet served; start at 0) in order until budget_seconds have
  * passed (checked once per block) or the batch is done; advances *cursor. Results equal
- * topoplan_crowd_plan's for the NPCs served. One thread per crowd. */
+ * topoplan_crowd_plan's for the NPCs served. While NPCs of a pass are pending, the batch is that
+ * pass's: one of another count is TOPOPLAN_INVALID_ARGUMENT (answer them first, or
+ * topoplan_crowd_discard_pending). One thread per crowd. */
 TOPOPLAN_API topoplan_status topoplan_crowd_plan_frame(topoplan_crowd* crowd,
                                                        const topoplan_crowd_batch* batch,
                                                        const topoplan_crowd_output* output,

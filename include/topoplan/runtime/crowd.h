@@ -389,7 +389,10 @@ class Crowd {
   // pass only once no NPC of the previous pass is pending: until then the call only retries them
   // (their answers go to `out` as the previous pass's) and leaves the cursor at 0. One pass at a
   // time per Crowd. plan() starts afresh: it drops NPCs a plan_frame pass left pending (as
-  // discard_pending()).
+  // discard_pending()); so does plan_frame() given a batch of another size than the pass's
+  // (pending_batch_size(): the pending NPCs are indices into that batch, and the C API and Python
+  // refuse such a call instead). A pending NPC whose class or packed values the batch no longer
+  // holds in range (the host rewrote it between frames) is answered kCrowdBadInput.
   CrowdStats plan_frame(const CrowdBatch& batch, const CrowdOutput& out, CrowdCursor* cursor,
                         double budget_seconds = 1.67e-3);
   // NPCs left pending (plan_frame), in NPC order; their status in the output is kCrowdPending.
@@ -400,6 +403,8 @@ class Crowd {
   }
   // Forgets the pending NPCs (they stay kCrowdPending in the output they were served to).
   void discard_pending() { pending_.clear(); }
+  // The size of the batch whose pass left the pending NPCs (meaningful while pending() > 0).
+  [[nodiscard]] int64_t pending_batch_size() const { return pending_batch_size_; }
 
   [[nodiscard]] const CrowdDef& def() const { return def_; }
   // The plan of a handle from this crowd's cache (PlanCache::resolve); nullopt without a cache.
@@ -492,7 +497,8 @@ class Crowd {
     int64_t tail;       // first free action of the NPC's block slice
     int32_t level = 0;  // the retry level of its next slice
   };
-  std::vector<Pending> pending_;  // ascending NPC after each run
+  std::vector<Pending> pending_;    // ascending NPC after each run
+  int64_t pending_batch_size_ = 0;  // the batch size of the pass pending_ belongs to
 };
 
 // ---------------------------------------------------------------------------------------------

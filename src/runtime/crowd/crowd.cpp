@@ -239,6 +239,8 @@ CrowdStats Crowd::plan_frame(const CrowdBatch& batch, const CrowdOutput& given, 
   const int64_t block = def_.npcs_per_block;
   const auto n = static_cast<int64_t>(batch.npc_class.size());
   assert(cursor->next % block == 0 || cursor->next == n);
+  // Pending NPCs are indices into their pass's batch: another batch size cannot be theirs.
+  if (!pending_.empty() && n != pending_batch_size_) pending_.clear();
   CrowdStats resumed;
   const bool retried = !pending_.empty();  // a retry slice ran: the call made progress
   if (retried) resume_pending(batch, out, deadline, resumed);
@@ -350,6 +352,7 @@ CrowdStats Crowd::run(const CrowdBatch& batch, const CrowdOutput& out, int64_t f
   }
   std::sort(pending_.begin(), pending_.end(),
             [](const Pending& a, const Pending& b) { return a.npc < b.npc; });
+  if (!pending_.empty()) pending_batch_size_ = n;
   total.pending = static_cast<int64_t>(pending_.size());
   total.complete = first_block * def_.npcs_per_block + total.served >= n && pending_.empty();
   return total;

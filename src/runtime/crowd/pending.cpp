@@ -69,8 +69,10 @@ void Crowd::resume_pending(const CrowdBatch& batch, const CrowdOutput& out, int6
     if (worked && deadline_ns != 0) {
       const int64_t now = now_ns();
       const uint32_t pc = batch.npc_class[static_cast<size_t>(p.npc)];
-      const double need = ns_per_expansion_ * static_cast<double>(stages(pc)) *
-                          static_cast<double>(retry_budget_[static_cast<size_t>(p.level)]);
+      const double need =
+          pc >= hot_.size() ? 0.0
+                            : ns_per_expansion_ * static_cast<double>(stages(pc)) *
+                                  static_cast<double>(retry_budget_[static_cast<size_t>(p.level)]);
       if (now >= deadline_ns || static_cast<double>(now) + need > static_cast<double>(deadline_ns))
         break;
     }
@@ -81,9 +83,18 @@ void Crowd::resume_pending(const CrowdBatch& batch, const CrowdOutput& out, int6
     }
     const int64_t slice_end = capacity * std::min(n, (cur_block + 1) * block) / n;
     const uint32_t c = batch.npc_class[static_cast<size_t>(i)];
-    const ClassHot& h = hot_[c];
     const uint64_t* s = batch.init.data() + i * words;
     const uint64_t* g = batch.goal.data() + i * words;
+    if (c >= hot_.size() || !crowd_detail::packed_in_range(*planner_, s, g)) {
+      // The host rewrote the NPC between frames with a class or values that are no input.
+      out.status[static_cast<size_t>(i)] = kCrowdBadInput;
+      out.length[static_cast<size_t>(i)] = 0;
+      if (handles) out.handles[static_cast<size_t>(i)] = PlanHandle{};
+      ++stats.resumed;
+      ++done;
+      continue;
+    }
+    const ClassHot& h = hot_[c];
     unpack_projected<false>(h.fields, h.num_vars, s, g, resume_s0_.data(), resume_goal_.data());
     const auto nv = static_cast<size_t>(h.num_vars);
     int32_t len = 0;

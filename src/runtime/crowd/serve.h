@@ -57,22 +57,6 @@ namespace crowd_detail {
 // memo_shift of the default memo (CrowdDef::worker_memo_entries = 2048: 1024 sets).
 inline constexpr int32_t kDefaultMemoShift = 64 - 10;
 
-// Every value of the packed state `s` below its variable's domain size, and every value of the
-// packed goal `g` too or free (the all-ones field). Out of line: only answers that would be a
-// proof about a variable outside the class read it.
-[[gnu::noinline, gnu::cold]] inline bool packed_in_range(const CrowdPlanner& planner,
-                                                         const uint64_t* s, const uint64_t* g) {
-  const Domain& d = planner.domain();
-  for (VarId v = 0; v < d.num_variables(); ++v) {
-    const CrowdLayout::Field& f = planner.layout().field(v);
-    const auto size = static_cast<uint64_t>(d.domain_size(v));
-    const uint64_t x = (s[f.word] >> f.shift) & f.mask;
-    const uint64_t y = (g[f.word] >> f.shift) & f.mask;
-    if (x >= size || (y >= size && y != f.mask)) return false;
-  }
-  return true;
-}
-
 }  // namespace crowd_detail
 
 // Internal linkage (a copy per file, out of line, as when one file held it).
