@@ -998,7 +998,8 @@ struct Session {
     }
   }
 
-  // A name the task has (its `index`-th of `count`), or random bytes.
+  // A name the task has, or random bytes (a NUL among them ends the name the C API sees, so
+  // names found are compared as C strings).
   std::string some_name(const char* known_name) {
     if (known_name != nullptr && in.ConsumeBool()) return known_name;
     return in.ConsumeRandomLengthString(10);
@@ -1017,7 +1018,8 @@ struct Session {
     topoplan_status s = topoplan_task_find_variable(task, name.c_str(), &id);
     known(s);
     if (s == TOPOPLAN_OK)
-      require(name == topoplan_task_variable_name(task, id), "find_variable: another's name");
+      require(std::strcmp(name.c_str(), topoplan_task_variable_name(task, id)) == 0,
+              "find_variable: another's name");
     const int32_t size = topoplan_task_domain_size(task, var);
     require((size > 0) == (var >= 0 && var < m), "domain_size: -1 iff out of range");
     const int32_t val = in.ConsumeIntegralInRange<int32_t>(-1, std::max(size, 0));
@@ -1027,7 +1029,8 @@ struct Session {
     s = topoplan_task_find_value(task, var, name.c_str(), &id);
     known(s);
     if (s == TOPOPLAN_OK)
-      require(name == topoplan_task_value_name(task, var, id), "find_value: another's name");
+      require(std::strcmp(name.c_str(), topoplan_task_value_name(task, var, id)) == 0,
+              "find_value: another's name");
 
     const int32_t action = in.ConsumeIntegralInRange<int32_t>(-1, na);
     const bool valid_action = action >= 0 && action < na;
@@ -1038,7 +1041,8 @@ struct Session {
     s = topoplan_task_find_action(task, name.c_str(), &id);
     known(s);
     if (s == TOPOPLAN_OK)
-      require(name == topoplan_task_action_name(task, id), "find_action: another's name");
+      require(std::strcmp(name.c_str(), topoplan_task_action_name(task, id)) == 0,
+              "find_action: another's name");
     const int32_t effects = topoplan_task_action_num_effects(task, action);
     require((effects >= 0) == valid_action, "action_num_effects");
     topoplan_effect e{};
@@ -1069,7 +1073,8 @@ struct Session {
     s = topoplan_task_find_class(task, name.c_str(), &id);
     known(s);
     if (s == TOPOPLAN_OK)
-      require(name == topoplan_task_class_name(task, id), "find_class: another's name");
+      require(std::strcmp(name.c_str(), topoplan_task_class_name(task, id)) == 0,
+              "find_class: another's name");
     const int32_t class_actions = topoplan_task_class_num_actions(task, c);
     if (c >= 0 && c < nc) {
       require(class_actions >= 0 && class_actions <= na, "class_num_actions");
@@ -1090,7 +1095,8 @@ struct Session {
     s = topoplan_task_find_instance(task, name.c_str(), &id);
     known(s);
     if (s == TOPOPLAN_OK)
-      require(name == topoplan_task_instance_name(task, id), "find_instance: another's name");
+      require(std::strcmp(name.c_str(), topoplan_task_instance_name(task, id)) == 0,
+              "find_instance: another's name");
 
     // NULL arguments where a pointer is asked for.
     known(topoplan_task_find_variable(task, nullptr, &id));
@@ -1391,7 +1397,8 @@ struct Session {
     const topoplan_status found = topoplan_udgoap_find_entity(world, entity.c_str(), &id);
     known(found);
     if (found == TOPOPLAN_OK)
-      require(entity == topoplan_udgoap_entity_name(world, id), "find_entity: another's name");
+      require(std::strcmp(entity.c_str(), topoplan_udgoap_entity_name(world, id)) == 0,
+              "find_entity: another's name");
     static const char* const kAttributes[] = {"position", "health", "mana"};
     const int which = in.ConsumeIntegralInRange<int>(0, 3);
     const std::string attribute = which < 3 ? kAttributes[which] : in.ConsumeRandomLengthString(10);
