@@ -23,6 +23,7 @@
 #include "topoplan/agents/agents.h"
 #include "topoplan/io/agents_file.h"
 #include "topoplan/runtime/crowd.h"
+#include "topoplan/runtime/limits.h"
 
 namespace topoplan::cli {
 namespace {
@@ -259,17 +260,17 @@ void add_agents_command(CLI::App& app, int& exit_code) {
       run);
   cmd->add_option("FILE", o->path, "domain file (native .toml, with [[goal]]/[[event]] tables)")
       ->required();
-  add_number(*cmd, "--agents", o->agents, int32_t{1}, int32_t{1} << 26, "number of agents");
+  add_limit(*cmd, limits::kAgentsCapacity, o->agents, "number of agents");
   add_number(*cmd, "--frames", o->frames, int32_t{1}, int32_t{1} << 24, "frames to run");
-  add_number(*cmd, "--threads", o->threads, int32_t{1}, int32_t{256},
-             "threads of the planning batch and of the agents' examination (the built-in pool)");
+  add_limit(*cmd, limits::kAgentsThreads, o->threads,
+            "threads of the planning batch and of the agents' examination (the built-in pool)");
   add_number(*cmd, "--sense", o->sense, 0.0, 1.0,
              "share of the agents sensing a random change of one of their class's variables "
              "each frame");
   add_number(*cmd, "--warmup", o->warmup, int32_t{0}, int32_t{1} << 24,
              "frames left out of the figures (default: a fifth of the run)");
-  add_number(*cmd, "--max-plans", o->max_plans, int32_t{1}, int32_t{1} << 26,
-             "agents planned per frame at most (default: all that need a plan)");
+  add_limit(*cmd, limits::kAgentsMaxPlansPerFrame, o->max_plans,
+            "agents planned per frame at most (default: all that need a plan)");
   add_number(*cmd, "--seed", o->seed, uint64_t{0}, ~uint64_t{0}, "seed of --sense and shares");
   cmd->add_option("--record", o->record, "write decisions as JSON Lines to this file");
   cmd->add_flag("--json", o->json, "print one JSON object");

@@ -16,6 +16,7 @@
 #include "bindings.h"
 #include "topoplan/agents/agents.h"
 #include "topoplan/runtime/crowd.h"
+#include "topoplan/runtime/limits.h"
 #include "topoplan/runtime/validate.h"
 
 namespace topoplan_py {
@@ -270,7 +271,8 @@ void bind_agent_world(AgentWorldClass& cls) {
                       int32_t max_plans_per_frame, int32_t max_plan_length, int32_t threads,
                       bool use_cache, int64_t event_capacity, int32_t min_agents_per_part) {
             if (!t) throw py::type_error("task: expected a Task");
-            if (threads < 1 || threads > 1024) throw py::value_error("threads: in [1, 1024]");
+            if (auto e = check_limit(limits::kAgentsThreads, int64_t{threads}, "AgentWorld"))
+              throw py::value_error(e->message);
             if (event_capacity < 0 || event_capacity > (int64_t{1} << 30))
               throw py::value_error("event_capacity: in [0, 2^30] (0: 4 per agent)");
             auto p = std::make_shared<PyAgentWorld>();

@@ -13,6 +13,7 @@
 
 #include "topoplan/agents/agents.h"
 #include "topoplan/runtime/compiled.h"
+#include "topoplan/runtime/limits.h"
 #include "topoplan/runtime/planner.h"
 #include "topoplan/runtime/validate.h"
 
@@ -653,14 +654,16 @@ AgentWorld::~AgentWorld() = default;
 
 Result<AgentWorld> AgentWorld::create(const CrowdPlanner& planner, const AgentWorldDef& def) {
   auto bad = [](const std::string& what) { return Error{"AgentWorldDef: " + what, "", 0}; };
-  if (def.capacity < 1 || def.capacity > (1 << 28)) return bad("capacity must be in [1, 2^28]");
-  if (def.decision_period < 1 || def.decision_period > 1 << 20)
-    return bad("decision_period must be in [1, 2^20] frames");
-  if (def.max_plan_age < 0) return bad("max_plan_age must be >= 0 (0: never)");
-  if (def.max_plans_per_frame < 1) return bad("max_plans_per_frame must be >= 1");
-  if (def.min_agents_per_part < 64) return bad("min_agents_per_part must be >= 64");
-  if (def.max_plan_length < 1 || def.max_plan_length > 255)
-    return bad("max_plan_length must be in [1, 255]");
+  // The table's ranges and words (limits.h), those of every door.
+  const std::pair<const LimitSpec*, int64_t> fields[] = {
+      {&limits::kAgentsCapacity, def.capacity},
+      {&limits::kAgentsDecisionPeriod, def.decision_period},
+      {&limits::kAgentsMaxPlanAge, def.max_plan_age},
+      {&limits::kAgentsMaxPlansPerFrame, def.max_plans_per_frame},
+      {&limits::kAgentsMinAgentsPerPart, def.min_agents_per_part},
+      {&limits::kAgentsMaxPlanLength, def.max_plan_length}};
+  for (const auto& field : fields)
+    if (auto e = check_limit(*field.first, field.second, "AgentWorldDef")) return *e;
   const Domain& domain = planner.domain();
   if (domain.num_actions() > 0xFFFF) return bad("the domain has more than 65535 actions");
 

@@ -11,6 +11,7 @@
 
 #include "internal.h"
 #include "topoplan/agents/agents.h"
+#include "topoplan/runtime/limits.h"
 #include "topoplan/runtime/validate.h"
 
 using namespace topoplan;          // NOLINT(google-build-using-namespace)
@@ -160,8 +161,8 @@ topoplan_status topoplan_agents_create(const topoplan_crowd_planner* planner,
     *out = nullptr;
     if (planner == nullptr || def == nullptr)
       return fail(TOPOPLAN_INVALID_ARGUMENT, "planner or def is NULL", error, error_size);
-    if (def->threads < 1 || def->threads > 256)
-      return fail(TOPOPLAN_INVALID_ARGUMENT, "threads must be in [1, 256]", error, error_size);
+    if (auto e = check_limit(limits::kAgentsThreads, int64_t{def->threads}, "AgentWorldDef"))
+      return fail(TOPOPLAN_INVALID_ARGUMENT, e->message, error, error_size);
     if (def->cache_entries < 0)
       return fail(TOPOPLAN_INVALID_ARGUMENT, "cache_entries must be >= 0", error, error_size);
     AgentWorldDef d;

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "toml_reader.h"
+#include "topoplan/runtime/limits.h"
 
 namespace topoplan {
 namespace {
@@ -91,19 +92,25 @@ bool Reader::settings(const toml::node& s) {
   if (t == nullptr) return fail(line_of(s), "[agents] must be a table");
   if (!check_keys(*t, {"decision_period", "max_plan_age", "action_frames"}, "[agents]"))
     return false;
-  auto integer = [&](const char* key, int64_t min, int64_t max, auto& dst) {
-    const toml::node* n = t->get(key);
+  // The table's ranges and words (limits.h), those of AgentWorldDef at every door.
+  auto integer = [&](const LimitSpec& spec, auto& dst) {
+    const toml::node* n = t->get(spec.name);
     if (n == nullptr) return true;
-    const std::optional<int64_t> v = n->value<int64_t>();
-    if (!v || *v < min || *v > max)
-      return fail(line_of(*n), std::string("[agents] ") + key + " must be an integer in [" +
-                                   std::to_string(min) + ", " + std::to_string(max) + "]");
+    const std::optional<int64_t> v = n->value_exact<int64_t>();
+    const std::optional<double> x = n->value<double>();
+    const std::string where = "'" + std::string(spec.name) + "' of [agents]";
+    if (!v) {
+      if (auto e = check_limit(spec, x ? *x : std::nan(""), where))
+        return fail(line_of(*n), e->message);
+      return fail(line_of(*n), where + ": not a number");
+    }
+    if (auto e = check_limit(spec, *v, where)) return fail(line_of(*n), e->message);
     dst = static_cast<std::remove_reference_t<decltype(dst)>>(*v);
     return true;
   };
-  return integer("decision_period", 1, 1 << 20, out_.decision_period) &&
-         integer("max_plan_age", 0, int64_t{1} << 30, out_.max_plan_age) &&
-         integer("action_frames", 1, 1 << 16, out_.action_frames);
+  return integer(limits::kAgentsDecisionPeriod, out_.decision_period) &&
+         integer(limits::kAgentsMaxPlanAge, out_.max_plan_age) &&
+         integer(limits::kAgentsActionFrames, out_.action_frames);
 }
 
 bool Reader::goal(const toml::node& n) {

@@ -17,6 +17,7 @@ ROOT = Path(os.environ.get("TOPOPLAN_SOURCE_DIR", Path(__file__).resolve().paren
 HORSE = str(ROOT / "domains" / "horse-breeder.toml")
 WESTERN = str(ROOT / "domains" / "western.toml")
 WIZARD = str(ROOT / "domains" / "udgoap" / "wizard.toml")
+VILLAGE = str(ROOT / "examples" / "agents" / "village.toml")
 CLI = os.environ.get("TOPOPLAN_CLI", str(ROOT / "build" / "ci" / "cli" / "topoplan"))
 LIBC = os.environ.get("TOPOPLAN_C_LIBRARY", str(ROOT / "build" / "ci" / "src" / "capi" /
                                                 "libtopoplan_c.so"))
@@ -61,6 +62,13 @@ class CrowdChain(ctypes.Structure):
                 ("num_class_fallback", ctypes.c_int32), ("reserved", ctypes.c_int32),
                 ("fallback_budget", ctypes.c_int64), ("max_expansions", ctypes.c_int64),
                 ("max_memory_bytes", ctypes.c_int64), ("max_seconds", ctypes.c_double)]
+
+
+class AgentsDef(ctypes.Structure):
+    _fields_ = [("capacity", ctypes.c_int32), ("decision_period", ctypes.c_int32),
+                ("max_plan_age", ctypes.c_int64), ("max_plans_per_frame", ctypes.c_int32),
+                ("max_plan_length", ctypes.c_int32), ("threads", ctypes.c_int32),
+                ("cache_entries", ctypes.c_int32), ("min_agents_per_part", ctypes.c_int32)]
 
 
 class UdgoapLimits(ctypes.Structure):
@@ -150,6 +158,17 @@ class CApi:
                                                            self.err, 512)
         return self.message(s)
 
+    def agents(self, **fields):
+        task, planner = self.crowd_planner()
+        d = AgentsDef()
+        self.lib.topoplan_agents_def_default(ctypes.byref(d))
+        for k, v in fields.items():
+            setattr(d, k, v)
+        out = ctypes.c_void_p()
+        s = self.lib.topoplan_agents_create(planner, ctypes.byref(d), ctypes.byref(out), self.err,
+                                            512)
+        return self.message(s)
+
     def udgoap(self, **fields):
         world, agent = ctypes.c_void_p(), ctypes.c_void_p()
         assert self.lib.topoplan_udgoap_load(WIZARD.encode(), ctypes.byref(world),
@@ -187,6 +206,7 @@ def test_every_door_words_every_limit_the_same(c):
     task = tp.load_task(HORSE)
     planner = tp.CrowdPlanner(tp.load_task(WESTERN))
     _, agent = tp.load_scenario(WIZARD)
+    western = tp.load_task(WESTERN)
     cli_ok = Path(CLI).exists() or "TOPOPLAN_CLI" in os.environ
     # (C message, Python message, CLI arguments or None)
     rows = [
@@ -231,6 +251,26 @@ def test_every_door_words_every_limit_the_same(c):
          python_message(lambda: tp.Crowd(planner, fallback_max_memory_bytes=0)), None),
         (api.crowd(chain={"max_seconds": float("inf")}),
          python_message(lambda: tp.Crowd(planner, fallback_max_seconds=float("inf"))), None),
+        (api.agents(capacity=0), python_message(lambda: tp.AgentWorld(western, capacity=0)),
+         ["agents", VILLAGE, "--agents", "0"]),
+        (api.agents(capacity=2**28 + 1),
+         python_message(lambda: tp.AgentWorld(western, capacity=2**28 + 1)),
+         ["agents", VILLAGE, "--agents", str(2**28 + 1)]),
+        (api.agents(threads=0), python_message(lambda: tp.AgentWorld(western, threads=0)),
+         ["agents", VILLAGE, "--threads", "0"]),
+        (api.agents(threads=257), python_message(lambda: tp.AgentWorld(western, threads=257)),
+         ["agents", VILLAGE, "--threads", "257"]),
+        (api.agents(max_plans_per_frame=0),
+         python_message(lambda: tp.AgentWorld(western, max_plans_per_frame=0)),
+         ["agents", VILLAGE, "--max-plans", "0"]),
+        (api.agents(decision_period=0),
+         python_message(lambda: tp.AgentWorld(western, decision_period=0)), None),
+        (api.agents(max_plan_age=2**31),
+         python_message(lambda: tp.AgentWorld(western, max_plan_age=2**31)), None),
+        (api.agents(max_plan_length=256),
+         python_message(lambda: tp.AgentWorld(western, max_plan_length=256)), None),
+        (api.agents(min_agents_per_part=63),
+         python_message(lambda: tp.AgentWorld(western, min_agents_per_part=63)), None),
     ]
     for c_msg, py_msg, cli_args in rows:
         assert RANGE.search(c_msg), c_msg
@@ -313,3 +353,27 @@ def test_the_sim_threads_flag_and_the_file_share_one_range():
     cli = cli_message("sim", hospital, "--threads", "0")
     assert RANGE.search(cli).group(0) == "must be an integer in [1, 256]", cli
     assert RANGE.search(SCENARIOS[1][1]).group(0) == RANGE.search(cli).group(0)
+
+
+@pytest.mark.parametrize("key,value", [("decision_period", "0"), ("max_plan_age", "1073741825"),
+                                       ("action_frames", "0"), ("decision_period", "1.5")])
+def test_the_agents_file_words_its_settings_as_the_table(c, tmp_path, key, value):
+    """The [agents] table of an agents domain file (examples/agents/village.toml), read by
+    `topoplan agents`: file:line and the table's words, those of AgentWorldDef at the C API."""
+    if not (Path(CLI).exists() or "TOPOPLAN_CLI" in os.environ):
+        pytest.skip("no CLI: set TOPOPLAN_CLI")
+    text = Path(VILLAGE).read_text()
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith(key + " ="))
+    lines[at] = f"{key} = {value}"
+    path = tmp_path / "village.toml"
+    path.write_text("\n".join(lines) + "\n")
+    r = subprocess.run([CLI, "agents", str(path), "--agents", "4", "--frames", "2"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 33, (r.returncode, r.stderr)
+    assert f"{path}:{at + 1}: '{key}' of [agents]: '{key}' (" in r.stderr, r.stderr
+    assert f"], found {value}" in r.stderr, r.stderr
+    if key != "action_frames":  # a setting of the file's script, not of AgentWorldDef
+        field = {"max_plan_age": 2**30 + 1, "decision_period": 0}[key]
+        c_msg = CApi(c).agents(**{key: field})
+        assert RANGE.search(c_msg).group(0) == RANGE.search(r.stderr).group(0), (c_msg, r.stderr)

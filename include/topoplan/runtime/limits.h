@@ -114,6 +114,27 @@ inline constexpr LimitSpec kTownNpcs{"npcs", "--npcs", 1, 10'000'000, true, "NPC
 inline constexpr LimitSpec kTownSituations{
     "situations_per_class", "--situations", 1, 10'000, true, "situations per NPC class"};
 inline constexpr LimitSpec kTownBackgrounds{"backgrounds", "", 1, 65536, true, "background states"};
+// Agent worlds (AgentWorldDef, topoplan_agents_def, Python's AgentWorld, `topoplan agents` and
+// the [agents] table of its domain file).
+inline constexpr LimitSpec kAgentsCapacity{"capacity", "--agents", 1,
+                                           1 << 28,    true,       "agents a world may hold"};
+inline constexpr LimitSpec kAgentsDecisionPeriod{
+    "decision_period",       "", 1, 1 << 20, true, "frames between due examinations", "", "",
+    "agents.decision_period"};
+inline constexpr LimitSpec kAgentsMaxPlanAge{
+    "max_plan_age",       "", 0, 1 << 30, true, "frames a plan may age; 0: never", "", "",
+    "agents.max_plan_age"};
+inline constexpr LimitSpec kAgentsMaxPlansPerFrame{
+    "max_plans_per_frame", "--max-plans", 1, 2147483647.0, true, "agents planned per update"};
+inline constexpr LimitSpec kAgentsMaxPlanLength{"max_plan_length",         "", 1, 255, true,
+                                                "actions stored per agent"};
+inline constexpr LimitSpec kAgentsMinAgentsPerPart{
+    "min_agents_per_part", "", 64, 2147483647.0, true, "agents per part of an examination"};
+inline constexpr LimitSpec kAgentsThreads{
+    "threads", "--threads", 1, 256, true, "threads of an agent world's pool"};
+inline constexpr LimitSpec kAgentsActionFrames{
+    "action_frames",       "", 1, 1 << 16, true, "frames a scripted action runs", "", "",
+    "agents.action_frames"};
 
 // Every entry, for documentation and the test that walks the doors.
 inline constexpr LimitSpec kAll[] = {kMaxExpansions,
@@ -135,7 +156,15 @@ inline constexpr LimitSpec kAll[] = {kMaxExpansions,
                                      kCrowdFallbackMaxSeconds,
                                      kTownNpcs,
                                      kTownSituations,
-                                     kTownBackgrounds};
+                                     kTownBackgrounds,
+                                     kAgentsCapacity,
+                                     kAgentsDecisionPeriod,
+                                     kAgentsMaxPlanAge,
+                                     kAgentsMaxPlansPerFrame,
+                                     kAgentsMaxPlanLength,
+                                     kAgentsMinAgentsPerPart,
+                                     kAgentsThreads,
+                                     kAgentsActionFrames};
 // Simulation configs (ArenaConfig, HouseConfig, HospitalConfig, LoopConfig): what a scenario
 // file sets (`file`) and check() verifies. Ranges whose bound is another field (spawn_max >=
 // spawn_min, max_seconds >= dt, a spot inside the world) are checked after these.
