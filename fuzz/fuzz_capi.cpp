@@ -1117,7 +1117,6 @@ struct Session {
     require(topoplan_status_string(static_cast<topoplan_status>(code)) != nullptr, "status_string");
     require(topoplan_agents_replan_string(code) != nullptr, "replan_string");
     require(topoplan_agents_event_string(code) != nullptr, "event_string");
-    require(topoplan_agents_no_plan_string(code) != nullptr, "no_plan_string");
     require(topoplan_c_abi_version() == TOPOPLAN_C_ABI_VERSION, "abi version");
     require(topoplan_version() != nullptr && *topoplan_version() != '\0', "version");
   }
