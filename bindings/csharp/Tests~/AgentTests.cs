@@ -204,10 +204,10 @@ namespace Topoplan.Tests
                 Assert.Throws(Status.InvalidArgument, () => rig.Task.GoalHolds(new[] { 0, 0, 0 }, new[] { 0, 0, 7 }), "range");
                 AgentWorldDef bad = AgentWorldDef.Defaults();
                 bad.Threads = 0;
-                Assert.Throws(Status.InvalidArgument, () => new AgentWorld(rig.Planner, bad), "threads must be in [1, 256]");
+                Assert.Throws(Status.InvalidArgument, () => new AgentWorld(rig.Planner, bad), "'threads'", "[1, 256]", "found 0");
                 bad = AgentWorldDef.Defaults();
                 bad.MaxPlanLength = 300;
-                Assert.Throws(Status.InvalidArgument, () => new AgentWorld(rig.Planner, bad), "");
+                Assert.Throws(Status.InvalidArgument, () => new AgentWorld(rig.Planner, bad), "'max_plan_length'", "found 300");
             }
         }
 
