@@ -91,6 +91,44 @@ void AgentWorld::Impl::run_adopt(int32_t begin, int32_t end, int32_t /*worker*/,
   for (int32_t k = begin; k < end; ++k) self->adopt(self->rows[static_cast<size_t>(k)]);
 }
 
+// Row by row, in batch order: the class's planners in chain order until one answers (a plan or a
+// proof); the answers are written as the crowd writes them, so adopt() reads both alike.
+void AgentWorld::Impl::plan_chain(int32_t m) {
+  const CrowdLayout& layout = planner->layout();
+  for (int32_t k = 0; k < m; ++k) {
+    const auto row = static_cast<size_t>(k);
+    const int32_t i = batch_agent[row];
+    ChainClass& cc = chain[batch_class[row]];
+    if (layout.words() > 0) layout.unpack_state(state_of(i), chain_s0);
+    const std::vector<ValueId>& g = goals[static_cast<size_t>(goal[static_cast<size_t>(i)])].values;
+    CrowdStatus st = kCrowdNoPlan;
+    int32_t length = 0;
+    for (size_t p = 0; p < cc.planners.size(); ++p) {
+      const PlanOutcome o = cc.planners[p]->plan(*cc.scratches[p], chain_s0, g, chain_plan, &length,
+                                                 def.crowd.fallback_limits);
+      if (o.status == PlanStatus::kSolved) {
+        st = kCrowdSolved | kCrowdFallback;
+        break;
+      }
+      if (o.status == PlanStatus::kUnsolvable) {
+        st = kCrowdUnsolvable | kCrowdFallback;
+        break;
+      }
+      if ((o.detail & kDetailBadInput) != 0) {
+        st = kCrowdNoPlan | kCrowdBadInput;
+        break;
+      }
+    }
+    const bool solved = (st & kCrowdSolved) != 0;
+    out_offset[row] = static_cast<uint32_t>(row * static_cast<size_t>(max_len));
+    out_length[row] = static_cast<uint16_t>(solved ? std::min(length, 0xFFFF) : 0);
+    out_status[row] = st;
+    if (solved && length <= max_len)
+      std::copy(chain_plan.begin(), chain_plan.begin() + length,
+                out_actions.begin() + out_offset[row]);
+  }
+}
+
 void AgentWorld::Impl::plan_batch(std::span<Event> events, int64_t& written, int64_t& dropped,
                                   UpdateStats& stats) {
   const int64_t take = std::min<int64_t>(queue_size, batch_cap);
@@ -126,8 +164,12 @@ void AgentWorld::Impl::plan_batch(std::span<Event> events, int64_t& written, int
       std::span<uint32_t>(out_offset.data(), mm), std::span<uint16_t>(out_length.data(), mm),
       std::span<CrowdStatus>(out_status.data(), mm)};
   const auto t0 = std::chrono::steady_clock::now();
-  const CrowdStats planned = crowd->plan(batch, answers);
-  stats.cache_hits += planned.cache_hits;
+  if (def.topo_first) {
+    const CrowdStats planned = crowd->plan(batch, answers);
+    stats.cache_hits += planned.cache_hits;
+  } else {
+    plan_chain(m);
+  }
   stats.plan_ns +=
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
           .count();

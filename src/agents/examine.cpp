@@ -35,7 +35,12 @@ void AgentWorld::Impl::examine(Part& out, int32_t i, bool was_sensed, bool was_d
   // The goal: by the agent's list (the first that does not hold, or the best scored).
   const GoalId old_goal = goal[u];
   double score = 0.0;
-  const GoalId g = choose(i, score);
+  GoalId g = choose(i, score);
+  // An action that runs to its end keeps its goal until it finishes (a better goal only).
+  if (g != old_goal && reason == ReplanReason::kNone && old_goal != kNoGoal &&
+      (flags[u] & kRunning) != 0 && runs_to_end[plan_of(i)[step[u]]] != 0 &&
+      !goal_holds(s, old_goal))
+    g = old_goal;
   if (g != old_goal) {
     if (!drives.empty()) goal_score[u] = score;
     const bool reached = old_goal != kNoGoal && goal_holds(s, old_goal);

@@ -9,6 +9,7 @@
 
 #include "agents/world_impl.h"
 #include "topoplan/runtime/limits.h"
+#include "topoplan/runtime/planner.h"
 
 namespace topoplan::agents {
 
@@ -75,6 +76,8 @@ Result<AgentWorld> AgentWorld::create(const CrowdPlanner& planner, const AgentWo
     if (auto e = check_limit(*field.first, field.second, "AgentWorldDef")) return *e;
   const Domain& domain = planner.domain();
   if (domain.num_actions() > 0xFFFF) return bad("the domain has more than 65535 actions");
+  if (!def.topo_first && def.crowd.fallback.empty())
+    return bad("topo_first is false and crowd.fallback is empty: no planner would plan");
 
   AgentWorld world;
   world.impl_ = std::make_unique<Impl>();
@@ -94,68 +97,112 @@ Result<AgentWorld> AgentWorld::create(const CrowdPlanner& planner, const AgentWo
   auto crowd = Crowd::create(planner, crowd_def);
   if (!crowd) return crowd.error();
   w.crowd = std::make_unique<Crowd>(std::move(crowd.value()));
+  if (!def.topo_first)
+    if (auto e = w.make_chain()) return *e;
+  w.compile_masks();
+  w.class_list.assign(static_cast<size_t>(planner.num_classes()), -1);
+  w.allocate();
+  return world;
+}
 
-  const CrowdLayout& layout = planner.layout();
-  const auto words = static_cast<size_t>(w.words);
-  const auto actions = static_cast<size_t>(domain.num_actions());
-  for (auto* v : {&w.cond_mask, &w.cond_value, &w.eff_mask, &w.eff_value})
-    v->assign(actions * words, 0);
+void AgentWorld::Impl::compile_masks() {
+  const CrowdLayout& layout = planner->layout();
+  const auto w = static_cast<size_t>(words);
+  const auto actions = static_cast<size_t>(domain->num_actions());
+  for (auto* v : {&cond_mask, &cond_value, &eff_mask, &eff_value}) v->assign(actions * w, 0);
   auto put = [&](std::vector<uint64_t>& mask, std::vector<uint64_t>& value, size_t base, VarId v,
                  ValueId x) {
     const CrowdLayout::Field& fl = layout.field(v);
     mask[base + static_cast<size_t>(fl.word)] |= fl.mask << fl.shift;
     value[base + static_cast<size_t>(fl.word)] |= static_cast<uint64_t>(x) << fl.shift;
   };
-  for (ActionId a = 0; a < domain.num_actions(); ++a) {
-    const size_t base = static_cast<size_t>(a) * words;
-    for (const Effect& e : domain.effects(a)) {
-      if (e.pre != kUndefined) put(w.cond_mask, w.cond_value, base, e.var, e.pre);
-      put(w.eff_mask, w.eff_value, base, e.var, e.post);
+  for (ActionId a = 0; a < domain->num_actions(); ++a) {
+    const size_t base = static_cast<size_t>(a) * w;
+    for (const Effect& e : domain->effects(a)) {
+      if (e.pre != kUndefined) put(cond_mask, cond_value, base, e.var, e.pre);
+      put(eff_mask, eff_value, base, e.var, e.post);
     }
-    for (const Fact& p : domain.prevail(a)) put(w.cond_mask, w.cond_value, base, p.var, p.value);
+    for (const Fact& p : domain->prevail(a)) put(cond_mask, cond_value, base, p.var, p.value);
   }
-  w.class_list.assign(static_cast<size_t>(planner.num_classes()), -1);
+  runs_to_end.assign(actions, 0);
+}
 
+void AgentWorld::Impl::allocate() {
+  const auto w = static_cast<size_t>(words);
   const auto cap = static_cast<size_t>(def.capacity);
-  w.cls.assign(cap, 0);
-  w.list.assign(cap, 0xFFFF);
-  w.state.assign(cap * words, 0);
-  w.goal.assign(cap, kNoGoal);
-  w.plan.assign(cap * static_cast<size_t>(w.max_len), 0);
-  for (auto* v : {&w.len, &w.step, &w.flags, &w.last_reason, &w.queued_reason}) v->assign(cap, 0);
-  for (auto* v : {&w.next_due, &w.period, &w.plan_frame, &w.plan_version}) v->assign(cap, 0);
-  w.start_time.assign(cap, 0.0);
-  w.sensed.assign(cap / 64 + 1, 0);
-  w.due.assign(cap / 64 + 1, 0);
-  w.queue.assign(cap, 0);
-  w.batch_cap = std::min(def.max_plans_per_frame, def.capacity);
-  const auto b = static_cast<size_t>(w.batch_cap);
-  w.batch_agent.assign(b, 0);
-  w.batch_class.assign(b, 0);
-  w.batch_init.assign(b * words, 0);
-  w.batch_goal.assign(b * words, 0);
-  w.out_actions.assign(b * static_cast<size_t>(w.max_len), 0);
-  w.out_offset.assign(b, 0);
-  w.out_length.assign(b, 0);
-  w.out_status.assign(b, 0);
-  w.scratch.assign(words, 0);
+  cls.assign(cap, 0);
+  list.assign(cap, 0xFFFF);
+  state.assign(cap * w, 0);
+  goal.assign(cap, kNoGoal);
+  plan.assign(cap * static_cast<size_t>(max_len), 0);
+  for (auto* v : {&len, &step, &flags, &last_reason, &queued_reason}) v->assign(cap, 0);
+  for (auto* v : {&next_due, &period, &plan_frame, &plan_version}) v->assign(cap, 0);
+  start_time.assign(cap, 0.0);
+  sensed.assign(cap / 64 + 1, 0);
+  due.assign(cap / 64 + 1, 0);
+  queue.assign(cap, 0);
+  batch_cap = std::min(def.max_plans_per_frame, def.capacity);
+  const auto b = static_cast<size_t>(batch_cap);
+  batch_agent.assign(b, 0);
+  batch_class.assign(b, 0);
+  batch_init.assign(b * w, 0);
+  batch_goal.assign(b * w, 0);
+  out_actions.assign(b * static_cast<size_t>(max_len), 0);
+  out_offset.assign(b, 0);
+  out_length.assign(b, 0);
+  out_status.assign(b, 0);
+  scratch.assign(w, 0);
   // Parts: one per worker and a few more to even out the load (only with a task hook).
   const int32_t workers =
       def.crowd.enqueue_task != nullptr ? std::max(1, def.crowd.worker_count) : 1;
   const int32_t part_count =
       std::clamp(4 * workers, 1, std::max<int32_t>(1, static_cast<int32_t>(cap / 64 + 1)));
-  w.parts.resize(workers > 1 ? static_cast<size_t>(part_count) : 1);
-  for (Part& p : w.parts) {
-    p.scratch.assign(words, 0);
-    p.enqueued.reserve(w.parts.size() > 1 ? cap / w.parts.size() + 64 : cap);
-    if (w.parts.size() > 1) p.buffer.reserve(cap / w.parts.size() / 2 + 64);
+  parts.resize(workers > 1 ? static_cast<size_t>(part_count) : 1);
+  for (Part& p : parts) {
+    p.scratch.assign(w, 0);
+    p.enqueued.reserve(parts.size() > 1 ? cap / parts.size() + 64 : cap);
+    if (parts.size() > 1) p.buffer.reserve(cap / parts.size() / 2 + 64);
   }
-  w.rows.resize(w.parts.size());
-  for (Part& p : w.rows) {
+  rows.resize(parts.size());
+  for (Part& p : rows) {
     p.marks.reserve(64);
-    if (w.rows.size() > 1) p.buffer.reserve(2 * b / w.rows.size() + 64);
+    if (rows.size() > 1) p.buffer.reserve(2 * b / rows.size() + 64);
   }
-  return world;
+}
+
+std::optional<Error> AgentWorld::Impl::make_chain() {
+  const int32_t classes = planner->num_classes();
+  chain.resize(static_cast<size_t>(classes));
+  int32_t longest = 1;
+  for (int32_t c = 0; c < classes; ++c) {
+    ChainClass& cc = chain[static_cast<size_t>(c)];
+    Result<CompiledActionSet> set =
+        CompiledActionSet::create(*domain, domain->num_classes() > 0 ? c : kAllActions);
+    if (!set) return set.error();
+    cc.set = std::make_unique<CompiledActionSet>(std::move(set.value()));
+    for (const std::string& name : def.crowd.fallback) {
+      Result<std::unique_ptr<HotPlanner>> p = create_hot_planner(name, *cc.set);
+      if (!p) return Error{"AgentWorldDef: crowd.fallback: " + p.error().message, "", 0};
+      longest = std::max(longest, (*p)->max_plan_length());
+      cc.scratches.push_back((*p)->make_scratch());
+      cc.planners.push_back(std::move(p.value()));
+    }
+  }
+  chain_s0.assign(static_cast<size_t>(domain->num_variables()), 0);
+  chain_plan.assign(static_cast<size_t>(longest), 0);
+  return std::nullopt;
+}
+
+std::optional<Error> AgentWorld::set_action_runs_to_end(ActionId a, bool runs_to_end) {
+  Impl& w = *impl_;
+  if (a < 0 || a >= w.domain->num_actions())
+    return Error{"set_action_runs_to_end: no action " + std::to_string(a), "", 0};
+  w.runs_to_end[static_cast<size_t>(a)] = runs_to_end ? 1 : 0;
+  return std::nullopt;
+}
+
+bool AgentWorld::action_runs_to_end(ActionId a) const {
+  return impl_->runs_to_end[static_cast<size_t>(a)] != 0;
 }
 
 Result<AgentId> AgentWorld::add_agent(int32_t npc_class, std::span<const ValueId> values) {

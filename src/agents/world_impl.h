@@ -16,7 +16,9 @@
 #include <vector>
 
 #include "topoplan/agents/agents.h"
+#include "topoplan/runtime/compiled.h"
 #include "topoplan/runtime/crowd.h"
+#include "topoplan/runtime/planner.h"
 
 namespace topoplan::agents {
 
@@ -118,6 +120,18 @@ struct AgentWorld::Impl {
   std::vector<DriveDef> drives;
   std::vector<double> action_drive;  // per action, per drive: what finishing it adds
   std::vector<uint8_t> action_moves_drives;
+  std::vector<uint8_t> runs_to_end;  // per action (set_action_runs_to_end)
+
+  // Without ℙ (AgentWorldDef::topo_first false): per class, the chain's planners over the class's
+  // actions (domain ids), one scratch each; the unpacked state, goal and plan of the agent planned.
+  struct ChainClass {
+    std::unique_ptr<CompiledActionSet> set;
+    std::vector<std::unique_ptr<HotPlanner>> planners;
+    std::vector<std::unique_ptr<PlanScratch>> scratches;
+  };
+  std::vector<ChainClass> chain;
+  std::vector<ValueId> chain_s0;
+  std::vector<ActionId> chain_plan;
 
   // Agents (struct of arrays, `capacity` entries).
   int32_t n = 0;
@@ -333,6 +347,13 @@ struct AgentWorld::Impl {
   void copy_out(std::vector<Part>& pieces, int32_t count, std::span<Event> events, int64_t& written,
                 int64_t& dropped);
   void plan_batch(std::span<Event> events, int64_t& written, int64_t& dropped, UpdateStats& stats);
+  // The batch's m rows planned by the chain alone (topo_first false), answers as the crowd's.
+  void plan_chain(int32_t m);
+  // create(), in parts: the masks of conditions and effects, the agents' and the batch's arrays,
+  // the chain's planners (topo_first false).
+  void compile_masks();
+  void allocate();
+  [[nodiscard]] std::optional<Error> make_chain();
 };
 
 }  // namespace topoplan::agents

@@ -151,7 +151,13 @@ struct AgentWorldDef {
   int32_t min_agents_per_part = 16384;    // examination split over threads (>= 64; whole words);
                                           // the batch's adoption in pieces of a 1/8 of it
   CrowdDef crowd;                         // threads, planner chain, budgets of the batch
-  PlanCacheDef cache;                     // the world's plan cache
+  // ℙ first (the crowd batch: ℙ, then crowd.fallback where ℙ gives up), or false: crowd.fallback
+  // alone plans every agent, one after the other on the calling thread, within
+  // crowd.fallback_limits, without the plan cache. For domains where ℙ takes part of a class
+  // (CrowdPlanner::topo_part) and its valid plans are not the cheapest the chain would find (a
+  // GOAP domain planned by cost with A*).
+  bool topo_first = true;
+  PlanCacheDef cache;  // the world's plan cache
   bool use_cache = true;
 };
 
@@ -203,6 +209,14 @@ class AgentWorld {
   // range or a delta that is not finite.
   std::optional<Error> set_action_drive_effect(ActionId a, DriveId d, double delta);
   [[nodiscard]] int32_t num_drives() const;
+
+  // --- Actions ---
+  // An action that runs to its end once started: a better goal (kBetterGoal) does not abort it —
+  // the goal changes when it finishes; the engine's failure report, a broken condition, a new
+  // world version or an old plan still do. Default: false (a better goal aborts at once). Fails
+  // on an id out of range.
+  std::optional<Error> set_action_runs_to_end(ActionId a, bool runs_to_end);
+  [[nodiscard]] bool action_runs_to_end(ActionId a) const;
   [[nodiscard]] const DriveDef& drive_def(DriveId d) const;
 
   // --- Agents ---
