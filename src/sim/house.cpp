@@ -1,214 +1,21 @@
-// The Sims-like house (Sloan 2015, ch. 5): world, GOAP and UDGOAP selectors.
+// The Sims-like house (Sloan 2015, ch. 5): the UDGOAP selector and the simulation (the world is
+// house_world.h, GOAP on the agent runtime house_goap.cpp).
 #include "topoplan/sim/house.h"
 
 #include <algorithm>
 #include <cassert>
 #include <cmath>
 
-#include "topoplan/runtime/astar.h"
+#include "sim/house_world.h"
 #include "topoplan/udgoap/planner.h"
 
 namespace topoplan::sim {
 
+using house_detail::House;
+using house_detail::HouseGoap;
+using house_detail::kHouseGoto;
+
 namespace {
-
-constexpr int32_t kHouseGoto = 1000;
-
-class House final : public Environment {
- public:
-  House(const HouseConfig& cfg, HouseRun& run) : cfg_(cfg), run_(run) {
-    drives_ = cfg.initial;
-    drives_.resize(cfg.drives.size(), 0.0);
-    blocked_.assign(cfg.spots.size(), 0);
-    at_ = cfg.start_spot;
-    pos_ = cfg.spots[static_cast<size_t>(at_)].pos;
-    run_.steps.reserve(4096);
-  }
-  const HouseConfig& cfg() const { return cfg_; }
-  double drive(int32_t d) const { return drives_[static_cast<size_t>(d)]; }
-  std::span<const double> drives() const { return drives_; }
-  int32_t item() const { return item_; }
-  int32_t at() const { return at_; }
-  Vec2 pos() const { return pos_; }
-  bool blocked(int32_t s) const { return blocked_[static_cast<size_t>(s)] != 0; }
-  void block(int32_t s, bool b) {
-    blocked_[static_cast<size_t>(s)] = b ? 1 : 0;
-    ++version_;
-  }
-  void steal() {
-    item_ = -1;
-    ++version_;
-  }
-  bool goal_reached() const {
-    for (double v : drives_) {
-      if (!(v > cfg_.target)) return false;
-    }
-    return true;
-  }
-  void decay(double dt) {
-    for (size_t d = 0; d < drives_.size(); ++d) {
-      drives_[d] = std::clamp(drives_[d] - cfg_.decay[d] * dt, 0.0, 100.0);
-    }
-  }
-  void set_time(double t) { t_ = t; }
-
-  bool applicable(int32_t, const Step& s) const override {
-    if (s.action == kHouseGoto) return s.target >= 0 && !blocked(s.target);
-    const HouseActivity& a = cfg_.activities[static_cast<size_t>(s.action)];
-    if (a.spot >= 0 && (blocked(a.spot) || at_ != a.spot)) return false;
-    if (a.needs >= 0) return item_ == a.needs;
-    if (a.gives >= 0) return item_ == -1;
-    return true;
-  }
-  void begin(int32_t, const Step& s) override {
-    timer_ = 0.0;
-    run_.steps.push_back({t_, s.action == kHouseGoto ? -1 : s.action, s.target, false});
-    if (s.action != kHouseGoto) {
-      const HouseActivity& a = cfg_.activities[static_cast<size_t>(s.action)];
-      if (a.needs >= 0) item_ = -1;
-    }
-  }
-  StepStatus advance(int32_t, const Step& s, double dt) override {
-    if (s.action == kHouseGoto) {
-      if (blocked(s.target)) return finish(StepStatus::kFailed);
-      at_ = -1;
-      const Vec2 goal = cfg_.spots[static_cast<size_t>(s.target)].pos;
-      pos_ = move_toward(pos_, goal, cfg_.speed * dt);
-      if (distance(pos_, goal) > 1e-9) return StepStatus::kRunning;
-      at_ = s.target;
-      return finish(StepStatus::kDone);
-    }
-    const HouseActivity& a = cfg_.activities[static_cast<size_t>(s.action)];
-    if (a.spot >= 0 && blocked(a.spot)) return finish(StepStatus::kFailed);
-    timer_ += dt;
-    const size_t energy = energy_index();
-    for (size_t d = 0; d < drives_.size(); ++d) {
-      double g = a.gain[d];
-      if (d == energy && g <= 0.0) g -= cfg_.activity_energy;
-      drives_[d] = std::clamp(drives_[d] + g * dt, 0.0, 100.0);
-    }
-    const bool full = a.until >= 0 && drives_[static_cast<size_t>(a.until)] >= 100.0;
-    if (!full && timer_ + 1e-9 < a.duration) return StepStatus::kRunning;
-    if (a.gives >= 0) item_ = a.gives;
-    return finish(StepStatus::kDone);
-  }
-  bool interruptible(int32_t, const Step& s) const override { return s.action == kHouseGoto; }
-  uint64_t world_version() const override { return version_; }
-
- private:
-  StepStatus finish(StepStatus st) {
-    if (!run_.steps.empty()) run_.steps.back().done = st == StepStatus::kDone;
-    return st;
-  }
-  size_t energy_index() const {
-    for (size_t d = 0; d < cfg_.drives.size(); ++d) {
-      if (cfg_.drives[d] == "energy") return d;
-    }
-    return cfg_.drives.size();
-  }
-
-  const HouseConfig& cfg_;
-  HouseRun& run_;
-  std::vector<double> drives_;
-  std::vector<uint8_t> blocked_;
-  int32_t at_ = 0;
-  Vec2 pos_;
-  int32_t item_ = -1;
-  double timer_ = 0.0;
-  double t_ = 0.0;
-  uint64_t version_ = 1;
-};
-
-// ---------------------------------------------------------------------------------------------
-// GOAP: the lowest drive is the goal (§5.1.1.1); A* over (place, item in hand, open places,
-// which drives an action raised).
-class HouseGoap final : public Selector {
- public:
-  explicit HouseGoap(House& h) : h_(h) {
-    const HouseConfig& c = h.cfg();
-    const auto ns = static_cast<int32_t>(c.spots.size());
-    const auto nd = static_cast<int32_t>(c.drives.size());
-    DomainDef d;
-    d.name = "house-goap";
-    VariableDef at{"at", {}};
-    for (const NamedSpot& s : c.spots) at.values.push_back(s.name);
-    d.variables.push_back(at);
-    VariableDef item{"item", {"none"}};
-    for (const std::string& i : c.items) item.values.push_back(i);
-    d.variables.push_back(item);
-    open_var_ = 2;
-    for (const NamedSpot& s : c.spots)
-      d.variables.push_back({"open_" + s.name, {"closed", "open"}});
-    raised_var_ = open_var_ + ns;
-    for (const std::string& n : c.drives) d.variables.push_back({"raised_" + n, {"no", "yes"}});
-    for (int32_t s = 0; s < ns; ++s) {
-      d.actions.push_back({"goto_" + c.spots[static_cast<size_t>(s)].name,
-                           c.goto_cost,
-                           {{0, kUndefined, s}},
-                           {{open_var_ + s, 1}}});
-      steps_.push_back({kHouseGoto, s});
-    }
-    for (size_t a = 0; a < c.activities.size(); ++a) {
-      const HouseActivity& act = c.activities[a];
-      ActionDef ad{act.name, act.cost, {}, {}};
-      if (act.spot >= 0) ad.prevail = {{0, act.spot}, {open_var_ + act.spot, 1}};
-      if (act.needs >= 0) {
-        ad.effects.push_back({1, act.needs + 1, act.gives >= 0 ? act.gives + 1 : 0});
-      } else if (act.gives >= 0) {
-        ad.effects.push_back({1, 0, act.gives + 1});
-      }
-      for (int32_t dv = 0; dv < nd; ++dv) {
-        if (act.gain[static_cast<size_t>(dv)] > 0.0)
-          ad.effects.push_back({raised_var_ + dv, kUndefined, 1});
-      }
-      if (ad.effects.empty()) continue;
-      d.actions.push_back(std::move(ad));
-      steps_.push_back({static_cast<int32_t>(a), -1});
-    }
-    Result<Domain> compiled = Domain::compile(d);
-    domain_ = std::make_unique<Domain>(std::move(compiled.value()));
-    astar_ = std::make_unique<AStarPlanner>(*domain_);
-    init_.resize(static_cast<size_t>(domain_->num_variables()));
-    goal_.resize(init_.size());
-    out_.reserve(64);
-  }
-  std::string_view name() const override { return "goap"; }
-  GoalChoice choose_goal(int32_t) override {
-    int32_t best = 0;
-    for (int32_t d = 1; d < static_cast<int32_t>(h_.drives().size()); ++d) {
-      if (h_.drive(d) < h_.drive(best)) best = d;
-    }
-    return {best, -1, 100.0 - h_.drive(best)};
-  }
-  bool plan(int32_t, const GoalChoice& g, Plan& out) override {
-    out.clear();
-    const HouseConfig& c = h_.cfg();
-    // While walking, plan from the place being walked to (the step in progress).
-    init_[0] = h_.at() >= 0 ? h_.at() : walking_to_;
-    init_[1] = h_.item() + 1;
-    for (size_t s = 0; s < c.spots.size(); ++s) {
-      init_[static_cast<size_t>(open_var_) + s] = h_.blocked(static_cast<int32_t>(s)) ? 0 : 1;
-    }
-    for (size_t d = 0; d < c.drives.size(); ++d) init_[static_cast<size_t>(raised_var_) + d] = 0;
-    std::fill(goal_.begin(), goal_.end(), kUndefined);
-    goal_[static_cast<size_t>(raised_var_ + g.goal)] = 1;
-    PlannerOptions opt;
-    if (astar_->plan(init_, goal_, kAllActions, opt, out_) != PlanStatus::kSolved) return false;
-    for (ActionId a : out_) out.push(steps_[static_cast<size_t>(a)]);
-    return out.length > 0;
-  }
-  void set_walking_to(int32_t s) { walking_to_ = s; }
-
- private:
-  House& h_;
-  std::unique_ptr<Domain> domain_;
-  std::unique_ptr<AStarPlanner> astar_;
-  std::vector<Step> steps_;  // SAS action → plan step
-  int32_t open_var_ = 0, raised_var_ = 0;
-  std::vector<ValueId> init_, goal_;
-  std::vector<ActionId> out_;
-  int32_t walking_to_ = 0;
-};
 
 // ---------------------------------------------------------------------------------------------
 // UDGOAP on the world the scenario reader generated from the house (docs/sim.md).
@@ -289,12 +96,13 @@ class HouseUdgoap final : public Selector {
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
+// GOAP runs on the agent runtime (HouseGoap, house_goap.cpp); UDGOAP on the simulations' loop.
 struct HouseSim::Impl {
   const HouseConfig& cfg;
   HouseRun run;
   House house;
-  std::unique_ptr<Selector> sel;
-  HouseGoap* goap = nullptr;
+  std::unique_ptr<HouseUdgoap> udgoap;
+  std::unique_ptr<HouseGoap> goap;
   AgentLoop loop;
   ReplayWriter* replay;
   LoopObserver* observer;
@@ -311,15 +119,43 @@ struct HouseSim::Impl {
         timing(t),
         max_ticks(static_cast<int64_t>(std::llround(c.max_seconds / c.dt))) {
     if (kind == SelectorKind::kUdgoap) {
-      sel = std::make_unique<HouseUdgoap>(house);
+      udgoap = std::make_unique<HouseUdgoap>(house);
     } else {
-      auto g = std::make_unique<HouseGoap>(house);
-      goap = g.get();
-      sel = std::move(g);
+      goap = std::make_unique<HouseGoap>(house);
     }
     loop.reset(0);
   }
+  const Step* current() const { return goap ? goap->current() : loop.current(); }
+  const LoopCounters& counters() const { return goap ? goap->counters() : loop.counters; }
+  void write_replay(double t);
 };
+
+void HouseSim::Impl::write_replay(double t) {
+  std::string& s = *replay->out();
+  s += "{\"type\":\"state\",\"tick\":" + std::to_string(tick) + ",\"t\":";
+  ReplayWriter::append_number(s, t);
+  s += ",\"npc\":0,\"x\":";
+  ReplayWriter::append_number(s, house.pos().x);
+  s += ",\"y\":";
+  ReplayWriter::append_number(s, house.pos().y);
+  s += ",\"action\":";
+  const Step* cur = current();
+  ReplayWriter::append_string(s, cur != nullptr ? house_step_name(cfg, *cur) : "idle");
+  s += ",\"goal\":";
+  const int32_t g = goap ? goap->goal() : loop.goal().goal;
+  ReplayWriter::append_string(s, g < 0 ? std::string()
+                                       : (goap ? "raise_" + cfg.drives[static_cast<size_t>(g)]
+                                               : std::string("max_utility")));
+  s += ",\"drives\":{";
+  for (size_t d = 0; d < cfg.drives.size(); ++d) {
+    if (d) s += ",";
+    ReplayWriter::append_string(s, cfg.drives[d]);
+    s += ":";
+    ReplayWriter::append_number(s, house.drive(static_cast<int32_t>(d)));
+  }
+  s += "}}\n";
+  replay->flush_if_large();
+}
 
 HouseSim::HouseSim(const HouseConfig& cfg, SelectorKind kind, ReplayWriter* replay,
                    LoopObserver* observer, bool timing)
@@ -333,40 +169,13 @@ bool HouseSim::step() {
   if (m.over) return false;
   const double t = static_cast<double>(m.tick) * m.cfg.dt;
   m.house.set_time(t);
-  if (m.goap != nullptr) {
-    const Step* cur = m.loop.current();
-    m.goap->set_walking_to(cur != nullptr && cur->action == kHouseGoto ? cur->target
-                                                                       : std::max(0, m.house.at()));
-  }
   m.house.decay(m.cfg.dt);
-  m.loop.tick(m.house, *m.sel, 0, m.tick, m.cfg.dt, m.cfg.loop, m.observer, m.timing);
-  if (m.replay != nullptr && m.replay->due(m.tick)) {
-    std::string& s = *m.replay->out();
-    s += "{\"type\":\"state\",\"tick\":" + std::to_string(m.tick) + ",\"t\":";
-    ReplayWriter::append_number(s, t);
-    s += ",\"npc\":0,\"x\":";
-    ReplayWriter::append_number(s, m.house.pos().x);
-    s += ",\"y\":";
-    ReplayWriter::append_number(s, m.house.pos().y);
-    s += ",\"action\":";
-    const Step* cur = m.loop.current();
-    ReplayWriter::append_string(s, cur != nullptr ? house_step_name(m.cfg, *cur) : "idle");
-    s += ",\"goal\":";
-    const GoalChoice& g = m.loop.goal();
-    ReplayWriter::append_string(
-        s, g.goal < 0 ? std::string()
-                      : (m.goap != nullptr ? "raise_" + m.cfg.drives[static_cast<size_t>(g.goal)]
-                                           : std::string("max_utility")));
-    s += ",\"drives\":{";
-    for (size_t d = 0; d < m.cfg.drives.size(); ++d) {
-      if (d) s += ",";
-      ReplayWriter::append_string(s, m.cfg.drives[d]);
-      s += ":";
-      ReplayWriter::append_number(s, m.house.drive(static_cast<int32_t>(d)));
-    }
-    s += "}}\n";
-    m.replay->flush_if_large();
+  if (m.goap) {
+    m.goap->tick(m.tick, m.cfg.dt, m.cfg.loop, m.observer, m.timing);
+  } else {
+    m.loop.tick(m.house, *m.udgoap, 0, m.tick, m.cfg.dt, m.cfg.loop, m.observer, m.timing);
   }
+  if (m.replay != nullptr && m.replay->due(m.tick)) m.write_replay(t);
   ++m.tick;
   if (m.house.goal_reached()) {
     m.run.reached = true;
@@ -378,7 +187,7 @@ bool HouseSim::step() {
     m.run.ticks = m.tick;
     m.run.time = static_cast<double>(m.tick) * m.cfg.dt;
     m.run.final_drives.assign(m.house.drives().begin(), m.house.drives().end());
-    m.run.counters = m.loop.counters;
+    m.run.counters = m.counters();
   }
   return !m.over;
 }
@@ -397,8 +206,20 @@ void HouseSim::steal_item() {
 const HouseRun& HouseSim::result() const {
   return impl_->run;
 }
-const AgentLoop& HouseSim::loop() const {
-  return impl_->loop;
+const Plan& HouseSim::plan() const {
+  return impl_->goap ? impl_->goap->plan() : impl_->loop.plan();
+}
+const Step* HouseSim::current() const {
+  return impl_->current();
+}
+bool HouseSim::running() const {
+  return impl_->goap ? impl_->goap->running() : impl_->loop.running();
+}
+Replan HouseSim::last_reason() const {
+  return impl_->goap ? impl_->goap->last_reason() : impl_->loop.last_reason();
+}
+const LoopCounters& HouseSim::counters() const {
+  return impl_->counters();
 }
 double HouseSim::drive(int32_t d) const {
   return impl_->house.drive(d);

@@ -25,11 +25,11 @@ TEST(SimAlloc, GoapHouseTicksAllocateNothingAtSteadyState) {
   // Warm-up: A* grows its arrays to the largest search it meets (the last growth here is near
   // tick 5,000), then reuses them.
   for (int i = 0; i < 10000; ++i) ASSERT_TRUE(sim.step());
-  const int64_t plans = sim.loop().counters.plans;
+  const int64_t plans = sim.counters().plans;
   const int64_t before = testing::allocation_count();
   for (int i = 0; i < 10000; ++i) ASSERT_TRUE(sim.step());
   EXPECT_EQ(testing::allocation_count() - before, 0);
-  EXPECT_GT(sim.loop().counters.plans, plans) << "the window must include planner calls";
+  EXPECT_GT(sim.counters().plans, plans) << "the window must include planner calls";
 }
 
 TEST(SimAlloc, UdgoapHouseTicksWithoutPlanningAllocateNothing) {
@@ -41,10 +41,10 @@ TEST(SimAlloc, UdgoapHouseTicksWithoutPlanningAllocateNothing) {
   int64_t quiet_ticks = 0;
   int64_t quiet_allocs = 0;
   for (int i = 0; i < 4000; ++i) {
-    const int64_t plans = sim.loop().counters.plans;
+    const int64_t plans = sim.counters().plans;
     const int64_t before = testing::allocation_count();
     ASSERT_TRUE(sim.step());
-    if (sim.loop().counters.plans == plans) {
+    if (sim.counters().plans == plans) {
       ++quiet_ticks;
       quiet_allocs += testing::allocation_count() - before;
     }

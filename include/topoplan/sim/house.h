@@ -1,8 +1,8 @@
 // topoplan::sim — the Sims-like house of Sloan (2015), chapter 5: one NPC with seven drives,
 // all at 0, acts until every drive is above 90. GOAP plans for the lowest drive (§5.1.1.1) with
-// A* on Table 5.1's costs; UDGOAP plans for the utility over all drives with topoplan::udgoap.
-// The measure is the simulated time to reach the goal state; the claim is the ratio (thesis:
-// GOAP 146 s, UDGOAP 118 s).
+// A* on Table 5.1's costs, on the agent runtime (agents.h: the house is the engine); UDGOAP plans
+// for the utility over all drives with topoplan::udgoap. The measure is the simulated time to reach
+// the goal state; the claim is the ratio (thesis: GOAP 146 s, UDGOAP 118 s).
 #pragma once
 
 #include <cstdint>
@@ -93,7 +93,13 @@ class HouseSim {
   void steal_item();
 
   [[nodiscard]] const HouseRun& result() const;
-  [[nodiscard]] const AgentLoop& loop() const;
+  // The plan being run, its step running or next (nullptr: none), whether that step has begun,
+  // why the NPC last planned, and the loop's counters (GOAP: on the agent runtime).
+  [[nodiscard]] const Plan& plan() const;
+  [[nodiscard]] const Step* current() const;
+  [[nodiscard]] bool running() const;
+  [[nodiscard]] Replan last_reason() const;
+  [[nodiscard]] const LoopCounters& counters() const;
   [[nodiscard]] double drive(int32_t d) const;
   [[nodiscard]] int32_t item() const;
   [[nodiscard]] int32_t spot() const;  // -1 while walking
