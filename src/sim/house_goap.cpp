@@ -189,10 +189,12 @@ void HouseGoap::Impl::read_events(int64_t tick, int64_t count, LoopObserver* obs
         next = e.step;
         begun = false;
         break;
-      case agents::EventKind::kAbortAction:  // a walk (activities run to their end)
+      // A walk left for a better goal, or a step whose condition broke (activities run to their
+      // end otherwise): the NPC senses where it stopped (between places, after a walk).
+      case agents::EventKind::kAbortAction:
         running = -1;
         begun = false;
-        sense();  // where the NPC stopped: between places
+        sense();
         break;
       case agents::EventKind::kPlanned: {
         std::array<ActionId, kMaxPlanSteps> actions{};
