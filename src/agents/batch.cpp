@@ -110,6 +110,10 @@ void AgentWorld::Impl::plan_chain(int32_t m) {
         st = kCrowdSolved | kCrowdFallback;
         break;
       }
+      if (o.status == PlanStatus::kBufferTooSmall) {
+        st = kCrowdBufferTooSmall;
+        break;
+      }
       if (o.status == PlanStatus::kUnsolvable) {
         st = kCrowdUnsolvable | kCrowdFallback;
         break;

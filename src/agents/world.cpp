@@ -87,18 +87,20 @@ Result<AgentWorld> AgentWorld::create(const CrowdPlanner& planner, const AgentWo
   w.def = def;
   w.words = std::max(1, planner.layout().words());
   w.max_len = std::min(def.max_plan_length, std::max(1, planner.max_plan_length()));
-  CrowdDef crowd_def = def.crowd;
-  if (def.use_cache) {
-    auto cache = PlanCache::create(planner, def.cache);
-    if (!cache) return cache.error();
-    w.cache = std::move(cache.value());
-    crowd_def.cache = w.cache.get();
+  if (def.topo_first) {
+    CrowdDef crowd_def = def.crowd;
+    if (def.use_cache) {
+      auto cache = PlanCache::create(planner, def.cache);
+      if (!cache) return cache.error();
+      w.cache = std::move(cache.value());
+      crowd_def.cache = w.cache.get();
+    }
+    auto crowd = Crowd::create(planner, crowd_def);
+    if (!crowd) return crowd.error();
+    w.crowd = std::make_unique<Crowd>(std::move(crowd.value()));
+  } else if (auto e = w.make_chain()) {  // no crowd, no cache: the chain plans alone
+    return *e;
   }
-  auto crowd = Crowd::create(planner, crowd_def);
-  if (!crowd) return crowd.error();
-  w.crowd = std::make_unique<Crowd>(std::move(crowd.value()));
-  if (!def.topo_first)
-    if (auto e = w.make_chain()) return *e;
   w.compile_masks();
   w.class_list.assign(static_cast<size_t>(planner.num_classes()), -1);
   w.allocate();
@@ -173,7 +175,6 @@ void AgentWorld::Impl::allocate() {
 std::optional<Error> AgentWorld::Impl::make_chain() {
   const int32_t classes = planner->num_classes();
   chain.resize(static_cast<size_t>(classes));
-  int32_t longest = 1;
   for (int32_t c = 0; c < classes; ++c) {
     ChainClass& cc = chain[static_cast<size_t>(c)];
     Result<CompiledActionSet> set =
@@ -183,13 +184,14 @@ std::optional<Error> AgentWorld::Impl::make_chain() {
     for (const std::string& name : def.crowd.fallback) {
       Result<std::unique_ptr<HotPlanner>> p = create_hot_planner(name, *cc.set);
       if (!p) return Error{"AgentWorldDef: crowd.fallback: " + p.error().message, "", 0};
-      longest = std::max(longest, (*p)->max_plan_length());
       cc.scratches.push_back((*p)->make_scratch());
       cc.planners.push_back(std::move(p.value()));
     }
   }
   chain_s0.assign(static_cast<size_t>(domain->num_variables()), 0);
-  chain_plan.assign(static_cast<size_t>(longest), 0);
+  // Room for the plans the world stores: a longer one is kBufferTooSmall (the search's bound on
+  // a plan's length can be the number of states).
+  chain_plan.assign(static_cast<size_t>(max_len), 0);
   return std::nullopt;
 }
 

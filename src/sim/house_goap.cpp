@@ -136,8 +136,7 @@ void HouseGoap::Impl::make_world() {
   def.decision_period = 1 << 20;  // examined when a belief changes or a report comes in
   def.max_plans_per_frame = 1;
   def.max_plan_length = kMaxPlanSteps;
-  def.topo_first = false;  // the chain alone plans, without the plan cache: none is made
-  def.use_cache = false;
+  def.topo_first = false;  // the chain alone plans (no crowd, no plan cache is made)
   def.crowd.fallback = {"astar"};
   world = agents::AgentWorld::create(*planner, def).value();
   std::vector<ValueId> values(static_cast<size_t>(domain->num_variables()), kUndefined);

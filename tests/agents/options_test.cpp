@@ -123,9 +123,9 @@ struct Job {
   static constexpr ActionId kSilence = 0, kLong = 1, kFinish = 2;
   GoalId quiet = 0, job = 0;
 
-  explicit Job(bool long_runs_to_end)
+  explicit Job(bool long_runs_to_end, AgentWorldDef def = {})
       : domain(make()), planner(CrowdPlanner::create(domain).value()) {
-    world = AgentWorld::create(planner).value();
+    world = AgentWorld::create(planner, def).value();
     if (long_runs_to_end) {
       EXPECT_FALSE(world.set_action_runs_to_end(kLong, true));
     }
@@ -224,6 +224,27 @@ TEST(AgentOptions, RunsToEndStillStopsOnABrokenConditionOrAFailure) {
   Job j(true);
   EXPECT_TRUE(j.world.set_action_runs_to_end(3, true).has_value());
   EXPECT_TRUE(j.world.set_action_runs_to_end(-1, true).has_value());
+}
+
+// The chain alone, with plans longer than the world stores: no plan, kBufferTooSmall (the plan
+// buffer is the world's max_plan_length, not the search's bound on a plan's length).
+TEST(AgentOptions, TopoFirstFalseReportsAPlanTooLong) {
+  AgentWorldDef def;
+  def.topo_first = false;
+  def.max_plan_length = 1;
+  Job j(false, def);
+  j.update();
+  ASSERT_TRUE(j.has(EventKind::kNoPlan));
+  for (const Event& e : j.last) {
+    if (e.kind == EventKind::kNoPlan) {
+      EXPECT_EQ(no_plan_outcome(e).status, PlanStatus::kBufferTooSmall);
+    }
+  }
+  AgentWorldDef two = def;
+  two.max_plan_length = 2;
+  Job k(false, two);
+  k.update();
+  EXPECT_TRUE(k.has(EventKind::kStartAction, Job::kLong));
 }
 
 }  // namespace

@@ -153,7 +153,8 @@ struct AgentWorldDef {
   CrowdDef crowd;                         // threads, planner chain, budgets of the batch
   // ℙ first (the crowd batch: ℙ, then crowd.fallback where ℙ gives up), or false: crowd.fallback
   // alone plans every agent, one after the other on the calling thread, within
-  // crowd.fallback_limits, without the plan cache. For domains where ℙ takes part of a class
+  // crowd.fallback_limits; no Crowd and no plan cache are made (crowd's threads still serve the
+  // examination and the adoption). For domains where ℙ takes part of a class
   // (CrowdPlanner::topo_part) and its valid plans are not the cheapest the chain would find (a
   // GOAP domain planned by cost with A*).
   bool topo_first = true;
