@@ -31,6 +31,7 @@ using reform_detail::Work;
 constexpr int64_t kInfinite = std::numeric_limits<int64_t>::max();
 
 struct Search {
+  const reform_detail::ChoiceTables& t;
   const Domain& d;
   const std::vector<int32_t>& off;                      // value slot offsets
   const std::vector<std::vector<ActionId>>& producers;  // per slot: every action setting it
@@ -41,11 +42,12 @@ struct Search {
   int32_t budget;
   int64_t nodes = 0;  // search nodes visited (leaves and branches); budget: 16 per choice
 
-  Search(const reform_detail::ChoiceTables& t, reform_detail::ChoiceScratch& scratch,
+  Search(const reform_detail::ChoiceTables& tables, reform_detail::ChoiceScratch& scratch,
          std::span<const ValueId> s0_in, std::span<const ValueId> goal_in, int32_t max_choices)
-      : d(*t.domain),
-        off(t.off),
-        producers(t.producers),
+      : t(tables),
+        d(*tables.domain),
+        off(tables.off),
+        producers(tables.producers),
         s(scratch),
         o(scratch.outcome),
         s0(s0_in),
@@ -54,50 +56,61 @@ struct Search {
   [[nodiscard]] size_t slot(VarId v, ValueId x) const { return static_cast<size_t>(off[v] + x); }
 
   // Drops from `mask` the actions that cannot apply from s0 or cannot matter to the goal, ignoring
-  // deletes (the closures of reform_detail::relaxed_closure, on the scratch's buffers).
+  // deletes (the closures of reform_detail::relaxed_closure). Counter-based: an action fires when
+  // its last missing condition is reached, and relevance walks back from the goal through the
+  // producers, so a node costs O(|A| + Σ conditions), not a fixpoint sweep per value reached.
   void narrow(std::vector<uint8_t>& mask) {
-    const int32_t na = d.num_actions();
-    s.reached.assign(static_cast<size_t>(off.back()), 0);
-    for (VarId v = 0; v < d.num_variables(); ++v) s.reached[slot(v, s0[v])] = 1;
-    s.reach_act.assign(static_cast<size_t>(na), 0);
-    auto holds = [&](ActionId a) {
-      for (const Effect& e : d.effects(a))
-        if (e.pre != kUndefined && !s.reached[slot(e.var, e.pre)]) return false;
-      for (const Fact& f : d.prevail(a))
-        if (!s.reached[slot(f.var, f.value)]) return false;
-      return true;
+    const auto na = static_cast<size_t>(d.num_actions());
+    const auto nslots = static_cast<size_t>(off.back());
+    s.reached.assign(nslots, 0);
+    s.reach_act.assign(na, 0);
+    s.missing.resize(na);
+    s.slots.clear();
+    for (size_t a = 0; a < na; ++a) s.missing[a] = t.cond_off[a + 1] - t.cond_off[a];
+    auto reach = [&](int32_t x) {
+      if (s.reached[static_cast<size_t>(x)]) return;
+      s.reached[static_cast<size_t>(x)] = 1;
+      s.slots.push_back(x);
     };
-    for (bool grew = true; grew;) {
-      grew = false;
-      for (ActionId a = 0; a < na; ++a) {
-        const auto i = static_cast<size_t>(a);
-        if (!mask[i] || s.reach_act[i] || !holds(a)) continue;
-        s.reach_act[i] = 1;
-        grew = true;
-        for (const Effect& e : d.effects(a)) s.reached[slot(e.var, e.post)] = 1;
+    for (VarId v = 0; v < d.num_variables(); ++v) reach(off[v] + s0[v]);
+    for (size_t a = 0; a < na; ++a)
+      if (mask[a] && s.missing[a] == 0) {
+        s.reach_act[a] = 1;
+        reach(t.post[a]);
+      }
+    while (!s.slots.empty()) {
+      const auto x = static_cast<size_t>(s.slots.back());
+      s.slots.pop_back();
+      for (int32_t k = t.req_off[x]; k < t.req_off[x + 1]; ++k) {
+        const auto a = static_cast<size_t>(t.req[static_cast<size_t>(k)]);
+        if (mask[a] && --s.missing[a] == 0) {
+          s.reach_act[a] = 1;
+          reach(t.post[a]);
+        }
       }
     }
-    s.rel.assign(static_cast<size_t>(off.back()), 0);
-    for (VarId v = 0; v < d.num_variables(); ++v)
-      if (goal[v] != kUndefined) s.rel[slot(v, goal[v])] = 1;
     // reach_act: 1 reachable, 2 reachable and relevant.
-    for (bool grew = true; grew;) {
-      grew = false;
-      for (ActionId a = 0; a < na; ++a) {
-        const auto i = static_cast<size_t>(a);
-        if (s.reach_act[i] != 1) continue;
-        bool needed = false;
-        for (const Effect& e : d.effects(a)) needed = needed || s.rel[slot(e.var, e.post)];
-        if (!needed) continue;
-        s.reach_act[i] = 2;
-        grew = true;
-        for (const Effect& e : d.effects(a))
-          if (e.pre != kUndefined) s.rel[slot(e.var, e.pre)] = 1;
-        for (const Fact& f : d.prevail(a)) s.rel[slot(f.var, f.value)] = 1;
+    s.rel.assign(nslots, 0);
+    auto relevant = [&](int32_t x) {
+      if (s.rel[static_cast<size_t>(x)]) return;
+      s.rel[static_cast<size_t>(x)] = 1;
+      s.slots.push_back(x);
+    };
+    for (VarId v = 0; v < d.num_variables(); ++v)
+      if (goal[v] != kUndefined) relevant(off[v] + goal[v]);
+    while (!s.slots.empty()) {
+      const auto x = static_cast<size_t>(s.slots.back());
+      s.slots.pop_back();
+      for (const ActionId b : producers[x]) {
+        const auto a = static_cast<size_t>(b);
+        if (s.reach_act[a] != 1) continue;
+        s.reach_act[a] = 2;
+        for (int32_t k = t.cond_off[a]; k < t.cond_off[a + 1]; ++k)
+          relevant(t.conds[static_cast<size_t>(k)]);
       }
     }
-    for (size_t i = 0; i < mask.size(); ++i)
-      if (s.reach_act[i] != 2) mask[i] = 0;
+    for (size_t a = 0; a < na; ++a)
+      if (s.reach_act[a] != 2) mask[a] = 0;
   }
 
   // A lower bound on the cost of every plan within `mask`; kInfinite when a needed value has no
@@ -267,9 +280,27 @@ ChoiceTables ChoiceTables::build(const Domain& d) {
     Work w{a, d.cost(a), {}, {}};
     for (const Effect& e : d.effects(a)) w.eff.push_back(e);
     for (const Fact& f : d.prevail(a)) w.prv.push_back(f);
-    t.producers[static_cast<size_t>(t.off[w.eff[0].var] + w.eff[0].post)].push_back(a);
+    t.post.push_back(t.off[w.eff[0].var] + w.eff[0].post);
+    t.producers[static_cast<size_t>(t.post.back())].push_back(a);
     t.acts.push_back(std::move(w));
   }
+  // Conditions per action, and per slot the actions that read it (counting sort).
+  t.cond_off.assign(static_cast<size_t>(d.num_actions()) + 1, 0);
+  t.req_off.assign(t.producers.size() + 1, 0);
+  for (const Work& w : t.acts) {
+    for (const Effect& e : w.eff)
+      if (e.pre != kUndefined) t.conds.push_back(t.off[e.var] + e.pre);
+    for (const Fact& f : w.prv) t.conds.push_back(t.off[f.var] + f.value);
+    t.cond_off[static_cast<size_t>(w.origin) + 1] = static_cast<int32_t>(t.conds.size());
+  }
+  for (const int32_t x : t.conds) ++t.req_off[static_cast<size_t>(x) + 1];
+  for (size_t x = 0; x < t.producers.size(); ++x) t.req_off[x + 1] += t.req_off[x];
+  t.req.resize(t.conds.size());
+  std::vector<int32_t> fill(t.req_off.begin(), t.req_off.end() - 1);
+  for (size_t a = 0; a + 1 < t.cond_off.size(); ++a)
+    for (int32_t k = t.cond_off[a]; k < t.cond_off[a + 1]; ++k)
+      t.req[static_cast<size_t>(fill[static_cast<size_t>(t.conds[static_cast<size_t>(k)])]++)] =
+          static_cast<ActionId>(a);
   Result<CompiledActionSet> set = CompiledActionSet::create(d);
   if (set) {
     Result<TopoPlanner> topo = TopoPlanner::create_restrictable(*set);

@@ -37,6 +37,12 @@ struct ChoiceTables {
   std::vector<Work> acts;
   std::vector<int32_t> off;                      // value slot offsets
   std::vector<std::vector<ActionId>> producers;  // per slot
+  // Narrowing's indexes (counter-based closures, linear in |A| + Σ conditions per node):
+  std::vector<int32_t> post;      // per action: the slot its (one) effect sets
+  std::vector<int32_t> cond_off;  // per action: its condition slots are conds[cond_off[a] ..
+  std::vector<int32_t> conds;     // cond_off[a + 1]) (defined pre-conditions and prevails)
+  std::vector<int32_t> req_off;   // per slot: the actions with that condition are
+  std::vector<ActionId> req;      // req[req_off[x] .. req_off[x + 1])
   // ℙ's tables over every action, restricted to one leaf's producers at a time (topo.h,
   // create_restrictable): no leaf builds a planner or runs the class analysis.
   std::optional<TopoPlanner> topo;
@@ -67,6 +73,8 @@ struct ChoiceScratch {
   TopoScratch topo_scratch;
   std::vector<ActionId> out;                     // a leaf's plan
   std::vector<uint8_t> reached, rel, reach_act;  // narrowing: per slot, per slot, per action
+  std::vector<int32_t> missing;                  // narrowing: per action, conditions not reached
+  std::vector<int32_t> slots;                    // narrowing: the slots still to process
   std::vector<uint8_t> needed;                   // lower bound: per slot
   std::vector<std::pair<VarId, ValueId>> queue;  // lower bound
   struct Level {                                 // per search depth
