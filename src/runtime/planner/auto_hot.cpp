@@ -10,11 +10,15 @@
 //
 // Why it stays optimal: ℙ's plans are minimal (every action it picks is in every plan), a stage's
 // plan marked kDetailNotProvenOptimal is passed over, and A*'s heuristic is admissible, so
-// whichever stage answers, the cost is the optimum; A* runs within
-// the call's limits (kAutoSearchLimits unless the def or the call says otherwise).
+// whichever stage answers, the cost is the optimum; A* runs within the call's limits
+// (kAutoSearchLimits unless the def or the call says otherwise). One exception, on the large
+// unary sets of reach_pays() only: topo-reach's plan after an exhausted producer-choice search
+// is optimal among the plans that use one producer per value, not proven globally optimal
+// (docs/algorithm.md, "Producer choices"); there A*'s search is what does not pay.
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,13 +28,30 @@
 
 namespace topoplan {
 
+// ℙ over producer choices as a stage (src/runtime/reform/reach_hot.cpp).
+Result<std::unique_ptr<HotPlanner>> create_topo_reach_stage(const CompiledActionSet& set,
+                                                            const HotPlannerDef& def);
+
 namespace {
 
 // The stages of "auto", first to last.
-// "topo-reach" is not a stage: prepared, it costs 10-1000x A* on the real GOAP corpus
-// (docs/benchmarks.md, "ℙ's reach, prepared"): its search over producer choices narrows and
-// bounds every node, which costs more than the one-word A*'s whole search on these tasks.
 constexpr std::array<std::string_view, 2> kAutoStages = {"topo", "astar"};
+// On large unary sets with a few producers per value, ℙ over producer choices before A*
+// (docs/benchmarks.md, "Where ℙ over producer choices pays"). Its plan is taken when the
+// choices were exhausted within its budget (optimal among the plans with one producer per
+// value); past the budget the task goes on to A*.
+constexpr std::array<std::string_view, 3> kReachAutoStages = {"topo", "topo-reach", "astar"};
+// The rule, measured with bench/reach_scale_bench.cpp (travel tasks: walk or ride to each place
+// of k errands): prepared topo-reach beats A* from about 2^8 states and 16 actions with 2-3
+// producers per value (n6-p2-k5: 12 µs against 138 µs; n10-p2-k9: 0.14 ms against 7.4 ms; at
+// n16-p2-k15 A* gives up at its limits). Below that A* wins (n4-p3-k3: 17 µs against 6 µs), and
+// on every real-corpus class A* wins (2-20,000x): those classes are small, or multi-effect (a
+// reformulation per call), or have many producers per value (grounded counters: hundreds of
+// choices). So: every action unary (an effect that keeps its value counts as a condition),
+// some value with 2-3 producers and none with more, at least 16 actions, at least 2^8 states.
+constexpr int64_t kReachMinStates = 256;
+constexpr int32_t kReachMinActions = 16;
+constexpr int32_t kReachMaxProducers = 3;
 // Tasks whose whole state space has at most this many states take A* first: it expands at most
 // that many nodes, which costs less than ℙ's fixed work per call (docs/benchmarks.md, "Small
 // GOAP tasks": 3 boolean variables, 1.5 k instructions for A* against 4.6 k for ℙ).
@@ -44,6 +65,31 @@ bool tiny(const Domain& d) {
     if (states > kTinyStates) return false;
   }
   return true;
+}
+
+bool reach_pays(const CompiledActionSet& set) {
+  const Domain& d = set.domain();
+  if (static_cast<int32_t>(set.actions().size()) < kReachMinActions) return false;
+  int64_t states = 1;
+  std::vector<int32_t> off(static_cast<size_t>(d.num_variables()) + 1, 0);
+  for (VarId v = 0; v < d.num_variables(); ++v) {
+    states = std::min<int64_t>(states * d.domain_size(v), kReachMinStates);
+    off[static_cast<size_t>(v) + 1] = off[static_cast<size_t>(v)] + d.domain_size(v);
+  }
+  if (states < kReachMinStates) return false;
+  std::vector<int32_t> producers(static_cast<size_t>(off.back()), 0);
+  int32_t most = 0;
+  for (const ActionId a : set.actions()) {
+    int32_t changes = 0;
+    for (const Effect& e : d.effects(a)) {
+      if (e.pre == e.post) continue;
+      ++changes;
+      most = std::max(most,
+                      ++producers[static_cast<size_t>(off[static_cast<size_t>(e.var)] + e.post)]);
+    }
+    if (changes > 1) return false;
+  }
+  return most >= 2 && most <= kReachMaxProducers;
 }
 
 struct AutoScratch final : PlanScratch {
@@ -62,6 +108,7 @@ class AutoHotPlanner final : public HotPlanner {
     for (const auto& s : stages_) {
       max_len_ = std::max(max_len_, s->max_plan_length());
       names_.push_back(s->name());
+      optimal_in_choices_.push_back(s->name() == "topo-reach" ? 1 : 0);
     }
     first_search_ = detail::one_word_search(*stages_[0]);
   }
@@ -137,11 +184,14 @@ class AutoHotPlanner final : public HotPlanner {
   }
 
   // Whether stage i's outcome `o` is the call's answer: a plan not proven optimal is no answer
-  // here (a later stage finds the optimum); otherwise an answer, or a reason every later stage
-  // would share (bad input, a short buffer), ends the chain.
+  // here (a later stage finds the optimum), except topo-reach's when its choices were exhausted
+  // (optimal among one-producer plans; kDetailExpansionLimit: the budget was spent); otherwise an
+  // answer, or a reason every later stage would share (bad input, a short buffer), ends the chain.
   [[nodiscard]] bool ends_chain(const PlanOutcome& o, int32_t next) const {
+    const bool in_choices = optimal_in_choices_[static_cast<size_t>(next - 1)] != 0 &&
+                            (o.detail & kDetailExpansionLimit) == 0;
     const bool unproven = o.status == PlanStatus::kSolved &&
-                          (o.detail & kDetailNotProvenOptimal) != 0 &&
+                          (o.detail & kDetailNotProvenOptimal) != 0 && !in_choices &&
                           next < static_cast<int32_t>(stages_.size());
     return !unproven &&
            (o.status == PlanStatus::kSolved || o.status == PlanStatus::kUnsolvable ||
@@ -185,7 +235,8 @@ class AutoHotPlanner final : public HotPlanner {
   }
 
   std::vector<std::unique_ptr<HotPlanner>> stages_;
-  std::vector<std::string_view> names_;  // per stage, its name()
+  std::vector<std::string_view> names_;      // per stage, its name()
+  std::vector<uint8_t> optimal_in_choices_;  // per stage: its exhausted choice searches answer
   std::string refused_;  // the stages that refused the set, with their reasons ("" if none)
   // The first stage's search when that stage is the one-word A* (called without the stage).
   const detail::PackedAStar* first_search_ = nullptr;
@@ -200,8 +251,14 @@ Result<std::unique_ptr<HotPlanner>> create_auto_hot(const CompiledActionSet& set
   if (!limits_in_range(def.limits)) return Error{"auto: limits must be positive", {}, 0};
   std::vector<std::unique_ptr<HotPlanner>> stages;
   std::string refused;
-  for (const std::string_view name : tiny(set.domain()) ? kTinyAutoStages : kAutoStages) {
-    Result<std::unique_ptr<HotPlanner>> p = create_hot_planner(name, set, def);
+  const std::span<const std::string_view> names =
+      tiny(set.domain()) ? std::span<const std::string_view>(kTinyAutoStages)
+      : reach_pays(set)  ? std::span<const std::string_view>(kReachAutoStages)
+                         : std::span<const std::string_view>(kAutoStages);
+  for (const std::string_view name : names) {
+    Result<std::unique_ptr<HotPlanner>> p = name == "topo-reach"
+                                                ? create_topo_reach_stage(set, def)
+                                                : create_hot_planner(name, set, def);
     if (p.ok()) {
       stages.push_back(std::move(p).value());
       continue;

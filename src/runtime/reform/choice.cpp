@@ -40,10 +40,12 @@ struct Search {
   std::span<const ValueId> s0;
   std::span<const ValueId> goal;
   int32_t budget;
+  bool leaf_planners;
   int64_t nodes = 0;  // search nodes visited (leaves and branches); budget: 16 per choice
 
   Search(const reform_detail::ChoiceTables& tables, reform_detail::ChoiceScratch& scratch,
-         std::span<const ValueId> s0_in, std::span<const ValueId> goal_in, int32_t max_choices)
+         std::span<const ValueId> s0_in, std::span<const ValueId> goal_in, int32_t max_choices,
+         bool leaf_planners_in)
       : t(tables),
         d(*tables.domain),
         off(tables.off),
@@ -52,7 +54,8 @@ struct Search {
         o(scratch.outcome),
         s0(s0_in),
         goal(goal_in),
-        budget(max_choices) {}
+        budget(max_choices),
+        leaf_planners(leaf_planners_in) {}
   [[nodiscard]] size_t slot(VarId v, ValueId x) const { return static_cast<size_t>(off[v] + x); }
 
   // Drops from `mask` the actions that cannot apply from s0 or cannot matter to the goal, ignoring
@@ -189,6 +192,11 @@ struct Search {
       const PlanOutcome outcome = topo.plan(s.topo_scratch, s0, goal, s.out, &len);
       st = outcome.status;
       if (st == PlanStatus::kUnsolvable) message = topo.explain(outcome);
+    }
+    if (st != PlanStatus::kSolved && st != PlanStatus::kUnsolvable && !leaf_planners) {
+      o.single_status = st;
+      o.all_answered = false;
+      return;
     }
     if (st != PlanStatus::kSolved && st != PlanStatus::kUnsolvable) {
       Result<TopoPlanner> own = TopoPlanner::create(d, mask);
@@ -327,7 +335,7 @@ std::string ChoiceOutcome::message_without_plan() const {
 }
 
 void search_choices(const ChoiceTables& tables, ChoiceScratch& scratch, std::span<const ValueId> s0,
-                    std::span<const ValueId> goal, int32_t max_choices) {
+                    std::span<const ValueId> goal, int32_t max_choices, bool leaf_planners) {
   const auto na = static_cast<size_t>(tables.domain->num_actions());
   if (!scratch.topo && tables.topo) {
     scratch.topo = *tables.topo;
@@ -350,7 +358,7 @@ void search_choices(const ChoiceTables& tables, ChoiceScratch& scratch, std::spa
   if (scratch.levels.empty()) scratch.levels.resize(1);
   scratch.levels[0].mask.assign(na, 1);
   scratch.levels[0].alts.clear();
-  Search search(tables, scratch, s0, goal, std::max(max_choices, 1));
+  Search search(tables, scratch, s0, goal, std::max(max_choices, 1), leaf_planners);
   search.dfs(0);
 }
 

@@ -89,8 +89,10 @@ struct ChoiceScratch {
 
 // ℙ over producer choices on a unary task (reform.h, step 2) from `s0` to `goal` (every action of
 // the tables' domain is available); the answer is scratch.outcome.
+// leaf_planners: where the restricted ℙ gives up on a leaf, build a ℙ for that leaf alone (it
+// allocates); without, the leaf counts as unanswered (ChoiceOutcome::all_answered).
 void search_choices(const ChoiceTables& tables, ChoiceScratch& scratch, std::span<const ValueId> s0,
-                    std::span<const ValueId> goal, int32_t max_choices);
+                    std::span<const ValueId> goal, int32_t max_choices, bool leaf_planners = true);
 // Same with a scratch of its own (cold path).
 [[nodiscard]] ChoiceOutcome search_choices(const ChoiceTables& tables, const Instance& instance,
                                            int32_t max_choices);

@@ -15,7 +15,9 @@
 //     runs plan_reach on the prepared task (cold work, per call).
 // Plans are the user's actions. A solved outcome whose plan is not proven optimal (a producer
 // choice was made and its cost is above the lower bound) carries kDetailNotProvenOptimal, so
-// that "auto" can keep its optimality and pass the task on.
+// that "auto" can keep its optimality and pass the task on; with kDetailExpansionLimit too when
+// the choices were not exhausted within the budget (or ℙ gave up on a leaf), so the plan is not
+// even optimal among the plans with one producer per value.
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -44,8 +46,8 @@ struct ReachHotScratch final : PlanScratch {
 
 class ReachHotPlanner final : public HotPlanner {
  public:
-  ReachHotPlanner(std::unique_ptr<Domain> task, std::vector<ActionId> origin)
-      : task_(std::move(task)), origin_(std::move(origin)) {
+  ReachHotPlanner(std::unique_ptr<Domain> task, std::vector<ActionId> origin, bool leaf_planners)
+      : task_(std::move(task)), origin_(std::move(origin)), leaf_planners_(leaf_planners) {
     unary_ = true;
     for (ActionId a = 0; a < task_->num_actions(); ++a) unary_ = unary_ && task_->is_unary(a);
     if (unary_) {
@@ -108,7 +110,8 @@ class ReachHotPlanner final : public HotPlanner {
       if (o.status == PlanStatus::kBufferTooSmall) return o;
     }
     if (unary_) {
-      reform_detail::search_choices(tables_, s.choice, s0, goal, ReachOptions{}.max_choices);
+      reform_detail::search_choices(tables_, s.choice, s0, goal, ReachOptions{}.max_choices,
+                                    leaf_planners_);
       const reform_detail::ChoiceOutcome& c = s.choice.outcome;
       if (c.best_cost == std::numeric_limits<int64_t>::max()) {
         o.status = c.status_without_plan();
@@ -118,6 +121,7 @@ class ReachHotPlanner final : public HotPlanner {
         return o;
       }
       if (c.branched && c.best_cost != c.root_bound) o.detail = kDetailNotProvenOptimal;
+      if (!c.exhausted || !c.all_answered) o.detail |= kDetailExpansionLimit;
       return emit(c.best, out, len, o);
     }
     s.instance.init.assign(s0.begin(), s0.end());
@@ -130,6 +134,7 @@ class ReachHotPlanner final : public HotPlanner {
       return o;
     }
     if (!rr.proven_optimal) o.detail = kDetailNotProvenOptimal;
+    if (!rr.optimal_in_choices) o.detail |= kDetailExpansionLimit;
     return emit(rr.result.actions, out, len, o);
   }
   [[nodiscard]] int32_t max_plan_length() const override { return max_len_; }
@@ -158,6 +163,7 @@ class ReachHotPlanner final : public HotPlanner {
 
   std::unique_ptr<Domain> task_;  // the prepared task (heap: the tables and ℙ point into it)
   std::vector<ActionId> origin_;  // per task action: the user's action
+  bool leaf_planners_ = true;     // false: "auto"'s stage (see create_topo_reach_stage)
   bool unary_ = false;
   reform_detail::ChoiceTables tables_;
   std::optional<TopoPlanner> topo_;
@@ -166,9 +172,9 @@ class ReachHotPlanner final : public HotPlanner {
 
 }  // namespace
 
-// The hot factory registered for "topo-reach" (src/runtime/planner/registry.cpp).
-Result<std::unique_ptr<HotPlanner>> create_topo_reach_hot(const CompiledActionSet& set,
-                                                          const HotPlannerDef& /*def*/) {
+namespace {
+
+Result<std::unique_ptr<HotPlanner>> create_reach(const CompiledActionSet& set, bool leaf_planners) {
   const Domain& d = set.domain();
   std::vector<Work> acts;
   for (ActionId a : set.actions()) {
@@ -205,7 +211,23 @@ Result<std::unique_ptr<HotPlanner>> create_topo_reach_hot(const CompiledActionSe
   Result<Domain> task = Domain::compile(def);
   if (!task.ok()) return Error{"topo-reach: " + task.error().message, {}, 0};
   return std::unique_ptr<HotPlanner>(std::make_unique<ReachHotPlanner>(
-      std::make_unique<Domain>(std::move(task).value()), std::move(origin)));
+      std::make_unique<Domain>(std::move(task).value()), std::move(origin), leaf_planners));
+}
+
+}  // namespace
+
+// The hot factory registered for "topo-reach" (src/runtime/planner/registry.cpp).
+Result<std::unique_ptr<HotPlanner>> create_topo_reach_hot(const CompiledActionSet& set,
+                                                          const HotPlannerDef& /*def*/) {
+  return create_reach(set, true);
+}
+
+// "auto"'s stage (src/runtime/planner/auto_hot.cpp): a warm call allocates nothing, so a leaf
+// the shared ℙ cannot answer is left unanswered (the plan, if any, then carries
+// kDetailExpansionLimit and auto goes on to A*) instead of building a ℙ for it.
+Result<std::unique_ptr<HotPlanner>> create_topo_reach_stage(const CompiledActionSet& set,
+                                                            const HotPlannerDef& /*def*/) {
+  return create_reach(set, false);
 }
 
 }  // namespace topoplan
