@@ -241,14 +241,20 @@ struct Search {
     }
     // The first value every plan must produce (lower_bound's s.needed) with several relevant
     // producers — a choice every plan makes —, else the first value with several.
+    // A child keeping producer p of a needed value is bounded below by this node's bound with
+    // that value's cheapest producer replaced by p (its mask is a subset: its needed values
+    // include these, each no cheaper), so such a child is cut without narrowing it.
+    int64_t others = -1;  // the bound without the needed branch value's term; -1: not needed
     {
       reform_detail::ChoiceScratch::Level& cur = s.levels[depth];
+      int32_t found = 0;
       for (int32_t pass = 0; pass < 2 && cur.alts.size() < 2; ++pass)
         for (size_t k = 0; k < producers.size() && cur.alts.size() < 2; ++k) {
           if (pass == 0 && !s.needed[k]) continue;
           cur.alts.clear();
           for (ActionId a : producers[k])
             if (cur.mask[static_cast<size_t>(a)]) cur.alts.push_back(a);
+          found = pass;
         }
       if (cur.alts.size() < 2) {
         leaf(cur.mask);
@@ -258,11 +264,16 @@ struct Search {
       for (size_t i = 1; i < cur.alts.size(); ++i)
         for (size_t j = i; j > 0 && d.cost(cur.alts[j]) < d.cost(cur.alts[j - 1]); --j)
           std::swap(cur.alts[j], cur.alts[j - 1]);
+      if (found == 0) others = bound - d.cost(cur.alts[0]);
     }
     o.branched = true;
     if (s.levels.size() <= depth + 1) s.levels.resize(depth + 2);
     for (size_t i = 0; i < s.levels[depth].alts.size(); ++i) {
       const reform_detail::ChoiceScratch::Level& cur = s.levels[depth];
+      if (others >= 0 && others + d.cost(cur.alts[i]) >= o.best_cost) {
+        ++o.pruned;
+        continue;
+      }
       reform_detail::ChoiceScratch::Level& child = s.levels[depth + 1];
       child.mask.assign(cur.mask.begin(), cur.mask.end());
       const ActionId keep = cur.alts[i];
