@@ -41,14 +41,16 @@ constexpr std::array<std::string_view, 2> kAutoStages = {"topo", "astar"};
 // choices were exhausted within its budget (optimal among the plans with one producer per
 // value); past the budget the task goes on to A*.
 constexpr std::array<std::string_view, 3> kReachAutoStages = {"topo", "topo-reach", "astar"};
-// The rule, measured with bench/reach_scale_bench.cpp (travel tasks: walk or ride to each place
-// of k errands): prepared topo-reach beats A* from about 2^8 states and 16 actions with 2-3
-// producers per value (n6-p2-k5: 12 µs against 138 µs; n10-p2-k9: 0.14 ms against 7.4 ms; at
-// n16-p2-k15 A* gives up at its limits). Below that A* wins (n4-p3-k3: 17 µs against 6 µs), and
-// on every real-corpus class A* wins (2-20,000x): those classes are small, or multi-effect (a
-// reformulation per call), or have many producers per value (grounded counters: hundreds of
-// choices). So: every action unary (an effect that keeps its value counts as a condition),
-// some value with 2-3 producers and none with more, at least 16 actions, at least 2^8 states.
+// The rule, measured with bench/reach_scale_bench.cpp (travel tasks: walk, or ride once the mount
+// is fetched, to the places of k errands; callgrind instructions per plan): the choice search
+// grows polynomially (n nodes, each linear in |A|) while A* grows with the 2^k subsets — n6-p2-k5
+// (384 states, 18 actions): 50 k against 284 k; n10-p2-k9: 118 k against 12.0 M; n16-p2-k15:
+// 274 k where A* stops at its 1 s limit. Below the rule A* costs less or the same (n4-p3-k3:
+// 40 k against 23 k; n4-p2-k3: 26 k against 27 k). Every real-corpus class falls outside it (A*
+// answers them in 0.3-10 µs): they are small, multi-effect (a reformulation per call), or have
+// many producers per value (grounded counters: hundreds of choices). So: every action unary (an
+// effect that keeps its value counts as a condition), some value with 2-3 producers and none
+// with more, at least 16 actions, at least 2^8 states.
 constexpr int64_t kReachMinStates = 256;
 constexpr int32_t kReachMinActions = 16;
 constexpr int32_t kReachMaxProducers = 3;
