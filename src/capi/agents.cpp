@@ -43,13 +43,6 @@ static_assert(TOPOPLAN_AGENT_NO_PLAN == static_cast<int>(EventKind::kNoPlan));
 
 namespace {
 
-bool state_fits(const Domain& d, const int32_t* s, int32_t n, bool partial) {
-  if (s == nullptr || n != d.num_variables()) return false;
-  for (VarId v = 0; v < n; ++v)
-    if (!((s[v] >= 0 && s[v] < d.domain_size(v)) || (partial && s[v] == kUndefined))) return false;
-  return true;
-}
-
 bool agent_ok(const topoplan_agents* a, int32_t agent) {
   return a != nullptr && agent >= 0 && agent < a->world.num_agents();
 }

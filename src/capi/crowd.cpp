@@ -73,14 +73,6 @@ int32_t topoplan_crowd_planner_max_plan_length(const topoplan_crowd_planner* pla
 }
 
 namespace {
-// Values in range; `partial`: kUndefined allowed.
-bool state_ok(const Domain& d, const int32_t* s, int32_t n, bool partial) {
-  if (s == nullptr || n != d.num_variables()) return false;
-  for (VarId v = 0; v < n; ++v)
-    if (!((s[v] >= 0 && s[v] < d.domain_size(v)) || (partial && s[v] == kUndefined))) return false;
-  return true;
-}
-
 // The four packing calls: the arguments checked, then the layout's PACK or UNPACK.
 using PackFn = void (CrowdLayout::*)(std::span<const ValueId>, uint64_t*) const;
 using UnpackFn = void (CrowdLayout::*)(const uint64_t*, std::span<ValueId>) const;
@@ -88,7 +80,7 @@ using UnpackFn = void (CrowdLayout::*)(const uint64_t*, std::span<ValueId>) cons
 topoplan_status pack(const topoplan_crowd_planner* planner, const int32_t* values, int32_t n,
                      uint64_t* packed, bool partial, PackFn fn) {
   if (planner == nullptr || packed == nullptr ||
-      !state_ok(planner->planner.domain(), values, n, partial))
+      !state_fits(planner->planner.domain(), values, n, partial))
     return TOPOPLAN_INVALID_ARGUMENT;
   (planner->planner.layout().*fn)(std::span<const ValueId>(values, static_cast<size_t>(n)), packed);
   return TOPOPLAN_OK;

@@ -96,6 +96,15 @@ inline bool valid_class(const Domain& d, int32_t c) {
   return c == kAllActions || (c >= 0 && c < d.num_classes());
 }
 
+// A C state of n values checked against the domain: one value in range per variable;
+// `partial` (a goal) also allows kUndefined.
+inline bool state_fits(const Domain& d, const int32_t* s, int32_t n, bool partial) {
+  if (s == nullptr || n != d.num_variables()) return false;
+  for (VarId v = 0; v < n; ++v)
+    if (!((s[v] >= 0 && s[v] < d.domain_size(v)) || (partial && s[v] == kUndefined))) return false;
+  return true;
+}
+
 // Copies `text` and its NUL into buffer[0, capacity); *size = bytes needed including the NUL.
 topoplan_status write_text(std::string_view text, char* buffer, size_t capacity, size_t* size);
 
