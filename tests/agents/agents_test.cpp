@@ -12,38 +12,17 @@
 #include "topoplan/runtime/random.h"
 #include "topoplan/runtime/validate.h"
 #include "topoplan/tools/families.h"
+#include "village.h"
 
 namespace topoplan::agents {
 namespace {
-
-// A villager: walk to the door, open it, walk into the shop, take bread, eat, sleep; an alarm
-// to silence first whenever it rings.
-Domain village() {
-  DomainDef d;
-  d.name = "village";
-  d.variables = {{"pos", {"home", "door", "shop"}},    {"door", {"closed", "open"}},
-                 {"bread", {"shelf", "held", "gone"}}, {"hunger", {"hungry", "fed"}},
-                 {"sleep", {"awake", "asleep"}},       {"alarm", {"off", "on"}}};
-  auto act = [&](const char* name, Effect e, std::vector<Fact> prevail) {
-    d.actions.push_back(ActionDef{name, 1, {e}, std::move(prevail)});
-  };
-  act("WalkToDoor", {0, 0, 1}, {});
-  act("OpenDoor", {1, 0, 1}, {{0, 1}});
-  act("WalkToShop", {0, 1, 2}, {{1, 1}});
-  act("TakeBread", {2, 0, 1}, {{0, 2}});
-  act("Eat", {3, 0, 1}, {{2, 1}});
-  act("Sleep", {4, 0, 1}, {{3, 1}});
-  act("SilenceAlarm", {5, 1, 0}, {});
-  d.classes = {{"Villager", {0, 1, 2, 3, 4, 5, 6}}};
-  return Domain::compile(d).value();
-}
 
 constexpr ActionId kWalkToDoor = 0, kOpenDoor = 1, kWalkToShop = 2, kTakeBread = 3, kEat = 4,
                    kSleep = 5;
 constexpr VarId kPos = 0, kDoor = 1, kBread = 2, kHunger = 3, kAlarm = 5;
 
 struct Village {
-  Domain domain = village();
+  Domain domain = village(/*alarm=*/true);
   CrowdPlanner planner = CrowdPlanner::create(domain).value();
   AgentWorld world;
   GoalId quiet = 0, fed = 0, rested = 0;
@@ -71,19 +50,9 @@ struct Village {
   }
   // The adopted plan is a plan from the believed state (the validator's judgement).
   void check_plan(AgentId a) {
-    Instance inst;
-    inst.init.resize(static_cast<size_t>(domain.num_variables()));
-    world.state(a, inst.init);
-    inst.goal.assign(inst.init.size(), kUndefined);
-    inst.npc_class = world.npc_class(a);
     const GoalId g = world.goal(a);
     ASSERT_NE(g, kNoGoal);
-    const std::vector<ValueId> values = goal_values(g);
-    inst.goal = values;
-    std::vector<ActionId> p(static_cast<size_t>(world.plan_length(a)));
-    world.plan(a, p);
-    const Validation v = validate_plan(domain, inst, p);
-    EXPECT_TRUE(v.valid) << v.reason;
+    expect_adopted_plan_valid(domain, world, a, goal_values(g));
   }
   std::vector<ValueId> goal_values(GoalId g) const {
     const ValueId u = kUndefined;
@@ -368,7 +337,7 @@ TEST(Agents, BadInputIsRefused) {
 }
 
 TEST(Agents, SmallCallsNameTheFailedCondition) {
-  const Domain d = village();
+  const Domain d = village(/*alarm=*/true);
   std::vector<ValueId> s{0, 0, 0, 0, 0, 0};
   FailedCondition f = failed_condition(d, kOpenDoor, s);
   EXPECT_EQ(f.kind, ConditionKind::kPrevail);

@@ -15,31 +15,10 @@
 #include "topoplan/runtime/random.h"
 #include "topoplan/runtime/validate.h"
 #include "topoplan/tools/families.h"
+#include "village.h"
 
 namespace topoplan::agents {
 namespace {
-
-// A villager: walk to the door, open it, walk into the shop, take bread, eat; sleep once fed.
-Domain village() {
-  DomainDef d;
-  d.name = "village";
-  d.variables = {{"pos", {"home", "door", "shop"}},
-                 {"door", {"closed", "open"}},
-                 {"bread", {"shelf", "held", "gone"}},
-                 {"hunger", {"hungry", "fed"}},
-                 {"sleep", {"awake", "asleep"}}};
-  auto act = [&](const char* name, Effect e, std::vector<Fact> prevail) {
-    d.actions.push_back(ActionDef{name, 1, {e}, std::move(prevail)});
-  };
-  act("WalkToDoor", {0, 0, 1}, {});
-  act("OpenDoor", {1, 0, 1}, {{0, 1}});
-  act("WalkToShop", {0, 1, 2}, {{1, 1}});
-  act("TakeBread", {2, 0, 1}, {{0, 2}});
-  act("Eat", {3, 0, 1}, {{2, 1}});
-  act("Sleep", {4, 0, 1}, {{3, 1}});
-  d.classes = {{"Villager", {0, 1, 2, 3, 4, 5}}};
-  return Domain::compile(d).value();
-}
 
 constexpr ActionId kWalkToDoor = 0, kEat = 4;
 constexpr DriveId kHungerDrive = 0, kEnergyDrive = 1;
@@ -48,22 +27,13 @@ constexpr DriveId kHungerDrive = 0, kEnergyDrive = 1;
 void check_plans(const Domain& domain, const AgentWorld& world,
                  const std::vector<std::vector<ValueId>>& goal_values,
                  std::span<const Event> events) {
-  for (const Event& e : events) {
-    if (e.kind != EventKind::kPlanned) continue;
-    Instance inst;
-    inst.init.resize(static_cast<size_t>(domain.num_variables()));
-    world.state(e.agent, inst.init);
-    inst.goal = goal_values[static_cast<size_t>(e.goal)];
-    inst.npc_class = world.npc_class(e.agent);
-    std::vector<ActionId> p(static_cast<size_t>(world.plan_length(e.agent)));
-    world.plan(e.agent, p);
-    const Validation v = validate_plan(domain, inst, p);
-    EXPECT_TRUE(v.valid) << v.reason;
-  }
+  for (const Event& e : events)
+    if (e.kind == EventKind::kPlanned)
+      expect_adopted_plan_valid(domain, world, e.agent, goal_values[static_cast<size_t>(e.goal)]);
 }
 
 struct DriveVillage {
-  Domain domain = village();
+  Domain domain = village(/*alarm=*/false);
   CrowdPlanner planner = CrowdPlanner::create(domain).value();
   AgentWorld world;
   GoalId fed = 0, rested = 0;
@@ -246,7 +216,7 @@ Choice reference(const std::vector<DriveGoal>& list, const std::vector<DriveDef>
 }
 
 TEST(AgentDrives, ChosenGoalIsTheBruteForceMaximum) {
-  const Domain domain = village();
+  const Domain domain = village(/*alarm=*/false);
   const CrowdPlanner planner = CrowdPlanner::create(domain).value();
   SplitMix64 rng(11);
   int64_t checked = 0, kept = 0, switched = 0, held = 0;
