@@ -180,6 +180,35 @@ inline int64_t expect_matches_reference(const Domain& d, const Town& t, const Re
   return solved;
 }
 
+// Two passes answered as many NPCs each way (`planned`, `resumed` and `cache_hits` depend on the
+// path the answers took, and are not compared).
+inline void expect_same_answer_counts(const CrowdStats& a, const CrowdStats& b) {
+  EXPECT_EQ(a.served, b.served);
+  EXPECT_EQ(a.solved, b.solved);
+  EXPECT_EQ(a.solved_fallback, b.solved_fallback);
+  EXPECT_EQ(a.buffer_too_small, b.buffer_too_small);
+  EXPECT_EQ(a.no_plan, b.no_plan);
+  EXPECT_EQ(a.unsolvable, b.unsolvable);
+}
+
+// The counters a pass reports are those of its output: one status per NPC served.
+inline void expect_counts_match_output(const CrowdStats& s, const Results& r) {
+  CrowdStats want;
+  for (const CrowdStatus st : r.status) {
+    ++want.served;
+    want.cache_hits += (st & kCrowdCacheHit) != 0;
+    if (st & kCrowdSolved) {
+      ++want.solved;
+      want.solved_fallback += (st & kCrowdFallback) != 0;
+    }
+    want.buffer_too_small += (st & kCrowdBufferTooSmall) != 0;
+    want.no_plan += (st & kCrowdNoPlan) != 0;
+    want.unsolvable += (st & kCrowdUnsolvable) != 0;
+  }
+  expect_same_answer_counts(s, want);
+  EXPECT_EQ(s.cache_hits, want.cache_hits);
+}
+
 // Same answers; `offsets`: same offsets too (not with handles: a plan given by handle uses no
 // slice space).
 inline void expect_same(const Results& a, const Results& b, bool offsets = true) {
