@@ -5,6 +5,7 @@
 // are honoured.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -35,6 +36,25 @@ void expect_valid_and_as_cheap(const Domain& d, const Instance& inst,
   EXPECT_EQ(plan_cost(d, plan), plan_cost(d, ref)) << at;
 }
 
+// `auto` and the exact search (without limits) prepared on `d`'s whole action set, with a
+// scratch each; the planners are null where creation failed (a test failure already).
+struct AutoAndExact {
+  CompiledActionSet set;
+  std::unique_ptr<HotPlanner> autop, exact;
+  std::unique_ptr<PlanScratch> as, es;
+  explicit AutoAndExact(const Domain& d) : set(CompiledActionSet::create(d).value()) {
+    HotPlannerDef exact_def;
+    exact_def.limits = SearchLimits{};
+    autop = make("auto", set);
+    exact = make("exact", set, exact_def);
+    if (autop) as = autop->make_scratch();
+    if (exact) es = exact->make_scratch();
+  }
+  AutoAndExact(const AutoAndExact&) = delete;
+  AutoAndExact& operator=(const AutoAndExact&) = delete;
+  bool ok() const { return autop && exact; }
+};
+
 struct Tally {
   int solved = 0, unsolvable = 0, by_topo = 0, by_reach = 0, by_astar = 0;
 };
@@ -42,16 +62,13 @@ struct Tally {
 // Plans instances of `d` with auto and exact; returns what auto answered.
 Tally differential(const Domain& d, uint64_t seed, bool topo_refuses, const std::string& where) {
   Tally t;
-  auto set = CompiledActionSet::create(d);
-  EXPECT_TRUE(set.ok());
-  EXPECT_EQ(create_hot_planner("topo", set.value()).ok(), !topo_refuses) << where;
-  HotPlannerDef exact_def;
-  exact_def.limits = SearchLimits{};
-  auto autop = make("auto", set.value());
-  auto exact = make("exact", set.value(), exact_def);
-  if (!autop || !exact) return t;
-  auto as = autop->make_scratch();
-  auto es = exact->make_scratch();
+  AutoAndExact planners(d);
+  EXPECT_EQ(create_hot_planner("topo", planners.set).ok(), !topo_refuses) << where;
+  if (!planners.ok()) return t;
+  HotPlanner& autop = *planners.autop;
+  HotPlanner& exact = *planners.exact;
+  PlanScratch& as = *planners.as;
+  PlanScratch& es = *planners.es;
   std::vector<ActionId> plan(4096), ref(4096);
   testing::Rng rng(seed);
   for (int i = 0; i < 24; ++i) {
@@ -60,11 +77,11 @@ Tally differential(const Domain& d, uint64_t seed, bool topo_refuses, const std:
     io.free_goal_probability = i % 2 == 0 ? 0.0 : 0.4;
     const Instance inst = testing::random_instance(d, rng, io);
     int32_t len = -1, ref_len = -1;
-    const PlanOutcome o = autop->plan(*as, inst.init, inst.goal, plan, &len);
-    const PlanOutcome e = exact->plan(*es, inst.init, inst.goal, ref, &ref_len);
+    const PlanOutcome o = autop.plan(as, inst.init, inst.goal, plan, &len);
+    const PlanOutcome e = exact.plan(es, inst.init, inst.goal, ref, &ref_len);
     const std::string at = where + " instance " + std::to_string(i);
     EXPECT_TRUE(e.status == PlanStatus::kSolved || e.status == PlanStatus::kUnsolvable) << at;
-    EXPECT_EQ(o.status, e.status) << at << ": " << autop->explain(*as, o);
+    EXPECT_EQ(o.status, e.status) << at << ": " << autop.explain(as, o);
     if (o.status != e.status) continue;
     EXPECT_TRUE(o.planner == "topo" || o.planner == "topo-reach" || o.planner == "astar")
         << at << ": " << o.planner;
@@ -118,21 +135,18 @@ Domain flag_chain(int32_t k) {
 TEST(AutoHot, TinyTasksGoToAStarFirst) {
   for (const int32_t k : {3, 6, 7, 9}) {
     const Domain d = flag_chain(k);
-    auto set = CompiledActionSet::create(d);
-    ASSERT_TRUE(set.ok());
-    auto autop = make("auto", set.value());
-    auto exact = make("exact", set.value());
-    ASSERT_TRUE(autop && exact);
-    auto as = autop->make_scratch();
-    auto es = exact->make_scratch();
+    AutoAndExact planners(d);
+    ASSERT_TRUE(planners.ok());
+    HotPlanner& autop = *planners.autop;
+    HotPlanner& exact = *planners.exact;
     std::vector<ActionId> plan(64), ref(64);
     const bool tiny = (int64_t{1} << k) <= 64;
     for (int32_t mask = 0; mask < (1 << k); mask += 1 + mask / 4) {
       std::vector<ValueId> s0(static_cast<size_t>(k)), goal(static_cast<size_t>(k), 1);
       for (int32_t i = 0; i < k; ++i) s0[static_cast<size_t>(i)] = (mask >> i) & 1;
       int32_t len = 0, ref_len = 0;
-      const PlanOutcome o = autop->plan(*as, s0, goal, plan, &len);
-      const PlanOutcome e = exact->plan(*es, s0, goal, ref, &ref_len);
+      const PlanOutcome o = autop.plan(*planners.as, s0, goal, plan, &len);
+      const PlanOutcome e = exact.plan(*planners.es, s0, goal, ref, &ref_len);
       const std::string at = std::to_string(k) + " flags, s0 mask " + std::to_string(mask);
       ASSERT_EQ(o.status, e.status) << at;
       ASSERT_EQ(o.status, PlanStatus::kSolved) << at;
@@ -150,13 +164,12 @@ TEST(AutoHot, TinyTasksGoToAStarFirst) {
 // call's limit, the chain goes on to ℙ, and the scratch counts the A*'s expansions.
 TEST(AutoHot, TinyTaskPastTheAStarLimitGoesOnToTopo) {
   const Domain d = flag_chain(5);  // 32 states: A* first
-  auto set = CompiledActionSet::create(d);
-  ASSERT_TRUE(set.ok());
-  auto autop = make("auto", set.value());
-  auto exact = make("exact", set.value());
-  ASSERT_TRUE(autop && exact);
-  auto as = autop->make_scratch();
-  auto es = exact->make_scratch();
+  AutoAndExact planners(d);
+  ASSERT_TRUE(planners.ok());
+  HotPlanner* autop = planners.autop.get();
+  HotPlanner* exact = planners.exact.get();
+  PlanScratch* as = planners.as.get();
+  PlanScratch* es = planners.es.get();
   std::vector<ActionId> plan(64), ref(64);
   const std::vector<ValueId> s0(5, 0), goal(5, 1);
   int32_t len = 0, ref_len = 0;
