@@ -3,6 +3,7 @@
 #include "topoplan/sim/arena.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cmath>
 #include <cstdio>
@@ -295,15 +296,11 @@ std::string goal_name(SelectorKind kind, const GoalChoice& g) {
 }  // namespace
 
 std::string_view to_string(SelectorKind k) {
-  switch (k) {
-    case SelectorKind::kFsm:
-      return "fsm";
-    case SelectorKind::kGoap:
-      return "goap";
-    case SelectorKind::kUdgoap:
-      return "udgoap";
-  }
-  return "?";
+  // In the enum's order, one name per enumerator.
+  static constexpr std::array<std::string_view, 3> kNames = {"fsm", "goap", "udgoap"};
+  static_assert(kNames.size() == static_cast<size_t>(SelectorKind::kUdgoap) + 1);
+  const auto i = static_cast<size_t>(k);
+  return i < kNames.size() ? kNames[i] : "?";
 }
 
 std::string_view arena_action_name(int32_t action) {

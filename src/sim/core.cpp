@@ -1,4 +1,5 @@
 // The simulation runtime's shared pieces: randomness, geometry, the agent loop, replay helpers.
+#include <array>
 #include <cinttypes>
 #include <cstdio>
 #include <ctime>
@@ -62,25 +63,13 @@ Vec2 move_toward(Vec2 from, Vec2 to, double step) {
 }
 
 std::string_view to_string(Replan r) {
-  switch (r) {
-    case Replan::kNone:
-      return "none";
-    case Replan::kNoPlan:
-      return "no_plan";
-    case Replan::kPlanDone:
-      return "plan_done";
-    case Replan::kFailed:
-      return "failed";
-    case Replan::kBroken:
-      return "broken";
-    case Replan::kBetterGoal:
-      return "better_goal";
-    case Replan::kWorldChanged:
-      return "world_changed";
-    case Replan::kPeriodic:
-      return "periodic";
-  }
-  return "?";
+  // In the enum's order, one name per enumerator.
+  static constexpr std::array<std::string_view, 8> kNames = {
+      "none",   "no_plan",     "plan_done",     "failed",
+      "broken", "better_goal", "world_changed", "periodic"};
+  static_assert(kNames.size() == static_cast<size_t>(Replan::kPeriodic) + 1);
+  const auto i = static_cast<size_t>(r);
+  return i < kNames.size() ? kNames[i] : "?";
 }
 
 int64_t thread_cpu_ns() {

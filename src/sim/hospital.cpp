@@ -506,17 +506,11 @@ class Hospital {
 }  // namespace
 
 std::string_view to_string(HospitalSelector s) {
-  switch (s) {
-    case HospitalSelector::kFsm:
-      return "fsm";
-    case HospitalSelector::kGoap:
-      return "goap";
-    case HospitalSelector::kUtility:
-      return "utility";
-    case HospitalSelector::kCrowd:
-      return "crowd";
-  }
-  return "?";
+  // In the enum's order, one name per enumerator.
+  static constexpr std::array<std::string_view, 4> kNames = {"fsm", "goap", "utility", "crowd"};
+  static_assert(kNames.size() == static_cast<size_t>(HospitalSelector::kCrowd) + 1);
+  const auto i = static_cast<size_t>(s);
+  return i < kNames.size() ? kNames[i] : "?";
 }
 
 HospitalRun run_hospital(const HospitalConfig& cfg, HospitalSelector sel, int64_t npcs,

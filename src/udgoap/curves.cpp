@@ -1,5 +1,6 @@
 // Response curves, normalisation and the utility functions of the UDGOAP model.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 
@@ -58,21 +59,12 @@ double evaluate(const Curve& c, double x) {
 }
 
 std::string_view to_string(CurveType type) {
-  switch (type) {
-    case CurveType::kLinear:
-      return "linear";
-    case CurveType::kPolynomial:
-      return "polynomial";
-    case CurveType::kLogistic:
-      return "logistic";
-    case CurveType::kLogit:
-      return "logit";
-    case CurveType::kNormal:
-      return "normal";
-    case CurveType::kSine:
-      return "sine";
-  }
-  return "?";
+  // In the enum's order, one name per enumerator.
+  static constexpr std::array<std::string_view, 6> kNames = {"linear", "polynomial", "logistic",
+                                                             "logit",  "normal",     "sine"};
+  static_assert(kNames.size() == static_cast<size_t>(CurveType::kSine) + 1);
+  const auto i = static_cast<size_t>(type);
+  return i < kNames.size() ? kNames[i] : "?";
 }
 
 std::optional<CurveType> parse_curve_type(std::string_view name) {

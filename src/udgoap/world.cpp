@@ -1,5 +1,6 @@
 // World: name tables, fact slots, condition evaluation and effect application.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 
@@ -49,15 +50,11 @@ std::string format_value(const Value& v) {
 }
 
 std::string_view to_string(Direction d) {
-  switch (d) {
-    case Direction::kIncrease:
-      return "increase";
-    case Direction::kDecrease:
-      return "decrease";
-    case Direction::kChange:
-      return "change";
-  }
-  return "?";
+  // In the enum's order, one name per enumerator.
+  static constexpr std::array<std::string_view, 3> kNames = {"increase", "decrease", "change"};
+  static_assert(kNames.size() == static_cast<size_t>(Direction::kChange) + 1);
+  const auto i = static_cast<size_t>(d);
+  return i < kNames.size() ? kNames[i] : "?";
 }
 
 Direction key_direction(const Condition& c) {
