@@ -63,7 +63,8 @@ ${CC:-cc} -std=c99 -O2 -Wall -Wextra -Werror -I"$repo/include" "$here/Tests~/vil
   "$here/Tests~/EngineStubs/Godot.cs"
 # The tests, with the engine-agnostic sample they run.
 "${mcs[@]}" -nowarn:1591 -out:"$out/tests.exe" -r:"$out/Topoplan.Runtime.dll" -r:System.Core.dll \
-  "$here/Tests~/Runner.cs" "$here/Tests~/Tests.cs" "$here/Tests~/AgentTests.cs" "$here/Tests~/PendingTests.cs" \
+  "$here/Tests~/Runner.cs" "$here/Tests~/Tests.cs" "$here/Tests~/CrowdTests.cs" \
+  "$here/Tests~/AgentTests.cs" "$here/Tests~/PendingTests.cs" \
   "$here/Samples~/Crowd/CrowdDirector.cs" "$here/Samples~/Village/VillageDirector.cs"
 
 cd "$out"

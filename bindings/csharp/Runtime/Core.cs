@@ -206,40 +206,14 @@ namespace Topoplan
         internal abstract void Free(IntPtr h);
     }
 
-    internal sealed class TaskHandle : NativeHandle
-    {
-        internal override void Free(IntPtr h) { Native.topoplan_task_free(h); }
-    }
-
-    internal sealed class AnalysisHandle : NativeHandle
-    {
-        internal override void Free(IntPtr h) { Native.topoplan_analysis_free(h); }
-    }
-
-    internal sealed class TopoHandle : NativeHandle
-    {
-        internal override void Free(IntPtr h) { Native.topoplan_topo_free(h); }
-    }
-
-    internal sealed class ScratchHandle : NativeHandle
-    {
-        internal override void Free(IntPtr h) { Native.topoplan_scratch_free(h); }
-    }
-
-    internal sealed class CrowdPlannerHandle : NativeHandle
-    {
-        internal override void Free(IntPtr h) { Native.topoplan_crowd_planner_free(h); }
-    }
-
-    internal sealed class PlanCacheHandle : NativeHandle
-    {
-        internal override void Free(IntPtr h) { Native.topoplan_plan_cache_free(h); }
-    }
-
-    internal sealed class CrowdHandle : NativeHandle
-    {
-        internal override void Free(IntPtr h) { Native.topoplan_crowd_free(h); }
-    }
+    // The handle of each kind of native object: its C *_free function.
+    internal sealed class TaskHandle : NativeHandle { internal override void Free(IntPtr h) { Native.topoplan_task_free(h); } }
+    internal sealed class AnalysisHandle : NativeHandle { internal override void Free(IntPtr h) { Native.topoplan_analysis_free(h); } }
+    internal sealed class TopoHandle : NativeHandle { internal override void Free(IntPtr h) { Native.topoplan_topo_free(h); } }
+    internal sealed class ScratchHandle : NativeHandle { internal override void Free(IntPtr h) { Native.topoplan_scratch_free(h); } }
+    internal sealed class CrowdPlannerHandle : NativeHandle { internal override void Free(IntPtr h) { Native.topoplan_crowd_planner_free(h); } }
+    internal sealed class PlanCacheHandle : NativeHandle { internal override void Free(IntPtr h) { Native.topoplan_plan_cache_free(h); } }
+    internal sealed class CrowdHandle : NativeHandle { internal override void Free(IntPtr h) { Native.topoplan_crowd_free(h); } }
 
     /// <summary>Wraps a freshly created native pointer; frees it if wrapping fails.</summary>
     internal static class Handles
