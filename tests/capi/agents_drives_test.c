@@ -30,18 +30,12 @@ int main(void) {
   topoplan_drive_goal entries[2];
   topoplan_agent_drive set[2];
 
-  CHECK_STATUS(topoplan_task_parse(kVillage, sizeof kVillage - 1, TOPOPLAN_FORMAT_NATIVE,
-                                   "village.toml", &task, error, sizeof error),
-               TOPOPLAN_OK);
-  CHECK_STATUS(topoplan_crowd_planner_create(task, &planner, error, sizeof error), TOPOPLAN_OK);
+  if (!village_open(&task, &planner)) return 1;
   topoplan_agents_def_default(&def);
   def.capacity = 4;
   def.decision_period = 1000;
-  CHECK_STATUS(topoplan_agents_create(planner, &def, &agents, error, sizeof error), TOPOPLAN_OK);
-  if (agents == NULL) {
-    fprintf(stderr, "%s\n", error);
-    return 1;
-  }
+  agents = village_world(planner, &def);
+  if (agents == NULL) return 1;
   CHECK_STATUS(
       topoplan_agents_add_goal(agents, "bread", bread_goal, 3, &bread, error, sizeof error),
       TOPOPLAN_OK);

@@ -24,7 +24,8 @@ static topoplan_agents* make_world(void) {
   int32_t g = -1, list = -1, id = -1, i;
   topoplan_agents_def_default(&def);
   def.capacity = AGENTS;
-  CHECK_STATUS(topoplan_agents_create(planner, &def, &world, error, sizeof error), TOPOPLAN_OK);
+  world = village_world(planner, &def);
+  CHECK(world != NULL);
   CHECK_STATUS(topoplan_agents_add_goal(world, "bread", goal, 3, &g, error, sizeof error),
                TOPOPLAN_OK);
   CHECK_STATUS(topoplan_agents_add_goal_list(world, &g, 1, &list, error, sizeof error),
@@ -92,18 +93,13 @@ static uint64_t run(int batch) {
 }
 
 int main(void) {
-  char error[256];
   topoplan_agents* world;
   topoplan_agent_event events[16];
   topoplan_agents_stats st;
   topoplan_agent_fact facts[2];
   topoplan_agent_report reports[2];
   int32_t applied = -1;
-  CHECK_STATUS(topoplan_task_parse(kVillage, sizeof kVillage - 1, TOPOPLAN_FORMAT_NATIVE,
-                                   "village.toml", &task, error, sizeof error),
-               TOPOPLAN_OK);
-  CHECK_STATUS(topoplan_crowd_planner_create(task, &planner, error, sizeof error), TOPOPLAN_OK);
-  if (task == NULL || planner == NULL) return 1;
+  if (!village_open(&task, &planner)) return 1;
   CHECK(run(1) == run(0));
 
   /* Stale: agent 0 starts WalkToDoor (action 0); a report about OpenDoor (1) is skipped. */

@@ -34,10 +34,8 @@ static int64_t village_run(const topoplan_crowd_planner* planner, int32_t thread
   def.threads = threads;
   def.min_agents_per_part = part;
   *hash = 1469598103934665603ull;
-  if (topoplan_agents_create(planner, &def, &agents, error, sizeof error) != TOPOPLAN_OK) {
-    fprintf(stderr, "%s\n", error);
-    return -1;
-  }
+  agents = village_world(planner, &def);
+  if (agents == NULL) return -1;
   CHECK_STATUS(topoplan_agents_add_goal(agents, "bread", goal, 3, &fed, error, sizeof error),
                TOPOPLAN_OK);
   CHECK_STATUS(topoplan_agents_add_goal_list(agents, &fed, 1, &list, error, sizeof error),
@@ -122,13 +120,7 @@ int main(void) {
   int32_t fed = -1, list = -1, villager = -1, length = 0;
   int32_t plan[8];
 
-  CHECK_STATUS(topoplan_task_parse(kVillage, sizeof kVillage - 1, TOPOPLAN_FORMAT_NATIVE,
-                                   "village.toml", &task, error, sizeof error),
-               TOPOPLAN_OK);
-  if (task == NULL) {
-    fprintf(stderr, "%s\n", error);
-    return 1;
-  }
+  if (!village_open(&task, &planner)) return 1;
   /* The small calls. */
   CHECK_STATUS(topoplan_action_applies(task, 1, state, 3, &failed), TOPOPLAN_INVALID_PLAN);
   CHECK(failed.kind == TOPOPLAN_CONDITION_PREVAIL && failed.var == 0 && failed.required == 1);
@@ -142,15 +134,11 @@ int main(void) {
   state[0] = 0;
 
   /* A world of one villager. */
-  CHECK_STATUS(topoplan_crowd_planner_create(task, &planner, error, sizeof error), TOPOPLAN_OK);
   topoplan_agents_def_default(&def);
   def.capacity = 4;
   def.threads = 2;
-  CHECK_STATUS(topoplan_agents_create(planner, &def, &agents, error, sizeof error), TOPOPLAN_OK);
-  if (agents == NULL) {
-    fprintf(stderr, "%s\n", error);
-    return 1;
-  }
+  agents = village_world(planner, &def);
+  if (agents == NULL) return 1;
   CHECK_STATUS(topoplan_agents_add_goal(agents, "bread", goal, 3, &fed, error, sizeof error),
                TOPOPLAN_OK);
   CHECK_STATUS(topoplan_agents_add_goal_list(agents, &fed, 1, &list, error, sizeof error),

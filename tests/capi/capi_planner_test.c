@@ -10,12 +10,6 @@
 
 #include "check.h"
 
-static char path_buf[4096];
-static const char* source_path(const char* dir, const char* rel) {
-  snprintf(path_buf, sizeof path_buf, "%s/%s", dir, rel);
-  return path_buf;
-}
-
 /* Every instance of the file through a prepared "auto": valid, optimal (= exact's cost).
  * Returns how many instances A* answered. */
 static int check_file(const char* dir, const char* rel) {
@@ -135,6 +129,5 @@ int main(int argc, char** argv) {
   by_astar += check_file(dir, "domains/real/dogoap-miner.toml");
   CHECK(by_astar > 0);
   test_errors(dir);
-  printf("%d checks, %d failed\n", checks, failures);
-  return failures == 0 ? 0 : 1;
+  return checks_done();
 }

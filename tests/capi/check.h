@@ -29,4 +29,24 @@ static int checks = 0;
     }                                                                                    \
   } while (0)
 
+/* Prints the tally; the exit code: 0 when every check passed. */
+static inline int checks_done(void) {
+  printf("%d checks, %d failed\n", checks, failures);
+  return failures == 0 ? 0 : 1;
+}
+
+/* DIR/REL, for a test's files below the source folder (one buffer: valid until the next call). */
+static inline const char* source_path(const char* dir, const char* rel) {
+  static char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, rel);
+  return path;
+}
+
+/* The id of the action named `name` (a check that it is found). */
+static inline int32_t action_id(const topoplan_task* task, const char* name) {
+  int32_t id = -1;
+  CHECK_STATUS(topoplan_task_find_action(task, name, &id), TOPOPLAN_OK);
+  return id;
+}
+
 #endif

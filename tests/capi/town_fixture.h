@@ -63,4 +63,18 @@ static inline topoplan_crowd_output crowd_output_over(int32_t* actions, int64_t 
   return out;
 }
 
+/* One run of a 3000-NPC town: the output arrays and, for handle batches, the handles. */
+typedef struct town_run {
+  int32_t actions[3000 * 16];
+  uint32_t offset[3000];
+  uint16_t length[3000], status[3000];
+  topoplan_plan_handle handles[3000];
+} town_run;
+
+/* Clears `r` and returns the output over its arrays. */
+static inline topoplan_crowd_output run_output(town_run* r) {
+  memset(r, 0, sizeof *r);
+  return crowd_output_over(r->actions, 3000 * 16, r->offset, r->length, r->status);
+}
+
 #endif

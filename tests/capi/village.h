@@ -3,6 +3,10 @@
 #ifndef TOPOPLAN_TESTS_CAPI_VILLAGE_H_
 #define TOPOPLAN_TESTS_CAPI_VILLAGE_H_
 
+#include <stdio.h>
+
+#include "topoplan/c/topoplan_c.h"
+
 static const char kVillage[] =
     "[domain]\nname = \"village\"\n"
     "[[variable]]\nname = \"pos\"\nvalues = [\"home\", \"door\", \"shop\"]\n"
@@ -15,5 +19,28 @@ static const char kVillage[] =
     "prevail = { door = \"open\" }\n"
     "[[action]]\nname = \"TakeBread\"\npre = { bread = \"shelf\" }\npost = { bread = \"held\" }\n"
     "prevail = { pos = \"shop\" }\n";
+
+/* Parses kVillage into *task and prepares its crowd planner into *planner; 0, with the reader's
+ * or the planner's words printed, when either is refused. */
+static int village_open(topoplan_task** task, topoplan_crowd_planner** planner) {
+  char error[256];
+  if (topoplan_task_parse(kVillage, sizeof kVillage - 1, TOPOPLAN_FORMAT_NATIVE, "village.toml",
+                          task, error, sizeof error) != TOPOPLAN_OK ||
+      topoplan_crowd_planner_create(*task, planner, error, sizeof error) != TOPOPLAN_OK) {
+    fprintf(stderr, "village: %s\n", error);
+    return 0;
+  }
+  return 1;
+}
+
+/* An agent world of `def` on the village's planner; NULL, with the words printed, if refused. */
+static topoplan_agents* village_world(const topoplan_crowd_planner* planner,
+                                      const topoplan_agents_def* def) {
+  char error[256];
+  topoplan_agents* world = NULL;
+  if (topoplan_agents_create(planner, def, &world, error, sizeof error) != TOPOPLAN_OK)
+    fprintf(stderr, "village world: %s\n", error);
+  return world;
+}
 
 #endif
