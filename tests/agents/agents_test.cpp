@@ -12,7 +12,7 @@
 #include "topoplan/runtime/random.h"
 #include "topoplan/runtime/validate.h"
 #include "topoplan/tools/families.h"
-#include "village.h"
+#include "worlds.h"
 
 namespace topoplan::agents {
 namespace {
@@ -359,49 +359,30 @@ TEST(Agents, SmallCallsNameTheFailedCondition) {
 // "engine" finishes every running action after two frames. Returns a hash of the events.
 uint64_t western_run(int32_t threads, int32_t agents, int32_t frames, bool check_plans,
                      int32_t min_agents_per_part = AgentWorldDef{}.min_agents_per_part) {
-  const Task task = western();
-  const Domain& d = task.domain;
-  const CrowdPlanner planner = CrowdPlanner::create(d).value();
-  AgentWorldDef def;
-  def.capacity = agents;
-  def.decision_period = 8;
+  AgentWorldDef def = run_def(agents, min_agents_per_part);
   def.max_plan_age = 10;
-  def.min_agents_per_part = min_agents_per_part;
-  std::unique_ptr<CrowdThreadPool> pool;
-  if (threads > 1) {
-    pool = std::make_unique<CrowdThreadPool>(threads);
-    pool->install(def.crowd);
-  }
-  AgentWorld world = AgentWorld::create(planner, def).value();
+  WesternWorld w(def, threads);
+  const Task& task = w.task;
+  const Domain& d = task.domain;
+  AgentWorld& world = w.world;
   std::vector<std::vector<VarId>> changes(static_cast<size_t>(d.num_classes()));
   for (ClassId c = 0; c < d.num_classes(); ++c) {
     std::vector<GoalId> list;
-    for (const Instance& inst : task.instances) {
-      if (inst.npc_class != c) continue;
-      std::vector<ValueId> g(inst.goal.size(), kUndefined);
-      for (ActionId a : d.class_actions(c))
-        for (const Effect& e : d.effects(a))
-          g[static_cast<size_t>(e.var)] = inst.goal[static_cast<size_t>(e.var)];
-      list.push_back(world.add_goal(inst.name, g).value());
-    }
+    for (const Instance& inst : task.instances)
+      if (inst.npc_class == c)
+        list.push_back(world.add_goal(inst.name, class_goal(d, c, inst)).value());
     EXPECT_FALSE(world.set_class_goals(c, world.add_goal_list(list).value()).has_value());
     for (ActionId a : d.class_actions(c))
       for (const Effect& e : d.effects(a)) changes[static_cast<size_t>(c)].push_back(e.var);
   }
-  for (int32_t i = 0; i < agents; ++i)
-    EXPECT_TRUE(world.add_agent(i % d.num_classes(), task.instances[0].init).ok());
+  w.add_agents(agents);
   std::vector<Event> events(static_cast<size_t>(agents) * 8);
-  std::vector<int32_t> started(static_cast<size_t>(agents), -1);
+  ScriptedEngine engine(agents);
   SplitMix64 rng(7);
-  uint64_t hash = 1469598103934665603ull;
+  EventHash hash;
   std::array<int64_t, kNumReplanReasons> replans{};
-  std::vector<ValueId> state(static_cast<size_t>(d.num_variables()));
   for (int32_t f = 0; f < frames; ++f) {
-    for (int32_t i = 0; i < agents; ++i)
-      if (started[static_cast<size_t>(i)] >= 0 && f - started[static_cast<size_t>(i)] >= 2) {
-        world.action_finished(i);
-        started[static_cast<size_t>(i)] = -1;
-      }
+    engine.finish_due(world, f);
     for (int32_t k = 0; k < agents / 20; ++k) {
       const int32_t i = rng.below(agents);
       const auto& vars = changes[static_cast<size_t>(world.npc_class(i))];
@@ -413,28 +394,14 @@ uint64_t western_run(int32_t threads, int32_t agents, int32_t frames, bool check
     for (size_t r = 0; r < replans.size(); ++r) replans[r] += s.replans[r];
     for (int64_t k = 0; k < s.events; ++k) {
       const Event& e = events[static_cast<size_t>(k)];
-      for (uint64_t x : {uint64_t(e.agent), uint64_t(e.kind), uint64_t(e.detail), uint64_t(e.step),
-                         uint64_t(uint32_t(e.action)), uint64_t(uint32_t(e.goal))})
-        hash = (hash ^ x) * 1099511628211ull;
-      if (e.kind == EventKind::kStartAction) started[static_cast<size_t>(e.agent)] = f;
-      if (e.kind == EventKind::kAbortAction) started[static_cast<size_t>(e.agent)] = -1;
+      hash.add(e);
+      engine.saw(e, f);
       if (check_plans && e.kind == EventKind::kPlanned) {
-        Instance inst;
-        world.state(e.agent, state);
-        inst.init = state;
-        inst.goal = std::vector<ValueId>(state.size(), kUndefined);
-        inst.npc_class = world.npc_class(e.agent);
-        // The goal's values: rebuilt from the goal list, as added above.
+        // The goal's values: rebuilt from the routine of the goal's name, as added above.
         for (const Instance& routine : task.instances)
           if (routine.name == world.goal_name(e.goal))
-            for (ActionId a : d.class_actions(inst.npc_class))
-              for (const Effect& eff : d.effects(a))
-                inst.goal[static_cast<size_t>(eff.var)] =
-                    routine.goal[static_cast<size_t>(eff.var)];
-        std::vector<ActionId> p(static_cast<size_t>(world.plan_length(e.agent)));
-        world.plan(e.agent, p);
-        const Validation val = validate_plan(d, inst, p);
-        EXPECT_TRUE(val.valid) << val.reason;
+            expect_adopted_plan_valid(d, world, e.agent,
+                                      class_goal(d, world.npc_class(e.agent), routine));
       }
     }
   }
@@ -443,7 +410,7 @@ uint64_t western_run(int32_t threads, int32_t agents, int32_t frames, bool check
   EXPECT_GT(replans[static_cast<size_t>(ReplanReason::kPlanFinished)], 0);
   EXPECT_GT(replans[static_cast<size_t>(ReplanReason::kConditionBroken)], 0);
   EXPECT_GT(replans[static_cast<size_t>(ReplanReason::kPlanTooOld)], 0);
-  return hash;
+  return hash.hash;
 }
 
 TEST(Agents, WesternPlansAreValidFromTheBelievedState) {

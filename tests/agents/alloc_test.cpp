@@ -8,6 +8,7 @@
 #include "topoplan/agents/agents.h"
 #include "topoplan/runtime/random.h"
 #include "topoplan/tools/families.h"
+#include "worlds.h"
 
 namespace topoplan::agents {
 namespace {
@@ -38,11 +39,7 @@ void run(int32_t threads, int32_t min_agents_per_part = AgentWorldDef{}.min_agen
     std::vector<DriveGoal> scored;
     for (const Instance& inst : task.instances)
       if (inst.npc_class == c) {
-        std::vector<ValueId> g(inst.goal.size(), kUndefined);
-        for (ActionId a : d.class_actions(c))
-          for (const Effect& e : d.effects(a))
-            g[static_cast<size_t>(e.var)] = inst.goal[static_cast<size_t>(e.var)];
-        list.push_back(world.add_goal(inst.name, g).value());
+        list.push_back(world.add_goal(inst.name, class_goal(d, c, inst)).value());
         scored.push_back(
             {list.back(), static_cast<DriveId>(list.size() % 2), udgoap::Curve::linear(), 1.0});
       }

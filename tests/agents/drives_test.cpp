@@ -15,7 +15,7 @@
 #include "topoplan/runtime/random.h"
 #include "topoplan/runtime/validate.h"
 #include "topoplan/tools/families.h"
-#include "village.h"
+#include "worlds.h"
 
 namespace topoplan::agents {
 namespace {
@@ -333,20 +333,11 @@ TEST(AgentDrives, ChosenGoalIsTheBruteForceMaximum) {
 // that decay at their own rates; finished actions refill a drive; a share of the agents is
 // told a new drive value every frame. Returns a hash of the events.
 uint64_t western_drives_run(int32_t threads, int32_t min_agents_per_part) {
-  const Task task = western();
-  const Domain& d = task.domain;
-  const CrowdPlanner planner = CrowdPlanner::create(d).value();
   const int32_t agents = 5000, frames = 30;
-  AgentWorldDef def;
-  def.capacity = agents;
-  def.decision_period = 8;
-  def.min_agents_per_part = min_agents_per_part;
-  std::unique_ptr<CrowdThreadPool> pool;
-  if (threads > 1) {
-    pool = std::make_unique<CrowdThreadPool>(threads);
-    pool->install(def.crowd);
-  }
-  AgentWorld world = AgentWorld::create(planner, def).value();
+  WesternWorld w(run_def(agents, min_agents_per_part), threads);
+  const Task& task = w.task;
+  const Domain& d = task.domain;
+  AgentWorld& world = w.world;
   for (int32_t k = 0; k < 3; ++k)
     EXPECT_TRUE(world.add_drive({"need" + std::to_string(k), 0, 100, -3.0 - k, 60}).ok());
   for (ActionId a = 0; a < d.num_actions(); ++a)
@@ -355,45 +346,32 @@ uint64_t western_drives_run(int32_t threads, int32_t min_agents_per_part) {
     std::vector<DriveGoal> list;
     for (const Instance& inst : task.instances) {
       if (inst.npc_class != c) continue;
-      std::vector<ValueId> g(inst.goal.size(), kUndefined);
-      for (ActionId a : d.class_actions(c))
-        for (const Effect& e : d.effects(a))
-          g[static_cast<size_t>(e.var)] = inst.goal[static_cast<size_t>(e.var)];
-      const GoalId id = world.add_goal(inst.name, g).value();
+      const GoalId id = world.add_goal(inst.name, class_goal(d, c, inst)).value();
       const auto k = static_cast<int32_t>(list.size());
       list.push_back({id, k % 3, udgoap::Curve::linear(), 1.0 + k});
     }
     EXPECT_FALSE(world.set_class_goals(c, world.add_drive_list(list, 0.05).value()).has_value());
   }
-  for (int32_t i = 0; i < agents; ++i)
-    EXPECT_TRUE(world.add_agent(i % d.num_classes(), task.instances[0].init).ok());
+  w.add_agents(agents);
   std::vector<Event> events(static_cast<size_t>(agents) * 8);
-  std::vector<int32_t> started(static_cast<size_t>(agents), -1);
+  ScriptedEngine engine(agents);
   SplitMix64 rng(5);
-  uint64_t hash = 1469598103934665603ull;
+  EventHash hash;
   int64_t better = 0;
   for (int32_t f = 0; f < frames; ++f) {
-    for (int32_t i = 0; i < agents; ++i)
-      if (started[static_cast<size_t>(i)] >= 0 && f - started[static_cast<size_t>(i)] >= 2) {
-        world.action_finished(i);
-        started[static_cast<size_t>(i)] = -1;
-      }
+    engine.finish_due(world, f);
     for (int32_t k = 0; k < agents / 20; ++k)
       world.set_drive(rng.below(agents), rng.below(3), rng.below(101));
     const UpdateStats s = world.update(0.25, events);
     EXPECT_EQ(s.events_dropped, 0);
     better += s.replans[static_cast<size_t>(ReplanReason::kBetterGoal)];
     for (int64_t k = 0; k < s.events; ++k) {
-      const Event& e = events[static_cast<size_t>(k)];
-      for (uint64_t x : {uint64_t(e.agent), uint64_t(e.kind), uint64_t(e.detail), uint64_t(e.step),
-                         uint64_t(uint32_t(e.action)), uint64_t(uint32_t(e.goal))})
-        hash = (hash ^ x) * 1099511628211ull;
-      if (e.kind == EventKind::kStartAction) started[static_cast<size_t>(e.agent)] = f;
-      if (e.kind == EventKind::kAbortAction) started[static_cast<size_t>(e.agent)] = -1;
+      hash.add(events[static_cast<size_t>(k)]);
+      engine.saw(events[static_cast<size_t>(k)], f);
     }
   }
   EXPECT_GT(better, 0);
-  return hash;
+  return hash.hash;
 }
 
 TEST(AgentDrives, EventsAreIdenticalForAnyThreadCount) {

@@ -1,14 +1,18 @@
-// The villager of the agents tests, and the validator's check of a plan an agent adopted.
+// The worlds of the agents tests: the villager, Western's classes with their routines as goals,
+// a scripted engine, the events' hash, and the validator's check of a plan an agent adopted.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "topoplan/agents/agents.h"
 #include "topoplan/runtime/validate.h"
+#include "topoplan/tools/families.h"
 
 namespace topoplan::agents {
 
@@ -57,5 +61,74 @@ inline void expect_adopted_plan_valid(const Domain& domain, const AgentWorld& wo
   const Validation v = validate_plan(domain, inst, p);
   EXPECT_TRUE(v.valid) << v.reason;
 }
+
+// The determinism runs' settings: `agents` agents, each examined every 8 frames at least, in
+// parts of at least `min_agents_per_part` agents.
+inline AgentWorldDef run_def(int32_t agents, int32_t min_agents_per_part) {
+  AgentWorldDef def;
+  def.capacity = agents;
+  def.decision_period = 8;
+  def.min_agents_per_part = min_agents_per_part;
+  return def;
+}
+
+// An agent world on Western with `def`, its crowd on a pool of `threads` workers when more
+// than one (the pool outlives the world).
+struct WesternWorld {
+  Task task = western();
+  CrowdPlanner planner = CrowdPlanner::create(task.domain).value();
+  std::unique_ptr<CrowdThreadPool> pool;
+  AgentWorld world;
+  WesternWorld(AgentWorldDef def, int32_t threads) {
+    if (threads > 1) {
+      pool = std::make_unique<CrowdThreadPool>(threads);
+      pool->install(def.crowd);
+    }
+    world = AgentWorld::create(planner, def).value();
+  }
+  // n agents of every class in turn, each in the first routine's initial state.
+  void add_agents(int32_t n) {
+    for (int32_t i = 0; i < n; ++i)
+      EXPECT_TRUE(world.add_agent(i % task.domain.num_classes(), task.instances[0].init).ok());
+  }
+};
+
+// A routine's goal as class c's goal: its values on the variables c's actions change, free
+// elsewhere.
+inline std::vector<ValueId> class_goal(const Domain& d, ClassId c, const Instance& routine) {
+  std::vector<ValueId> g(routine.goal.size(), kUndefined);
+  for (ActionId a : d.class_actions(c))
+    for (const Effect& e : d.effects(a))
+      g[static_cast<size_t>(e.var)] = routine.goal[static_cast<size_t>(e.var)];
+  return g;
+}
+
+// The engine of the determinism runs: every action an agent starts finishes two frames later
+// (unless aborted first).
+struct ScriptedEngine {
+  std::vector<int32_t> started;  // the frame an agent's running action started, or -1
+  explicit ScriptedEngine(int32_t agents) : started(static_cast<size_t>(agents), -1) {}
+  void finish_due(AgentWorld& world, int32_t frame) {
+    for (size_t i = 0; i < started.size(); ++i)
+      if (started[i] >= 0 && frame - started[i] >= 2) {
+        world.action_finished(static_cast<AgentId>(i));
+        started[i] = -1;
+      }
+  }
+  void saw(const Event& e, int32_t frame) {
+    if (e.kind == EventKind::kStartAction) started[static_cast<size_t>(e.agent)] = frame;
+    if (e.kind == EventKind::kAbortAction) started[static_cast<size_t>(e.agent)] = -1;
+  }
+};
+
+// FNV-1a over every field of the events, in order.
+struct EventHash {
+  uint64_t hash = 1469598103934665603ull;
+  void add(const Event& e) {
+    for (uint64_t x : {uint64_t(e.agent), uint64_t(e.kind), uint64_t(e.detail), uint64_t(e.step),
+                       uint64_t(uint32_t(e.action)), uint64_t(uint32_t(e.goal))})
+      hash = (hash ^ x) * 1099511628211ull;
+  }
+};
 
 }  // namespace topoplan::agents
