@@ -2,56 +2,22 @@
 // name, or any domain file whose instances serve as routines; docs/crowds.md), planned cold (no
 // cache, every NPC through ℙ), warm (plan cache, steady state with churn) and a frame at a time
 // (1.67 ms budget). Medians over repetitions; --json prints one object.
-#include <unistd.h>
-
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <ctime>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#if __has_include(<valgrind/callgrind.h>)
-#include <valgrind/callgrind.h>  // no-ops unless run under callgrind
-#define TOPOPLAN_CALLGRIND 1
-#endif
-
 #include "commands.h"
+#include "crowd_measure.h"
 #include "numeric_option.h"
 #include "topoplan/runtime/crowd.h"
 #include "topoplan/runtime/validate.h"
 #include "topoplan/tools/town.h"
 
-namespace topoplan::cli {
+namespace topoplan::cli::crowd_bench {
 namespace {
-
-struct CrowdOptions {
-  std::string domain = "western";  // a built-in town or a domain file
-  int64_t npcs = 100'000;
-  int32_t threads = 1;
-  int32_t frames = 10;
-  int32_t reps = 5;
-  double churn = 0.05;
-  int32_t situations_per_class = 64;
-  int32_t cache_entries = 1 << 14;
-  // Action buffer: NPCs × this; cached plans: at most max(16, this). Unless --actions-per-npc
-  // gives it, the longest plan the town's NPCs get (at least 12: town_action_room).
-  int32_t actions_per_npc = 12;
-  bool actions_per_npc_given = false;
-  int32_t memo_entries = CrowdDef{}.worker_memo_entries;
-  bool json = false;
-  bool no_baseline = false;
-  bool handles = false;        // warm batches and frames answer by plan handle (crowd.h)
-  bool partial_goals = false;  // goals name only the class's variables (TownDef::partial_goals)
-  uint64_t seed = 1;
-  std::string fallback = "astar";  // planner chain after ℙ, comma-separated; "none": ℙ only
-  std::vector<std::string> class_fallback;  // CLASS=PLANNER[,PLANNER...]: a class's own chain
-  int64_t fallback_budget = CrowdDef{}.fallback_budget;
-};
 
 // A --class-fallback value: "" when it reads CLASS=PLANNER[,PLANNER...], else the reason (the
 // names are checked by Crowd::create once the domain is loaded).
@@ -60,321 +26,6 @@ std::string check_class_fallback(const std::string& text) {
   if (eq == std::string::npos || eq == 0)
     return "expected CLASS=PLANNER[,PLANNER...] (or CLASS=none), got '" + text + "'";
   return "";
-}
-
-// The planner chain of the options in a CrowdDef: --fallback, --class-fallback, the budget.
-void set_chain(const CrowdOptions& o, CrowdDef& def) {
-  def.fallback = parse_planner_chain(o.fallback);
-  def.fallback_budget = o.fallback_budget;
-  for (const std::string& entry : o.class_fallback) {
-    const size_t eq = entry.find('=');
-    def.class_fallback.emplace_back(entry.substr(0, eq), parse_planner_chain(entry.substr(eq + 1)));
-  }
-}
-
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-// CPU seconds of the whole process (all threads): time spent running, not waiting for a core.
-double cpu_s() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
-// CPU seconds of the calling thread.
-double thread_cpu_s() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
-// Instruction counts of the measured batch calls only: `valgrind --tool=callgrind
-// --collect-atstart=no --separate-threads=yes topoplan crowd ...` writes one dump per phase
-// ("cold-T", "warm-T", T = threads) and per thread. Collection is toggled per thread, inside
-// each worker's task (TimedTasks::run).
-void callgrind_toggle() {
-#ifdef TOPOPLAN_CALLGRIND
-  CALLGRIND_TOGGLE_COLLECT;
-#endif
-}
-void callgrind_dump(const std::string& name) {
-#ifdef TOPOPLAN_CALLGRIND
-  CALLGRIND_DUMP_STATS_AT(name.c_str());
-#else
-  (void)name;
-#endif
-}
-
-// A host task system in front of the built-in pool (through CrowdDef's hook) that adds up the
-// CPU time each worker spends inside the batch. The largest is what the batch would take if
-// every worker had a core to itself, however busy the machine is.
-class TimedTasks {
- public:
-  TimedTasks(CrowdDef& def, int32_t workers)
-      : enqueue_(def.enqueue_task),
-        finish_(def.finish_task),
-        user_(def.user_task_context),
-        cpu_(static_cast<size_t>(workers) * kStride, 0.0) {
-    def.enqueue_task = &TimedTasks::enqueue;
-    def.finish_task = &TimedTasks::finish;
-    def.user_task_context = this;
-  }
-  void reset() { std::fill(cpu_.begin(), cpu_.end(), 0.0); }
-  void set_collect(bool collect) { collect_ = collect; }
-  [[nodiscard]] double max_worker_cpu_s() const {
-    return *std::max_element(cpu_.begin(), cpu_.end());
-  }
-
- private:
-  static constexpr size_t kStride = 8;  // one cache line per worker's sum
-  static void* enqueue(CrowdTaskFn* task, int32_t items, int32_t min_range, void* ctx, void* user) {
-    auto* self = static_cast<TimedTasks*>(user);
-    self->task_ = task;
-    self->ctx_ = ctx;
-    return self->enqueue_(&TimedTasks::run, items, min_range, self, self->user_);
-  }
-  static void finish(void* handle, void* user) {
-    auto* self = static_cast<TimedTasks*>(user);
-    self->finish_(handle, self->user_);
-  }
-  static void run(int32_t begin, int32_t end, int32_t worker, void* context) {
-    auto* self = static_cast<TimedTasks*>(context);
-    const double t0 = thread_cpu_s();
-    if (self->collect_) callgrind_toggle();
-    self->task_(begin, end, worker, self->ctx_);
-    if (self->collect_) callgrind_toggle();
-    self->cpu_[static_cast<size_t>(worker) * kStride] += thread_cpu_s() - t0;
-  }
-  CrowdEnqueueFn* enqueue_;
-  CrowdFinishFn* finish_;
-  void* user_;
-  CrowdTaskFn* task_ = nullptr;
-  void* ctx_ = nullptr;
-  bool collect_ = false;
-  std::vector<double> cpu_;
-};
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
-// Progress on stderr, only when it is a terminal.
-class Progress {
- public:
-  explicit Progress(int64_t total) : total_(total), tty_(isatty(2) != 0) {}
-  void step(const char* what) {
-    ++done_;
-    if (!tty_) return;
-    const int width = 30;
-    const auto filled = static_cast<int>(width * done_ / std::max<int64_t>(total_, 1));
-    std::fprintf(stderr, "\r[%.*s%*s] %3lld%% %-24s", filled, "##############################",
-                 width - filled, "",
-                 static_cast<long long>(100 * done_ / std::max<int64_t>(total_, 1)), what);
-    std::fflush(stderr);
-  }
-  ~Progress() {
-    if (tty_) std::fprintf(stderr, "\r%*s\r", 70, "");
-  }
-
- private:
-  int64_t total_;
-  int64_t done_ = 0;
-  bool tty_;
-};
-
-// Rough single-thread memory bandwidth: memcpy between two buffers of `bytes` (read + write).
-// Sized like the batch's input and output (at least 4 MB), so the probe costs no more memory
-// than the batch and measures the level of the memory hierarchy the batch streams from.
-double memcpy_gbps(size_t bytes) {
-  std::vector<char> a(bytes, 1), b(bytes, 2);
-  double best = 1e30;
-  for (int r = 0; r < 4; ++r) {
-    const double t0 = now_s();
-    std::memcpy(b.data(), a.data(), bytes);
-    best = std::min(best, now_s() - t0);
-    a[static_cast<size_t>(r)] = b[static_cast<size_t>(r) + 1];
-  }
-  return 2.0 * static_cast<double>(bytes) / best / 1e9;  // bytes read + written
-}
-
-double load_average() {
-  double l[1] = {0};
-  return getloadavg(l, 1) == 1 ? l[0] : -1;
-}
-
-struct Measured {
-  double cold_s = 0, warm_s = 0, cold_cpu_s = 0, warm_cpu_s = 0, cold_worker_cpu_s = 0,
-         warm_worker_cpu_s = 0, frame_npcs = 0, frame_npcs_cold = 0, hit_rate = 0;
-  double solved_fraction = 0, mean_length = 0;
-  // The planner chain on the cold batch (shares of the town): who answered.
-  int64_t solved_topo = 0, solved_fallback = 0, unsolvable_topo = 0, unsolvable_fallback = 0,
-          no_plan = 0, bad_input = 0, too_small = 0;
-  // A pass of cold frames (plan_frame, 1.67 ms budget, no cache) until the batch is complete.
-  int64_t chain_frames = 0, pending_max = 0, resumed = 0;
-  double pending_mean = 0;
-  int64_t by_handle = 0, table_used = 0;  // --handles: NPCs of the last warm batch by handle
-};
-
-void count_chain(const std::vector<CrowdStatus>& status, Measured& m) {
-  for (const CrowdStatus st : status) {
-    const bool fallback = (st & kCrowdFallback) != 0;
-    if (st & kCrowdSolved)
-      ++(fallback ? m.solved_fallback : m.solved_topo);
-    else if (st & kCrowdUnsolvable)
-      ++(fallback ? m.unsolvable_fallback : m.unsolvable_topo);
-    else if (st & kCrowdNoPlan)
-      ++m.no_plan;
-    else if (st & kCrowdBadInput)
-      ++m.bad_input;
-    else if (st & kCrowdBufferTooSmall)
-      ++m.too_small;
-  }
-}
-
-Measured measure(const CrowdPlanner& planner, CrowdTown& town, const CrowdOptions& o,
-                 int32_t threads, Progress& progress, bool frames) {
-  const auto n = static_cast<size_t>(o.npcs);
-  std::vector<ActionId> actions(n * static_cast<size_t>(o.actions_per_npc));
-  std::vector<uint32_t> offset(n);
-  std::vector<uint16_t> length(n);
-  std::vector<CrowdStatus> status(n);
-  std::vector<PlanHandle> handles(o.handles ? n : 0);
-  const CrowdOutput out{actions, offset, length, status};
-  const CrowdOutput warm_out{actions, offset, length, status, handles};
-  const CrowdBatch batch = town.batch();
-  CrowdThreadPool pool(threads);
-  Measured m;
-
-  CrowdDef cold_def;
-  set_chain(o, cold_def);
-  pool.install(cold_def);
-  TimedTasks timed(cold_def, threads);
-  Crowd cold = Crowd::create(planner, cold_def).value();
-  std::vector<double> t, cpu, worker_cpu;
-  const std::string tag = "-" + std::to_string(threads);
-  for (int32_t r = 0; r < o.reps; ++r) {
-    timed.reset();
-    const double c0 = cpu_s();
-    const double t0 = now_s();
-    timed.set_collect(true);
-    const CrowdStats s = cold.plan(batch, out);
-    timed.set_collect(false);
-    t.push_back(now_s() - t0);
-    cpu.push_back(cpu_s() - c0);
-    worker_cpu.push_back(timed.max_worker_cpu_s());
-    m.solved_fraction = static_cast<double>(s.solved) / static_cast<double>(n);
-    progress.step("cold");
-  }
-  m.cold_s = median(t);
-  m.cold_cpu_s = median(cpu);
-  m.cold_worker_cpu_s = median(worker_cpu);
-  callgrind_dump("cold" + tag);
-  cpu.clear();
-  worker_cpu.clear();
-  int64_t total_len = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (status[i] & kCrowdSolved) total_len += length[i];
-  m.mean_length =
-      static_cast<double>(total_len) / std::max(1.0, m.solved_fraction * static_cast<double>(n));
-  if (frames) {
-    count_chain(status, m);
-    // Frames of 1.67 ms over the whole batch, cold: how many NPCs wait as pending per frame.
-    CrowdCursor cursor;
-    int64_t pending_sum = 0;
-    for (int64_t f = 0; f < 10'000'000; ++f) {
-      const CrowdStats s = cold.plan_frame(batch, out, &cursor);
-      ++m.chain_frames;
-      m.pending_max = std::max(m.pending_max, s.pending);
-      pending_sum += s.pending;
-      m.resumed += s.resumed;
-      if (s.complete) break;
-    }
-    m.pending_mean = static_cast<double>(pending_sum) / static_cast<double>(m.chain_frames);
-  }
-
-  PlanCacheDef cache_def;
-  cache_def.capacity = o.cache_entries;
-  cache_def.max_plan_length = std::max(cache_def.max_plan_length, o.actions_per_npc);
-  PlanCache cache(planner, cache_def);
-  CrowdDef warm_def = cold_def;
-  warm_def.cache = &cache;
-  warm_def.worker_memo_entries = o.memo_entries;
-  Crowd warm = Crowd::create(planner, warm_def).value();
-  (void)warm.plan(batch, warm_out);  // fill the cache
-  SplitMix64 rng(o.seed * 31 + 7);
-  const auto churned = static_cast<int64_t>(o.churn * static_cast<double>(n));
-  t.clear();
-  std::vector<double> frame_npcs, frame_npcs_cold;
-  const PlanCacheStats before = cache.stats();
-  for (int32_t f = 0; f < o.frames; ++f) {
-    for (int64_t k = 0; k < churned; ++k)
-      town.reassign(rng.below(static_cast<int32_t>(std::min<int64_t>(o.npcs, INT32_MAX))), rng);
-    timed.reset();
-    const double c0 = cpu_s();
-    const double t0 = now_s();
-    timed.set_collect(true);
-    (void)warm.plan(batch, warm_out);
-    timed.set_collect(false);
-    t.push_back(now_s() - t0);
-    cpu.push_back(cpu_s() - c0);
-    worker_cpu.push_back(timed.max_worker_cpu_s());
-    if (frames) {
-      CrowdCursor cursor;
-      frame_npcs.push_back(static_cast<double>(warm.plan_frame(batch, warm_out, &cursor).served));
-      CrowdCursor cursor2;
-      frame_npcs_cold.push_back(static_cast<double>(cold.plan_frame(batch, out, &cursor2).served));
-    }
-    progress.step("warm frames");
-  }
-  const PlanCacheStats after = cache.stats();
-  m.warm_s = median(t);
-  m.warm_cpu_s = median(cpu);
-  m.warm_worker_cpu_s = median(worker_cpu);
-  callgrind_dump("warm" + tag);
-  m.frame_npcs = median(frame_npcs);
-  m.frame_npcs_cold = median(frame_npcs_cold);
-  const auto lookups =
-      static_cast<double>((after.hits - before.hits) + (after.misses - before.misses));
-  m.hit_rate = lookups > 0 ? static_cast<double>(after.hits - before.hits) / lookups : 0;
-  if (o.handles) {
-    for (size_t i = 0; i < n; ++i) m.by_handle += !handles[i].empty();
-    m.table_used = after.table_used;
-  }
-  return m;
-}
-
-// The action room per NPC when --actions-per-npc does not give one: the longest plan any NPC
-// of the town gets (ℙ's, or the chain's, which may repeat actions), at least `least` and at most
-// the flag's 255. A room of the longest plan fits every NPC's plan in its block's slice, so no
-// NPC of the town is "buffer too small"; a fixed room does not suit every file (dogoap-miner's
-// A* plans average 26 actions, the longest 32). One batch through a crowd with the run's chain
-// and a plan cache finds it: each distinct situation is planned once, the rest are hits, and an
-// NPC whose plan does not fit the first room still reports its length.
-int32_t town_action_room(const CrowdPlanner& planner, const CrowdTown& town, const CrowdOptions& o,
-                         int32_t least) {
-  const CrowdBatch batch = town.batch();
-  const size_t n = batch.npc_class.size();
-  std::vector<ActionId> actions(n * static_cast<size_t>(least));
-  std::vector<uint32_t> offset(n);
-  std::vector<uint16_t> length(n);
-  std::vector<CrowdStatus> status(n);
-  PlanCacheDef cache_def;
-  cache_def.capacity = o.cache_entries;
-  cache_def.max_plan_length = 255;
-  PlanCache cache(planner, cache_def);
-  CrowdDef def;
-  set_chain(o, def);
-  def.cache = &cache;
-  Crowd crowd = Crowd::create(planner, def).value();  // the chain was checked by run_crowd
-  (void)crowd.plan(batch, CrowdOutput{actions, offset, length, status});
-  int32_t longest = least;
-  for (size_t i = 0; i < n; ++i)
-    if (status[i] & (kCrowdSolved | kCrowdBufferTooSmall))
-      longest = std::max(longest, static_cast<int32_t>(length[i]));
-  return std::min(longest, 255);
 }
 
 // What run_crowd measured, and the figures it reports from it (JSON or text).
@@ -593,8 +244,12 @@ int run_crowd(CrowdOptions o) {
 }
 
 }  // namespace
+}  // namespace topoplan::cli::crowd_bench
+
+namespace topoplan::cli {
 
 void add_crowd_command(CLI::App& app, int& exit_code) {
+  using crowd_bench::CrowdOptions;
   auto options = std::make_shared<CrowdOptions>();
   CLI::App* cmd =
       app.add_subcommand("crowd", "Benchmark plans for a town of NPCs (docs/crowds.md)");
@@ -633,7 +288,7 @@ void add_crowd_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--class-fallback", options->class_fallback,
                   "CLASS=PLANNER[,PLANNER...]: NPC class CLASS's own chain instead of --fallback "
                   "(CLASS=none: ℙ only); repeatable")
-      ->check(CLI::Validator([](std::string& s) { return check_class_fallback(s); },
+      ->check(CLI::Validator([](std::string& s) { return crowd_bench::check_class_fallback(s); },
                              "CLASS=PLANNERS", ""));
   add_number(*cmd, "--fallback-budget", options->fallback_budget, int64_t{1},
              int64_t{1'000'000'000}, "expansions per NPC before it goes pending to the next frame")
@@ -648,7 +303,7 @@ void add_crowd_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--json", options->json, "print one JSON object");
   cmd->callback([options, room, &exit_code] {
     options->actions_per_npc_given = room->count() > 0;
-    exit_code = run_crowd(*options);
+    exit_code = crowd_bench::run_crowd(*options);
   });
 }
 
