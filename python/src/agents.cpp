@@ -13,6 +13,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "agents_world.h"
 #include "bindings.h"
 #include "topoplan/agents/agents.h"
 #include "topoplan/runtime/crowd.h"
@@ -20,11 +21,6 @@
 #include "topoplan/runtime/validate.h"
 
 namespace topoplan_py {
-namespace {
-
-using agents::AgentWorld;
-using agents::AgentWorldDef;
-using agents::Event;
 
 static_assert(sizeof(Event) == 16 && offsetof(Event, agent) == 0 && offsetof(Event, kind) == 4 &&
               offsetof(Event, detail) == 5 && offsetof(Event, step) == 6 &&
@@ -46,25 +42,7 @@ py::dtype event_dtype() {
   return *dt;
 }
 
-struct PyAgentWorld {
-  TaskPtr task;
-  std::unique_ptr<CrowdPlanner> planner;
-  std::unique_ptr<CrowdThreadPool> pool;  // outlives the world (declared before it)
-  std::optional<AgentWorld> world;
-  std::vector<Event> events;  // update()'s array when the caller gives none
-  agents::UpdateStats last;
-  bool busy = false;  // update() runs with the GIL released
-
-  AgentWorld& w() {
-    if (busy)
-      throw std::runtime_error(
-          "this AgentWorld is running update() in another thread: call it from one thread");
-    return *world;
-  }
-  const Domain& domain() const { return task->domain; }
-};
-
-void check_agent(PyAgentWorld& p, int64_t agent, const char* what = "agent") {
+void check_agent(PyAgentWorld& p, int64_t agent, const char* what) {
   if (agent < 0 || agent >= p.world->num_agents())
     throw py::index_error(std::string(what) + " " + std::to_string(agent) + " out of range (" +
                           std::to_string(p.world->num_agents()) + " agents)");
@@ -87,17 +65,8 @@ int64_t index_arg(const py::handle& h, const std::string& what) {
 }
 
 VarId var_arg(const Domain& d, const py::handle& h) {
-  if (py::isinstance<py::str>(h)) {
-    const auto name = h.cast<std::string>();
-    for (VarId v = 0; v < d.num_variables(); ++v)
-      if (d.variable_name(v) == name) return v;
-    throw py::key_error("no variable '" + name + "'");
-  }
-  const int64_t v = index_arg(h, "var");
-  if (v < 0 || v >= d.num_variables())
-    throw py::index_error("var " + std::to_string(v) + " out of range (" +
-                          std::to_string(d.num_variables()) + " variables)");
-  return static_cast<VarId>(v);
+  return name_or_index_arg(h, "var", "variable", d.num_variables(),
+                           [&](VarId v) { return d.variable_name(v); });
 }
 
 ValueId value_arg(const Domain& d, VarId v, const py::handle& h, bool partial) {
@@ -147,17 +116,8 @@ std::vector<ValueId> values_arg(const Domain& d, const py::handle& h, const char
 }
 
 ActionId action_arg(const Domain& d, const py::handle& h) {
-  if (py::isinstance<py::str>(h)) {
-    const auto name = h.cast<std::string>();
-    for (ActionId a = 0; a < d.num_actions(); ++a)
-      if (d.action_name(a) == name) return a;
-    throw py::key_error("no action '" + name + "'");
-  }
-  const int64_t a = index_arg(h, "action");
-  if (a < 0 || a >= d.num_actions())
-    throw py::index_error("action " + std::to_string(a) + " out of range (" +
-                          std::to_string(d.num_actions()) + " actions)");
-  return static_cast<ActionId>(a);
+  return name_or_index_arg(h, "action", "action", d.num_actions(),
+                           [&](ActionId a) { return d.action_name(a); });
 }
 
 // An NPC class by name or id; a domain without classes has one, 0.
@@ -190,6 +150,8 @@ CArray<int32_t> agents_arg(PyAgentWorld& p, const py::handle& h) {
   return a;
 }
 
+namespace {
+
 py::dict stats_dict(const agents::UpdateStats& s) {
   using S = agents::UpdateStats;
   py::dict d = dict_of(s, "frame", &S::frame, "events", &S::events, "events_dropped",
@@ -208,8 +170,6 @@ py::list names(int32_t count, std::string_view (*name)(int32_t)) {
   for (int32_t k = 0; k < count; ++k) l.append(py::str(std::string(name(k))));
   return l;
 }
-
-using AgentWorldClass = py::class_<PyAgentWorld, std::shared_ptr<PyAgentWorld>>;
 
 // The event dtype and the names and numbers of event kinds and reasons.
 void bind_agent_constants(py::module_& m) {
@@ -343,149 +303,6 @@ void bind_agent_goals(AgentWorldClass& cls) {
           py::arg("goal"));
 }
 
-// Drives and drive lists (agents.h): NumPy in (set_drives) and out (drives).
-agents::DriveId drive_arg(PyAgentWorld& p, const py::handle& h) {
-  const AgentWorld& w = *p.world;
-  if (py::isinstance<py::str>(h)) {
-    const auto name = h.cast<std::string>();
-    for (agents::DriveId d = 0; d < w.num_drives(); ++d)
-      if (w.drive_def(d).name == name) return d;
-    throw py::key_error("no drive '" + name + "'");
-  }
-  const int64_t d = index_arg(h, "drive");
-  if (d < 0 || d >= w.num_drives())
-    throw py::index_error("drive " + std::to_string(d) + " out of range (" +
-                          std::to_string(w.num_drives()) + " drives)");
-  return static_cast<agents::DriveId>(d);
-}
-
-double finite_arg(const py::handle& h, const std::string& what) {
-  if (py::isinstance<py::bool_>(h) ||
-      !(py::isinstance<py::float_>(h) || py::isinstance<py::int_>(h) ||
-        py::isinstance(h, py::module_::import("numpy").attr("number"))))
-    throw py::type_error(what + ": expected a number");
-  const double x = h.cast<double>();
-  if (!std::isfinite(x)) throw py::value_error(what + ": must be finite");
-  return x;
-}
-
-// One drive-list entry: a dict with "goal" and "drive", and optionally "curve" (a udgoap curve
-// name), "slope", "exponent", "x_shift", "y_shift" and "weight".
-agents::DriveGoal drive_goal_arg(PyAgentWorld& p, const py::handle& h, size_t k) {
-  const std::string where = "entries[" + std::to_string(k) + "]";
-  if (!py::isinstance<py::dict>(h))
-    throw py::type_error(where + ": expected a dict with 'goal' and 'drive'");
-  const auto d = py::reinterpret_borrow<py::dict>(h);
-  agents::DriveGoal e;
-  bool has_goal = false, has_drive = false;
-  for (const auto& [key, value] : d) {
-    if (!py::isinstance<py::str>(key)) throw py::type_error(where + ": keys are strings");
-    const auto name = key.cast<std::string>();
-    if (name == "goal") {
-      e.goal = static_cast<agents::GoalId>(index_arg(value, where + ".goal"));
-      has_goal = true;
-    } else if (name == "drive") {
-      e.drive = drive_arg(p, value);
-      has_drive = true;
-    } else if (name == "curve") {
-      if (!py::isinstance<py::str>(value)) throw py::type_error(where + ".curve: expected a name");
-      const auto type = udgoap::parse_curve_type(value.cast<std::string>());
-      if (!type)
-        throw py::value_error(where + ".curve: no curve '" + value.cast<std::string>() + "'");
-      e.curve.type = *type;
-    } else if (name == "slope") {
-      e.curve.slope = finite_arg(value, where + ".slope");
-    } else if (name == "exponent") {
-      e.curve.exponent = finite_arg(value, where + ".exponent");
-    } else if (name == "x_shift") {
-      e.curve.x_shift = finite_arg(value, where + ".x_shift");
-    } else if (name == "y_shift") {
-      e.curve.y_shift = finite_arg(value, where + ".y_shift");
-    } else if (name == "weight") {
-      e.weight = finite_arg(value, where + ".weight");
-    } else {
-      throw py::value_error(where + ": unknown key '" + name + "'");
-    }
-  }
-  if (!has_goal || !has_drive) throw py::value_error(where + ": needs 'goal' and 'drive'");
-  return e;
-}
-
-void bind_agent_drives(AgentWorldClass& cls) {
-  cls.def(
-         "add_drive",
-         [](PyAgentWorld& p, const std::string& name, const py::object& min, const py::object& max,
-            const py::object& rate, const py::object& initial) {
-           return unwrap(p.w().add_drive(
-               agents::DriveDef{name, finite_arg(min, "min"), finite_arg(max, "max"),
-                                finite_arg(rate, "rate"), finite_arg(initial, "initial")}));
-         },
-         py::arg("name"), py::arg("min") = 0.0, py::arg("max") = 100.0, py::arg("rate") = 0.0,
-         py::arg("initial") = 0.0)
-      .def(
-          "add_drive_list",
-          [](PyAgentWorld& p, const py::sequence& entries, const py::object& margin) {
-            std::vector<agents::DriveGoal> list;
-            for (size_t k = 0; k < entries.size(); ++k)
-              list.push_back(drive_goal_arg(p, entries[k], k));
-            return unwrap(p.w().add_drive_list(list, finite_arg(margin, "margin")));
-          },
-          py::arg("entries"), py::arg("margin") = 0.0)
-      .def(
-          "set_action_drive",
-          [](PyAgentWorld& p, const py::object& action, const py::object& drive,
-             const py::object& delta) {
-            const ActionId a = action_arg(p.domain(), action);
-            const agents::DriveId d = drive_arg(p, drive);
-            if (auto e = p.w().set_action_drive_effect(a, d, finite_arg(delta, "delta")))
-              throw InputError(e->to_string());
-          },
-          py::arg("action"), py::arg("drive"), py::arg("delta"))
-      .def_property_readonly("num_drives",
-                             [](const PyAgentWorld& p) { return p.world->num_drives(); })
-      .def(
-          "set_drives",
-          [](PyAgentWorld& p, const py::handle& agents, const py::object& drive,
-             const py::handle& values) {
-            const agents::DriveId d = drive_arg(p, drive);
-            auto a = agents_arg(p, agents);
-            auto x = exact<double>(values, "values");
-            if (x.ndim() != 1 || x.size() != a.size())
-              throw py::value_error("values: expected a float64 array of len(agents) entries");
-            for (py::ssize_t k = 0; k < x.size(); ++k)
-              if (!std::isfinite(x.data()[k]))
-                throw py::value_error("values[" + std::to_string(k) + "]: must be finite");
-            AgentWorld& w = p.w();
-            for (py::ssize_t k = 0; k < x.size(); ++k) w.set_drive(a.data()[k], d, x.data()[k]);
-          },
-          py::arg("agents"), py::arg("drive"), py::arg("values"))
-      .def(
-          "drives",
-          [](PyAgentWorld& p, const py::object& agents) {
-            AgentWorld& w = p.w();
-            const auto count = static_cast<py::ssize_t>(w.num_drives());
-            std::optional<CArray<int32_t>> a;
-            if (!agents.is_none()) a = agents_arg(p, agents);
-            const py::ssize_t n = a ? a->size() : w.num_agents();
-            py::array_t<double, py::array::c_style> out(std::vector<py::ssize_t>{n, count});
-            double* o = out.mutable_data();
-            for (py::ssize_t k = 0; k < n; ++k) {
-              const int32_t agent = a ? a->data()[k] : static_cast<int32_t>(k);
-              for (py::ssize_t d = 0; d < count; ++d)
-                o[k * count + d] = w.drive(agent, static_cast<agents::DriveId>(d));
-            }
-            return out;
-          },
-          py::arg("agents") = py::none())
-      .def(
-          "goal_score",
-          [](PyAgentWorld& p, int64_t agent) {
-            check_agent(p, agent);
-            return p.w().goal_score(static_cast<int32_t>(agent));
-          },
-          py::arg("agent"));
-}
-
 // Adding agents, their goal lists and decision periods.
 void bind_agent_population(AgentWorldClass& cls) {
   cls.def(
@@ -544,264 +361,6 @@ void bind_agent_population(AgentWorldClass& cls) {
             p.w().set_decision_period(static_cast<int32_t>(agent), period);
           },
           py::arg("agent"), py::arg("period"));
-}
-
-// What the engine writes between updates: senses and reports.
-void bind_agent_senses(AgentWorldClass& cls) {
-  cls.def(
-         "set_fact",
-         [](PyAgentWorld& p, int64_t agent, const py::object& var, const py::object& value) {
-           check_agent(p, agent);
-           const VarId v = var_arg(p.domain(), var);
-           p.w().set_fact(static_cast<int32_t>(agent), v, value_arg(p.domain(), v, value, false));
-         },
-         py::arg("agent"), py::arg("var"), py::arg("value"))
-      .def(
-          "set_facts",
-          [](PyAgentWorld& p, const py::handle& agents, const py::object& var,
-             const py::handle& values) {
-            const VarId v = var_arg(p.domain(), var);
-            auto a = agents_arg(p, agents);
-            auto x = exact<int32_t>(values, "values");
-            if (x.ndim() != 1 || x.size() != a.size())
-              throw py::value_error("values: expected an int32 array of len(agents) entries");
-            const int32_t size = p.domain().domain_size(v);
-            for (py::ssize_t k = 0; k < x.size(); ++k)
-              if (x.data()[k] < 0 || x.data()[k] >= size)
-                throw py::value_error("values[" + std::to_string(k) +
-                                      "]: " + std::to_string(x.data()[k]) + " of '" +
-                                      p.domain().variable_name(v) + "' out of range [0, " +
-                                      std::to_string(size) + ")");
-            AgentWorld& w = p.w();
-            for (py::ssize_t k = 0; k < x.size(); ++k) w.set_fact(a.data()[k], v, x.data()[k]);
-          },
-          py::arg("agents"), py::arg("var"), py::arg("values"))
-      .def(
-          "set_state",
-          [](PyAgentWorld& p, int64_t agent, const py::object& state) {
-            check_agent(p, agent);
-            p.w().set_state(static_cast<int32_t>(agent),
-                            values_arg(p.domain(), state, "state", false));
-          },
-          py::arg("agent"), py::arg("state"))
-      .def(
-          "set_packed_states",
-          [](PyAgentWorld& p, const py::handle& agents, const py::handle& packed) {
-            auto a = agents_arg(p, agents);
-            auto s = exact<uint64_t>(packed, "packed");
-            const auto words = static_cast<py::ssize_t>(p.planner->layout().words());
-            if (s.size() != a.size() * words)
-              throw py::value_error("packed: expected len(agents) * words = " +
-                                    std::to_string(a.size() * words) + " words");
-            // Every packed field must hold a value of its variable (as pack_states writes).
-            const Domain& d = p.domain();
-            const CrowdLayout& layout = p.planner->layout();
-            for (py::ssize_t k = 0; k < a.size(); ++k) {
-              const uint64_t* row = s.data() + k * words;
-              for (VarId v = 0; v < d.num_variables(); ++v) {
-                const CrowdLayout::Field& fl = layout.field(v);
-                const auto x = static_cast<int64_t>((row[fl.word] >> fl.shift) & fl.mask);
-                if (x >= d.domain_size(v))
-                  throw py::value_error("packed row " + std::to_string(k) + ": value " +
-                                        std::to_string(x) + " of '" + d.variable_name(v) +
-                                        "' out of range");
-              }
-            }
-            AgentWorld& w = p.w();
-            for (py::ssize_t k = 0; k < a.size(); ++k)
-              w.set_packed_state(a.data()[k], s.data() + k * words);
-          },
-          py::arg("agents"), py::arg("packed"))
-      .def(
-          "action_finished",
-          [](PyAgentWorld& p, const py::handle& agents) {
-            auto a = agents_arg(p, agents);
-            AgentWorld& w = p.w();
-            for (py::ssize_t k = 0; k < a.size(); ++k) w.action_finished(a.data()[k]);
-          },
-          py::arg("agents"))
-      .def(
-          "action_failed",
-          [](PyAgentWorld& p, const py::handle& agents) {
-            auto a = agents_arg(p, agents);
-            AgentWorld& w = p.w();
-            for (py::ssize_t k = 0; k < a.size(); ++k) w.action_failed(a.data()[k]);
-          },
-          py::arg("agents"))
-      .def("bump_world_version", [](PyAgentWorld& p) { p.w().bump_world_version(); });
-}
-
-// The frame: update() into an EVENT_DTYPE array.
-void bind_agent_frame(AgentWorldClass& cls) {
-  cls.def(
-      "update",
-      [](PyAgentWorld& p, double dt, const py::object& out) {
-        if (!(dt >= 0) || dt > 1e9) throw py::value_error("dt: seconds >= 0");
-        AgentWorld& w = p.w();
-        std::span<Event> target(p.events);
-        py::array given;
-        if (!out.is_none()) {
-          if (!py::isinstance<py::array>(out))
-            throw py::type_error("out: expected a numpy array of dtype EVENT_DTYPE");
-          given = py::reinterpret_borrow<py::array>(out);
-          if (!given.dtype().equal(event_dtype()) || given.ndim() != 1 ||
-              !(given.flags() & py::array::c_style) || !given.writeable())
-            throw py::type_error(
-                "out: expected a writeable 1-d C-contiguous array of dtype EVENT_DTYPE "
-                "(numpy.zeros(n, dtype=topoplan.EVENT_DTYPE))");
-          target = {static_cast<Event*>(given.mutable_data()), static_cast<size_t>(given.size())};
-        }
-        p.busy = true;
-        {
-          py::gil_scoped_release release;
-          p.last = w.update(dt, target);
-        }
-        p.busy = false;
-        const auto count = static_cast<py::ssize_t>(p.last.events);
-        if (!out.is_none()) return py::array(given.attr("__getitem__")(py::slice(0, count, 1)));
-        py::array result(event_dtype(), std::vector<py::ssize_t>{count});
-        if (count > 0)
-          std::memcpy(result.mutable_data(), p.events.data(),
-                      sizeof(Event) * static_cast<size_t>(count));
-        return result;
-      },
-      py::arg("dt"), py::arg("out") = py::none());
-}
-
-// Reading an agent.
-void bind_agent_readers(AgentWorldClass& cls) {
-  cls.def(
-         "fact",
-         [](PyAgentWorld& p, int64_t agent, const py::object& var) {
-           check_agent(p, agent);
-           return p.w().fact(static_cast<int32_t>(agent), var_arg(p.domain(), var));
-         },
-         py::arg("agent"), py::arg("var"))
-      .def(
-          "state",
-          [](PyAgentWorld& p, int64_t agent) {
-            check_agent(p, agent);
-            CArray<int32_t> out(p.domain().num_variables());
-            p.w().state(static_cast<int32_t>(agent),
-                        {out.mutable_data(), static_cast<size_t>(out.size())});
-            return out;
-          },
-          py::arg("agent"))
-      .def(
-          "npc_class",
-          [](PyAgentWorld& p, int64_t agent) {
-            check_agent(p, agent);
-            return p.w().npc_class(static_cast<int32_t>(agent));
-          },
-          py::arg("agent"))
-      .def(
-          "goal",
-          [](PyAgentWorld& p, int64_t agent) {
-            check_agent(p, agent);
-            return p.w().goal(static_cast<int32_t>(agent));
-          },
-          py::arg("agent"))
-      .def(
-          "plan",
-          [](PyAgentWorld& p, int64_t agent) {
-            check_agent(p, agent);
-            AgentWorld& w = p.w();
-            CArray<int32_t> out(w.plan_length(static_cast<int32_t>(agent)));
-            (void)w.plan(static_cast<int32_t>(agent),
-                         {out.mutable_data(), static_cast<size_t>(out.size())});
-            return out;
-          },
-          py::arg("agent"))
-      .def(
-          "step",
-          [](PyAgentWorld& p, int64_t agent) {
-            check_agent(p, agent);
-            return p.w().step(static_cast<int32_t>(agent));
-          },
-          py::arg("agent"))
-      .def(
-          "running_action",
-          [](PyAgentWorld& p, int64_t agent) {
-            check_agent(p, agent);
-            return p.w().running_action(static_cast<int32_t>(agent));
-          },
-          py::arg("agent"))
-      .def(
-          "progress",
-          [](PyAgentWorld& p, int64_t agent) {
-            check_agent(p, agent);
-            return p.w().progress(static_cast<int32_t>(agent));
-          },
-          py::arg("agent"))
-      .def(
-          "last_replan",
-          [](PyAgentWorld& p, int64_t agent) {
-            check_agent(p, agent);
-            return std::string(to_string(p.w().last_replan(static_cast<int32_t>(agent))));
-          },
-          py::arg("agent"));
-}
-
-// The events of an EVENT_DTYPE array, each checked against the world (agent, kind, action,
-// goal and detail in range): the rows of a numpy array the caller may have written. Returns the
-// array as C-contiguous (a copy if need be), which the caller keeps while it reads the events.
-py::array checked_events(PyAgentWorld& p, const py::handle& events) {
-  if (!py::isinstance<py::array>(events) ||
-      !py::reinterpret_borrow<py::array>(events).dtype().equal(event_dtype()))
-    throw py::type_error("events: expected an array of dtype EVENT_DTYPE");
-  auto a = py::array::ensure(events, py::array::c_style);
-  const auto* e = static_cast<const Event*>(a.data());
-  AgentWorld& w = p.w();
-  for (py::ssize_t k = 0; k < a.size(); ++k) {
-    const Event& x = e[k];
-    check_agent(p, x.agent, "event agent");
-    const auto kind = static_cast<int>(x.kind);
-    const bool action_event = kind <= 1;  // start, abort
-    const bool bad = kind > 5 ||
-                     (action_event && (x.action < 0 || x.action >= p.domain().num_actions())) ||
-                     x.goal < agents::kNoGoal || x.goal >= w.num_goals() ||
-                     (kind != 2 && x.goal == agents::kNoGoal) ||
-                     ((kind == 1 || kind == 3) && x.detail >= agents::kNumReplanReasons) ||
-                     (kind == 5 && (x.detail == 0 || x.detail > 5));  // a PlanStatus, not solved
-    if (bad)
-      throw py::value_error("events[" + std::to_string(k) +
-                            "]: not an event of this world (kind, action, goal or detail "
-                            "out of range)");
-  }
-  return a;
-}
-
-std::span<const Event> events_of(const py::array& a) {
-  return {static_cast<const Event*>(a.data()), static_cast<size_t>(a.size())};
-}
-
-// One line per event, in the domain's names; the words of a no-plan event.
-void bind_agent_describe(AgentWorldClass& cls) {
-  cls.def(
-         "describe",
-         [](PyAgentWorld& p, const py::handle& events) {
-           const py::array a = checked_events(p, events);
-           py::list lines;
-           for (const Event& x : events_of(a)) lines.append(p.w().describe(x));
-           return lines;
-         },
-         py::arg("events"))
-      .def(
-          "explain",
-          [](PyAgentWorld& p, const py::handle& events) {
-            const py::array a = checked_events(p, events);
-            py::list lines;
-            for (const Event& x : events_of(a)) {
-              if (x.kind != agents::EventKind::kNoPlan)
-                throw py::value_error("events: explain takes no-plan events only");
-              lines.append(p.w().explain(x));
-            }
-            return lines;
-          },
-          py::arg("events"),
-          "Why each no-plan event's goal has no plan, in the designer's words, with the names of "
-          "the variable, value and action at fault (the planner asked again on the agent's "
-          "current belief).");
 }
 
 }  // namespace

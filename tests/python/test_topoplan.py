@@ -178,12 +178,18 @@ def western_batch(task, planner, n, seed):
     return cls, init, goal
 
 
-@pytest.mark.parametrize("threads,cache", [(1, False), (2, False), (2, True)])
-def test_crowd_batch_equals_one_by_one(threads, cache):
+def western_crowd(n, seed):
+    """Western's crowd planner and a batch of n NPCs, unpacked and packed:
+    (task, planner, cls, init, goal, pinit, pgoal)."""
     task = tp.load_task(WESTERN)
     planner = tp.CrowdPlanner(task)
-    cls, init, goal = western_batch(task, planner, 2000, seed=threads * 7 + cache)
-    pinit, pgoal = planner.pack_states(init), planner.pack_goals(goal)
+    cls, init, goal = western_batch(task, planner, n, seed)
+    return task, planner, cls, init, goal, planner.pack_states(init), planner.pack_goals(goal)
+
+
+@pytest.mark.parametrize("threads,cache", [(1, False), (2, False), (2, True)])
+def test_crowd_batch_equals_one_by_one(threads, cache):
+    task, planner, cls, init, goal, pinit, pgoal = western_crowd(2000, seed=threads * 7 + cache)
     assert pinit.dtype == np.uint64 and pinit.shape == (2000, planner.words)
     assert (planner.unpack_states(pinit) == init).all()
     assert (planner.unpack_goals(pgoal) == goal).all()
@@ -237,10 +243,7 @@ def test_crowd_stats_count_the_planner_chain(level):
 
 
 def test_crowd_frames_and_bad_arrays():
-    task = tp.load_task(WESTERN)
-    planner = tp.CrowdPlanner(task)
-    cls, init, goal = western_batch(task, planner, 1000, seed=3)
-    pinit, pgoal = planner.pack_states(init), planner.pack_goals(goal)
+    task, planner, cls, init, goal, pinit, pgoal = western_crowd(1000, seed=3)
     crowd = tp.Crowd(planner)
     whole = crowd.plan(cls, pinit, pgoal)
     cursor, frames = 0, 0
@@ -261,10 +264,7 @@ def test_crowd_frames_and_bad_arrays():
 
 def test_crowd_plan_handles():
     """Handles into the cache's plan table give every NPC the plan a crowd without them copies."""
-    task = tp.load_task(WESTERN)
-    planner = tp.CrowdPlanner(task)
-    cls, init, goal = western_batch(task, planner, 2000, seed=11)
-    pinit, pgoal = planner.pack_states(init), planner.pack_goals(goal)
+    task, planner, cls, init, goal, pinit, pgoal = western_crowd(2000, seed=11)
     c_actions, c_offset, c_length, c_status, _ = tp.Crowd(planner).plan(cls, pinit, pgoal)
     cache = tp.PlanCache(planner)
     crowd = tp.Crowd(planner, cache=cache)
@@ -313,10 +313,7 @@ def test_crowd_plan_handles():
 
 def test_crowd_releases_the_gil():
     """Another Python thread keeps running while a large batch is planned."""
-    task = tp.load_task(WESTERN)
-    planner = tp.CrowdPlanner(task)
-    cls, init, goal = western_batch(task, planner, 200_000, seed=5)
-    pinit, pgoal = planner.pack_states(init), planner.pack_goals(goal)
+    task, planner, cls, init, goal, pinit, pgoal = western_crowd(200_000, seed=5)
     crowd = tp.Crowd(planner)
     ticks = []
     done = threading.Event()
