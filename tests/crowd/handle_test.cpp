@@ -26,6 +26,21 @@ Results run_handles(Crowd& crowd, const Town& t, size_t capacity, const PlanCach
   return r;
 }
 
+// A crowd on one thread with its own plan cache of 4096 entries (plans of up to 16 actions).
+struct CachedCrowd {
+  PlanCache cache;
+  Crowd crowd;
+  explicit CachedCrowd(const CrowdPlanner& planner)
+      : cache(planner, {4096, 16}), crowd(Crowd::create(planner, def(cache)).value()) {}
+  CachedCrowd(const CachedCrowd&) = delete;
+  CachedCrowd& operator=(const CachedCrowd&) = delete;
+  static CrowdDef def(PlanCache& cache) {
+    CrowdDef d;
+    d.cache = &cache;
+    return d;
+  }
+};
+
 TEST(PlanHandles, ResolvedPlansEqualCopiedPlansForEveryNpc) {
   const WesternCase c(3000, 51);
   const auto& [w, planner, t, capacity, copied] = c;
@@ -67,10 +82,8 @@ TEST(PlanHandles, ResolvedPlansEqualCopiedPlansForEveryNpc) {
 TEST(PlanHandles, InvalidationMakesHandlesStaleAndNewOnesResolve) {
   const WesternCase c(1500, 52);
   const auto& [w, planner, t, capacity, copied] = c;
-  PlanCache cache(planner, {4096, 16});
-  CrowdDef def;
-  def.cache = &cache;
-  Crowd crowd = Crowd::create(planner, def).value();
+  CachedCrowd cached(planner);
+  auto& [cache, crowd] = cached;
   const Results before = run_handles(crowd, t, capacity, cache);
   const uint32_t epoch = cache.epoch();
   int64_t handles = 0;
@@ -105,10 +118,8 @@ TEST(PlanHandles, InvalidationMakesHandlesStaleAndNewOnesResolve) {
 TEST(PlanHandles, ForgedHandlesOfTheCurrentEpochAreNotFound) {
   const WesternCase c(1500, 57);
   const auto& [w, planner, t, capacity, copied] = c;
-  PlanCache cache(planner, {4096, 16});
-  CrowdDef def;
-  def.cache = &cache;
-  Crowd crowd = Crowd::create(planner, def).value();
+  CachedCrowd cached(planner);
+  auto& [cache, crowd] = cached;
   for (int pass = 0; pass < 2; ++pass) {
     SCOPED_TRACE(pass);
     const Results r = run_handles(crowd, t, capacity, cache);
