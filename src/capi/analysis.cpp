@@ -162,9 +162,8 @@ int32_t topoplan_analysis_num_lines(const topoplan_analysis* analysis) {
 }
 
 const char* topoplan_analysis_line(const topoplan_analysis* analysis, int32_t index) {
-  if (analysis == nullptr || index < 0 || static_cast<size_t>(index) >= analysis->lines.size())
-    return nullptr;
-  return analysis->lines[static_cast<size_t>(index)].c_str();
+  const std::string* line = analysis == nullptr ? nullptr : at_index(analysis->lines, index);
+  return line == nullptr ? nullptr : line->c_str();
 }
 
 int32_t topoplan_analysis_action_flags(const topoplan_analysis* analysis, int32_t action) {
@@ -186,10 +185,10 @@ int32_t topoplan_analysis_edges(const topoplan_analysis* analysis, int32_t kind,
 
 topoplan_status topoplan_analysis_variable(const topoplan_analysis* analysis, int32_t var,
                                            topoplan_variable_graph* out) {
-  if (analysis == nullptr || out == nullptr || var < 0 ||
-      static_cast<size_t>(var) >= analysis->report.variables.size())
-    return TOPOPLAN_INVALID_ARGUMENT;
-  const VariableReport& v = analysis->report.variables[static_cast<size_t>(var)];
+  const VariableReport* found =
+      analysis == nullptr ? nullptr : at_index(analysis->report.variables, var);
+  if (found == nullptr || out == nullptr) return TOPOPLAN_INVALID_ARGUMENT;
+  const VariableReport& v = *found;
   const topoplan_analysis::Variable& flat = analysis->variables[static_cast<size_t>(var)];
   *out = topoplan_variable_graph{};
   out->var = v.var;
@@ -208,12 +207,11 @@ topoplan_status topoplan_analysis_variable(const topoplan_analysis* analysis, in
 
 topoplan_status topoplan_analysis_cycle(const topoplan_analysis* analysis, int32_t var,
                                         int32_t index, topoplan_cycle* out) {
-  if (analysis == nullptr || out == nullptr || var < 0 ||
-      static_cast<size_t>(var) >= analysis->report.variables.size())
-    return TOPOPLAN_INVALID_ARGUMENT;
-  const VariableReport& v = analysis->report.variables[static_cast<size_t>(var)];
-  if (index < 0 || static_cast<size_t>(index) >= v.cycles.size()) return TOPOPLAN_INVALID_ARGUMENT;
-  const DomainCycle& c = v.cycles[static_cast<size_t>(index)];
+  const VariableReport* v =
+      analysis == nullptr ? nullptr : at_index(analysis->report.variables, var);
+  const DomainCycle* found = v == nullptr ? nullptr : at_index(v->cycles, index);
+  if (found == nullptr || out == nullptr) return TOPOPLAN_INVALID_ARGUMENT;
+  const DomainCycle& c = *found;
   *out = topoplan_cycle{
       c.simple ? 1 : 0,        size32(c.actions.size()),   size32(c.requestable.size()), 0,
       data_or_null(c.actions), data_or_null(c.requestable)};

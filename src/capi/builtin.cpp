@@ -18,9 +18,8 @@ int32_t topoplan_num_builtin_tasks(void) {
 }
 
 const char* topoplan_builtin_task_name(int32_t index) {
-  const auto names = town_names();
-  if (index < 0 || static_cast<size_t>(index) >= names.size()) return nullptr;
-  return names[static_cast<size_t>(index)].data();  // string literals: NUL-terminated
+  const auto* name = at_index(town_names(), index);
+  return name == nullptr ? nullptr : name->data();  // string literals: NUL-terminated
 }
 
 topoplan_status topoplan_task_builtin(const char* name, topoplan_task** out, char* error,

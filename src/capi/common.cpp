@@ -1,6 +1,8 @@
 // The C API: status names, versions and the helpers shared by its sources (internal.h).
 #include "internal.h"
 
+#include <array>
+#include <iterator>
 #include <string>
 
 using namespace topoplan;        // NOLINT(google-build-using-namespace)
@@ -11,21 +13,13 @@ using namespace topoplan::capi;  // NOLINT(google-build-using-namespace)
 namespace topoplan::capi {
 
 topoplan_status from_plan_status(PlanStatus s) {
-  switch (s) {
-    case PlanStatus::kSolved:
-      return TOPOPLAN_OK;
-    case PlanStatus::kUnsolvable:
-      return TOPOPLAN_UNSOLVABLE;
-    case PlanStatus::kLimitReached:
-      return TOPOPLAN_LIMIT_REACHED;
-    case PlanStatus::kGaveUp:
-      return TOPOPLAN_GAVE_UP;
-    case PlanStatus::kUnsupported:
-      return TOPOPLAN_UNSUPPORTED;
-    case PlanStatus::kBufferTooSmall:
-      return TOPOPLAN_BUFFER_TOO_SMALL;
-  }
-  return TOPOPLAN_INTERNAL_ERROR;
+  // By PlanStatus, in its order.
+  static constexpr std::array<topoplan_status, 6> kStatus = {
+      TOPOPLAN_OK,      TOPOPLAN_UNSOLVABLE,  TOPOPLAN_LIMIT_REACHED,
+      TOPOPLAN_GAVE_UP, TOPOPLAN_UNSUPPORTED, TOPOPLAN_BUFFER_TOO_SMALL};
+  static_assert(kStatus.size() == static_cast<size_t>(PlanStatus::kBufferTooSmall) + 1);
+  const auto i = static_cast<size_t>(s);
+  return i < kStatus.size() ? kStatus[i] : TOPOPLAN_INTERNAL_ERROR;
 }
 
 topoplan_status from_outcome(const PlanOutcome& outcome) {
@@ -57,34 +51,13 @@ topoplan_status write_text(std::string_view text, char* buffer, size_t capacity,
 }  // namespace topoplan::capi
 
 const char* topoplan_status_string(topoplan_status status) {
-  switch (status) {
-    case TOPOPLAN_OK:
-      return "ok";
-    case TOPOPLAN_UNSOLVABLE:
-      return "unsolvable";
-    case TOPOPLAN_LIMIT_REACHED:
-      return "limit reached";
-    case TOPOPLAN_GAVE_UP:
-      return "gave up";
-    case TOPOPLAN_UNSUPPORTED:
-      return "unsupported";
-    case TOPOPLAN_BUFFER_TOO_SMALL:
-      return "buffer too small";
-    case TOPOPLAN_INVALID_PLAN:
-      return "invalid plan";
-    case TOPOPLAN_NOT_FOUND:
-      return "not found";
-    case TOPOPLAN_INVALID_ARGUMENT:
-      return "invalid argument";
-    case TOPOPLAN_INPUT_ERROR:
-      return "input error";
-    case TOPOPLAN_OUT_OF_MEMORY:
-      return "out of memory";
-    case TOPOPLAN_INTERNAL_ERROR:
-      return "internal error";
-    default:
-      return "unknown status";
-  }
+  // By status value, TOPOPLAN_OK (0) to TOPOPLAN_INTERNAL_ERROR.
+  static constexpr const char* kNames[] = {"ok",           "unsolvable",    "limit reached",
+                                           "gave up",      "unsupported",   "buffer too small",
+                                           "invalid plan", "not found",     "invalid argument",
+                                           "input error",  "out of memory", "internal error"};
+  static_assert(std::size(kNames) == TOPOPLAN_INTERNAL_ERROR + 1);
+  return status >= 0 && status <= TOPOPLAN_INTERNAL_ERROR ? kNames[status] : "unknown status";
 }
 
 uint32_t topoplan_c_abi_version(void) {

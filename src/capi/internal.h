@@ -96,6 +96,13 @@ inline bool valid_class(const Domain& d, int32_t c) {
   return c == kAllActions || (c >= 0 && c < d.num_classes());
 }
 
+// Element `index` of `list` (nullptr when out of range), for the calls that list by index.
+template <class List>
+auto* at_index(const List& list, int32_t index) {
+  return index < 0 || static_cast<size_t>(index) >= list.size() ? nullptr
+                                                                : &list[static_cast<size_t>(index)];
+}
+
 // A C state of n values checked against the domain: one value in range per variable;
 // `partial` (a goal) also allows kUndefined.
 inline bool state_fits(const Domain& d, const int32_t* s, int32_t n, bool partial) {

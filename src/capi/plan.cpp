@@ -17,16 +17,15 @@ int32_t topoplan_num_planners(void) {
   return static_cast<int32_t>(planners().size());
 }
 
+// The registry's names and descriptions are string literals: NUL-terminated.
 const char* topoplan_planner_name(int32_t index) {
-  const auto list = planners();
-  if (index < 0 || static_cast<size_t>(index) >= list.size()) return nullptr;
-  return list[static_cast<size_t>(index)].name.data();  // string literals: NUL-terminated
+  const auto* p = at_index(planners(), index);
+  return p == nullptr ? nullptr : p->name.data();
 }
 
 const char* topoplan_planner_description(int32_t index) {
-  const auto list = planners();
-  if (index < 0 || static_cast<size_t>(index) >= list.size()) return nullptr;
-  return list[static_cast<size_t>(index)].description.data();
+  const auto* p = at_index(planners(), index);
+  return p == nullptr ? nullptr : p->description.data();
 }
 
 void topoplan_plan_options_init(topoplan_plan_options* options) {

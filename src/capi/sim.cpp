@@ -81,9 +81,8 @@ int32_t topoplan_sim_num_selectors(const topoplan_sim* sim) {
 }
 
 const char* topoplan_sim_selector_name(const topoplan_sim* sim, int32_t index) {
-  if (sim == nullptr || index < 0 || static_cast<size_t>(index) >= sim->selectors.size())
-    return nullptr;
-  return to_string(sim->selectors[static_cast<size_t>(index)]).data();  // literals
+  const auto* selector = sim == nullptr ? nullptr : at_index(sim->selectors, index);
+  return selector == nullptr ? nullptr : to_string(*selector).data();  // literals
 }
 
 void topoplan_sim_options_init(topoplan_sim_options* options) {

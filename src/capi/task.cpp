@@ -205,10 +205,9 @@ topoplan_status topoplan_task_find_instance(const topoplan_task* task, const cha
 
 topoplan_status topoplan_task_instance(const topoplan_task* task, int32_t index,
                                        topoplan_problem* out) {
-  if (task == nullptr || out == nullptr || index < 0 ||
-      static_cast<size_t>(index) >= task->task.instances.size())
-    return TOPOPLAN_INVALID_ARGUMENT;
-  const Instance& inst = task->task.instances[static_cast<size_t>(index)];
+  const Instance* found = task == nullptr ? nullptr : at_index(task->task.instances, index);
+  if (found == nullptr || out == nullptr) return TOPOPLAN_INVALID_ARGUMENT;
+  const Instance& inst = *found;
   out->init = inst.init.data();
   out->goal = inst.goal.data();
   out->num_variables = static_cast<int32_t>(inst.init.size());

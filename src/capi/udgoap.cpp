@@ -73,9 +73,8 @@ int32_t topoplan_udgoap_num_entities(const topoplan_udgoap_world* world) {
 }
 
 const char* topoplan_udgoap_entity_name(const topoplan_udgoap_world* world, int32_t entity) {
-  if (world == nullptr || entity < 0 || static_cast<size_t>(entity) >= world->world.entities.size())
-    return nullptr;
-  return world->world.entities[static_cast<size_t>(entity)].name.c_str();
+  const auto* e = world == nullptr ? nullptr : at_index(world->world.entities, entity);
+  return e == nullptr ? nullptr : e->name.c_str();
 }
 
 int32_t topoplan_udgoap_num_actions(const topoplan_udgoap_world* world) {
@@ -83,9 +82,8 @@ int32_t topoplan_udgoap_num_actions(const topoplan_udgoap_world* world) {
 }
 
 const char* topoplan_udgoap_action_name(const topoplan_udgoap_world* world, int32_t action) {
-  if (world == nullptr || action < 0 || static_cast<size_t>(action) >= world->world.actions.size())
-    return nullptr;
-  return world->world.actions[static_cast<size_t>(action)].name.c_str();
+  const auto* a = world == nullptr ? nullptr : at_index(world->world.actions, action);
+  return a == nullptr ? nullptr : a->name.c_str();
 }
 
 topoplan_status topoplan_udgoap_find_entity(const topoplan_udgoap_world* world, const char* name,

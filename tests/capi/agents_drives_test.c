@@ -17,8 +17,7 @@ static int has_event(const topoplan_agent_event* e, int64_t n, int kind, int det
 
 int main(void) {
   char error[256];
-  topoplan_task* task = NULL;
-  topoplan_crowd_planner* planner = NULL;
+  village v;
   topoplan_agents* agents = NULL;
   topoplan_agents_def def;
   topoplan_agent_event events[16];
@@ -30,11 +29,11 @@ int main(void) {
   topoplan_drive_goal entries[2];
   topoplan_agent_drive set[2];
 
-  if (!village_open(&task, &planner)) return 1;
+  if (!village_open(&v)) return 1;
   topoplan_agents_def_default(&def);
   def.capacity = 4;
   def.decision_period = 1000;
-  agents = village_world(planner, &def);
+  agents = village_world(v.planner, &def);
   if (agents == NULL) return 1;
   CHECK_STATUS(
       topoplan_agents_add_goal(agents, "bread", bread_goal, 3, &bread, error, sizeof error),
@@ -121,8 +120,7 @@ int main(void) {
   CHECK(isnan(topoplan_agents_goal_score(agents, 7)));
 
   topoplan_agents_free(agents);
-  topoplan_crowd_planner_free(planner);
-  topoplan_task_free(task);
+  village_close(&v);
   printf("%d checks, %d failures\n", checks, failures);
   return failures == 0 ? 0 : 1;
 }

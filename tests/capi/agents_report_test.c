@@ -12,8 +12,7 @@
 #define AGENTS 64
 #define FRAMES 40
 
-static topoplan_task* task;
-static topoplan_crowd_planner* planner;
+static village v;
 
 static topoplan_agents* make_world(void) {
   char error[256];
@@ -24,7 +23,7 @@ static topoplan_agents* make_world(void) {
   int32_t g = -1, list = -1, id = -1, i;
   topoplan_agents_def_default(&def);
   def.capacity = AGENTS;
-  world = village_world(planner, &def);
+  world = village_world(v.planner, &def);
   CHECK(world != NULL);
   CHECK_STATUS(topoplan_agents_add_goal(world, "bread", goal, 3, &g, error, sizeof error),
                TOPOPLAN_OK);
@@ -99,7 +98,7 @@ int main(void) {
   topoplan_agent_fact facts[2];
   topoplan_agent_report reports[2];
   int32_t applied = -1;
-  if (!village_open(&task, &planner)) return 1;
+  if (!village_open(&v)) return 1;
   CHECK(run(1) == run(0));
 
   /* Stale: agent 0 starts WalkToDoor (action 0); a report about OpenDoor (1) is skipped. */
@@ -147,8 +146,7 @@ int main(void) {
   CHECK(applied == 0);
 
   topoplan_agents_free(world);
-  topoplan_crowd_planner_free(planner);
-  topoplan_task_free(task);
+  village_close(&v);
   printf("%d checks, %d failures\n", checks, failures);
   return failures == 0 ? 0 : 1;
 }

@@ -108,8 +108,7 @@ int main(void) {
   char error[256];
   char text[256];
   size_t size = 0;
-  topoplan_task* task = NULL;
-  topoplan_crowd_planner* planner = NULL;
+  village v;
   topoplan_agents* agents = NULL;
   topoplan_agents_def def;
   topoplan_agent_event events[16];
@@ -120,24 +119,24 @@ int main(void) {
   int32_t fed = -1, list = -1, villager = -1, length = 0;
   int32_t plan[8];
 
-  if (!village_open(&task, &planner)) return 1;
+  if (!village_open(&v)) return 1;
   /* The small calls. */
-  CHECK_STATUS(topoplan_action_applies(task, 1, state, 3, &failed), TOPOPLAN_INVALID_PLAN);
+  CHECK_STATUS(topoplan_action_applies(v.task, 1, state, 3, &failed), TOPOPLAN_INVALID_PLAN);
   CHECK(failed.kind == TOPOPLAN_CONDITION_PREVAIL && failed.var == 0 && failed.required == 1);
-  CHECK_STATUS(topoplan_condition_describe(task, &failed, text, sizeof text, &size), TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_condition_describe(v.task, &failed, text, sizeof text, &size), TOPOPLAN_OK);
   CHECK(strcmp(text, "prevail-condition 'pos=door' does not hold (it is 'pos=home')") == 0);
-  CHECK_STATUS(topoplan_action_applies(task, 0, state, 3, &failed), TOPOPLAN_OK);
-  CHECK_STATUS(topoplan_action_apply(task, 0, state, 3), TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_action_applies(v.task, 0, state, 3, &failed), TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_action_apply(v.task, 0, state, 3), TOPOPLAN_OK);
   CHECK(state[0] == 1);
-  CHECK(topoplan_goal_holds(task, state, goal, 3) == 0);
-  CHECK_STATUS(topoplan_action_applies(task, 9, state, 3, &failed), TOPOPLAN_INVALID_ARGUMENT);
+  CHECK(topoplan_goal_holds(v.task, state, goal, 3) == 0);
+  CHECK_STATUS(topoplan_action_applies(v.task, 9, state, 3, &failed), TOPOPLAN_INVALID_ARGUMENT);
   state[0] = 0;
 
   /* A world of one villager. */
   topoplan_agents_def_default(&def);
   def.capacity = 4;
   def.threads = 2;
-  agents = village_world(planner, &def);
+  agents = village_world(v.planner, &def);
   if (agents == NULL) return 1;
   CHECK_STATUS(topoplan_agents_add_goal(agents, "bread", goal, 3, &fed, error, sizeof error),
                TOPOPLAN_OK);
@@ -190,22 +189,21 @@ int main(void) {
   CHECK(def.min_agents_per_part == 16384);
   {
     uint64_t one = 0, parts = 0;
-    const int64_t n = village_run(planner, 1, 0, &one);
+    const int64_t n = village_run(v.planner, 1, 0, &one);
     CHECK(n > 600);
-    CHECK(village_run(planner, 2, 64, &parts) == n);
+    CHECK(village_run(v.planner, 2, 64, &parts) == n);
     CHECK(parts == one);
-    CHECK(village_run(planner, 3, 128, &parts) == n);
+    CHECK(village_run(v.planner, 3, 128, &parts) == n);
     CHECK(parts == one);
   }
   def.threads = 2;
   def.min_agents_per_part = 63;
-  CHECK_STATUS(topoplan_agents_create(planner, &def, &agents, error, sizeof error),
+  CHECK_STATUS(topoplan_agents_create(v.planner, &def, &agents, error, sizeof error),
                TOPOPLAN_INVALID_ARGUMENT);
   CHECK(strstr(error, "min_agents_per_part") != NULL);
   CHECK(agents == NULL);
 
-  topoplan_crowd_planner_free(planner);
-  topoplan_task_free(task);
+  village_close(&v);
   printf("%d checks, %d failures\n", checks, failures);
   return failures == 0 ? 0 : 1;
 }

@@ -123,7 +123,4 @@ static void test_analysis(const char* dir) {
   topoplan_task_free(task);
 }
 
-int main(int argc, char** argv) {
-  test_analysis(argc > 1 ? argv[1] : ".");
-  return checks_done();
-}
+CHECK_MAIN(test_analysis)

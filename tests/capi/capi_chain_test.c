@@ -247,7 +247,4 @@ static void test_chain(const char* dir) {
   town_close(&f);
 }
 
-int main(int argc, char** argv) {
-  test_chain(argc > 1 ? argv[1] : ".");
-  return checks_done();
-}
+CHECK_MAIN(test_chain)

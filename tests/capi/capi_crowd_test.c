@@ -289,7 +289,4 @@ static void test_crowd(const char* dir) {
   topoplan_task_free(task);
 }
 
-int main(int argc, char** argv) {
-  test_crowd(argc > 1 ? argv[1] : ".");
-  return checks_done();
-}
+CHECK_MAIN(test_crowd)

@@ -35,6 +35,13 @@ static inline int checks_done(void) {
   return failures == 0 ? 0 : 1;
 }
 
+/* The main of a test program of one test function, called with the source folder (argv[1]). */
+#define CHECK_MAIN(test)            \
+  int main(int argc, char** argv) { \
+    test(argc > 1 ? argv[1] : "."); \
+    return checks_done();           \
+  }
+
 /* DIR/REL, for a test's files below the source folder (one buffer: valid until the next call). */
 static inline const char* source_path(const char* dir, const char* rel) {
   static char path[4096];

@@ -20,17 +20,31 @@ static const char kVillage[] =
     "[[action]]\nname = \"TakeBread\"\npre = { bread = \"shelf\" }\npost = { bread = \"held\" }\n"
     "prevail = { pos = \"shop\" }\n";
 
-/* Parses kVillage into *task and prepares its crowd planner into *planner; 0, with the reader's
- * or the planner's words printed, when either is refused. */
-static int village_open(topoplan_task** task, topoplan_crowd_planner** planner) {
+/* The village's task and its crowd planner. */
+typedef struct village {
+  topoplan_task* task;
+  topoplan_crowd_planner* planner;
+} village;
+
+/* Parses kVillage and prepares its crowd planner; 0, with the reader's or the planner's words
+ * printed, when either is refused (what was made is freed). */
+static int village_open(village* v) {
   char error[256];
+  v->task = NULL;
+  v->planner = NULL;
   if (topoplan_task_parse(kVillage, sizeof kVillage - 1, TOPOPLAN_FORMAT_NATIVE, "village.toml",
-                          task, error, sizeof error) != TOPOPLAN_OK ||
-      topoplan_crowd_planner_create(*task, planner, error, sizeof error) != TOPOPLAN_OK) {
+                          &v->task, error, sizeof error) != TOPOPLAN_OK ||
+      topoplan_crowd_planner_create(v->task, &v->planner, error, sizeof error) != TOPOPLAN_OK) {
     fprintf(stderr, "village: %s\n", error);
+    topoplan_task_free(v->task);
     return 0;
   }
   return 1;
+}
+
+static void village_close(village* v) {
+  topoplan_crowd_planner_free(v->planner);
+  topoplan_task_free(v->task);
 }
 
 /* An agent world of `def` on the village's planner; NULL, with the words printed, if refused. */
