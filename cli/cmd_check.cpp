@@ -6,6 +6,7 @@
 // Scope: with --class, that class's actions; otherwise the whole action set, followed (text) or
 // accompanied (JSON "classes") by one report per NPC class, since post-uniqueness is contextual.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -43,19 +44,12 @@ std::string scope_name(const Domain& d, ClassId c) {
 }
 
 std::string kind_name(ClassViolation::Kind k) {
-  switch (k) {
-    case ClassViolation::Kind::kLongCycle:
-      return "long_cycle";
-    case ClassViolation::Kind::kTangledCycle:
-      return "tangled_cycle";
-    case ClassViolation::Kind::kRequestableCycle:
-      return "requestable_cycle";
-    case ClassViolation::Kind::kTwoRequestable:
-      return "two_requestable";
-    case ClassViolation::Kind::kRelatedRequesters:
-      break;
-  }
-  return "related_requesters";
+  // In the enum's order, one name per kind.
+  static constexpr std::array<std::string_view, 5> kNames = {
+      "long_cycle", "tangled_cycle", "requestable_cycle", "two_requestable", "related_requesters"};
+  static_assert(static_cast<size_t>(ClassViolation::Kind::kRelatedRequesters) + 1 == kNames.size());
+  const auto i = static_cast<size_t>(k);
+  return std::string(i < kNames.size() ? kNames[i] : kNames.back());
 }
 
 // ---------------------------------------------------------------- text

@@ -8,18 +8,9 @@
 namespace topoplan::cli {
 
 int exit_code_for(PlanStatus status) {
-  switch (status) {
-    case PlanStatus::kSolved:
-      return kExitOk;
-    case PlanStatus::kUnsolvable:
-      return kExitUnsolvable;
-    case PlanStatus::kLimitReached:
-    case PlanStatus::kGaveUp:
-    case PlanStatus::kUnsupported:
-    case PlanStatus::kBufferTooSmall:
-      return kExitNoPlan;
-  }
-  return kExitNoPlan;
+  // A plan, a proof that none exists, or neither (a limit, a refusal, a short buffer).
+  if (status == PlanStatus::kSolved) return kExitOk;
+  return status == PlanStatus::kUnsolvable ? kExitUnsolvable : kExitNoPlan;
 }
 
 void add_task_options(CLI::App& cmd, TaskOptions& options) {

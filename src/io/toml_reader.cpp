@@ -1,6 +1,7 @@
 #include "toml_reader.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "topoplan/io/formats.h"
@@ -16,28 +17,13 @@ int line_of(const toml::node& n) {
 }
 
 std::string type_name(const toml::node& n) {
-  switch (n.type()) {
-    case toml::node_type::table:
-      return "a table";
-    case toml::node_type::array:
-      return "an array";
-    case toml::node_type::string:
-      return "a string";
-    case toml::node_type::integer:
-      return "an integer";
-    case toml::node_type::floating_point:
-      return "a float";
-    case toml::node_type::boolean:
-      return "a boolean";
-    case toml::node_type::date:
-      return "a date";
-    case toml::node_type::time:
-      return "a time";
-    case toml::node_type::date_time:
-      return "a date-time";
-    default:
-      return "nothing";
-  }
+  // By toml::node_type, in its order (none first).
+  static constexpr std::array<std::string_view, 10> kNames = {
+      "nothing", "a table",   "an array", "a string", "an integer",
+      "a float", "a boolean", "a date",   "a time",   "a date-time"};
+  static_assert(static_cast<size_t>(toml::node_type::date_time) + 1 == kNames.size());
+  const auto i = static_cast<size_t>(n.type());
+  return std::string(i < kNames.size() ? kNames[i] : kNames[0]);
 }
 
 std::string quote_verbatim(std::string_view s) {

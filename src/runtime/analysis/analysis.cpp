@@ -9,6 +9,7 @@
 #include "topoplan/runtime/analysis.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cstddef>
 #include <optional>
@@ -19,17 +20,11 @@
 namespace topoplan {
 
 std::string_view to_string(StructuralClass c) {
-  switch (c) {
-    case StructuralClass::kC0:
-      return "C0";
-    case StructuralClass::kC2S:
-      return "C2S";
-    case StructuralClass::kC2Star:
-      return "C2*";
-    case StructuralClass::kNone:
-      break;
-  }
-  return "none";
+  // In the enum's order, one name per enumerator.
+  static constexpr std::array<std::string_view, 4> kNames = {"C0", "C2S", "C2*", "none"};
+  static_assert(kNames.size() == static_cast<size_t>(StructuralClass::kNone) + 1);
+  const auto i = static_cast<size_t>(c);
+  return i < kNames.size() ? kNames[i] : "none";
 }
 
 namespace {
