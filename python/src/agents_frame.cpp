@@ -45,6 +45,15 @@ std::span<const Event> events_of(const py::array& a) {
   return {static_cast<const Event*>(a.data()), static_cast<size_t>(a.size())};
 }
 
+// A method of one agent: the index checked (IndexError), then `read(world, agent)`.
+template <class Read>
+auto per_agent(Read read) {
+  return [read](PyAgentWorld& p, int64_t agent) {
+    check_agent(p, agent);
+    return read(p.w(), static_cast<int32_t>(agent));
+  };
+}
+
 }  // namespace
 
 // What the engine writes between updates: senses and reports.
@@ -188,20 +197,9 @@ void bind_agent_readers(AgentWorldClass& cls) {
             return out;
           },
           py::arg("agent"))
-      .def(
-          "npc_class",
-          [](PyAgentWorld& p, int64_t agent) {
-            check_agent(p, agent);
-            return p.w().npc_class(static_cast<int32_t>(agent));
-          },
-          py::arg("agent"))
-      .def(
-          "goal",
-          [](PyAgentWorld& p, int64_t agent) {
-            check_agent(p, agent);
-            return p.w().goal(static_cast<int32_t>(agent));
-          },
-          py::arg("agent"))
+      .def("npc_class", per_agent([](AgentWorld& w, int32_t a) { return w.npc_class(a); }),
+           py::arg("agent"))
+      .def("goal", per_agent([](AgentWorld& w, int32_t a) { return w.goal(a); }), py::arg("agent"))
       .def(
           "plan",
           [](PyAgentWorld& p, int64_t agent) {
@@ -213,27 +211,12 @@ void bind_agent_readers(AgentWorldClass& cls) {
             return out;
           },
           py::arg("agent"))
-      .def(
-          "step",
-          [](PyAgentWorld& p, int64_t agent) {
-            check_agent(p, agent);
-            return p.w().step(static_cast<int32_t>(agent));
-          },
-          py::arg("agent"))
-      .def(
-          "running_action",
-          [](PyAgentWorld& p, int64_t agent) {
-            check_agent(p, agent);
-            return p.w().running_action(static_cast<int32_t>(agent));
-          },
-          py::arg("agent"))
-      .def(
-          "progress",
-          [](PyAgentWorld& p, int64_t agent) {
-            check_agent(p, agent);
-            return p.w().progress(static_cast<int32_t>(agent));
-          },
-          py::arg("agent"))
+      .def("step", per_agent([](AgentWorld& w, int32_t a) { return w.step(a); }), py::arg("agent"))
+      .def("running_action",
+           per_agent([](AgentWorld& w, int32_t a) { return w.running_action(a); }),
+           py::arg("agent"))
+      .def("progress", per_agent([](AgentWorld& w, int32_t a) { return w.progress(a); }),
+           py::arg("agent"))
       .def(
           "last_replan",
           [](PyAgentWorld& p, int64_t agent) {
