@@ -26,6 +26,22 @@ constexpr int32_t aGoto0 = 0, aGetPills = kPlaces, aGetFood = kPlaces + 1, aMedi
                   aFeed = kPlaces + 3, aBreak = kPlaces + 4, aAdmin = kPlaces + 5,
                   aChart = kPlaces + 6, aChat = kPlaces + 7, kActs = kPlaces + 8;
 enum Role : uint8_t { kNurse, kDoctor, kVisitor };
+// Per need, in the needs' order: the item its action uses (0: pills, 1: food, -1: none), where
+// that item is fetched and by which action, then where the need's action is done. The need
+// actions (aMedicate ... aChat) are in the same order.
+struct Errand {
+  int8_t item;
+  uint8_t fetch_at, fetch, at, act;
+};
+constexpr std::array<Errand, kLevels> kErrands = {{
+    {0, kPharmacy, aGetPills, kRoom, aMedicate},  // lMed
+    {1, kKitchen, aGetFood, kRoom, aFeed},        // lFed
+    {-1, 0, 0, kLounge, aBreak},                  // lRest
+    {-1, 0, 0, kStation, aAdmin},                 // lAdmin
+    {-1, 0, 0, kRoom, aChart},                    // lChart
+    {-1, 0, 0, kRoom, aChat},                     // lCompany
+}};
+static_assert(aChat - aMedicate == lCompany && aGetFood - aGetPills == 1);
 constexpr int32_t kMaxSteps = 8;
 
 constexpr std::array<std::array<int8_t, 4>, 3> kGoals = {{
@@ -189,32 +205,11 @@ class Hospital {
     auto go = [&](uint8_t p) {
       if (at != p) out[n++] = static_cast<uint8_t>(aGoto0 + p), at = p;
     };
-    switch (g) {
-      case lMed:
-        if (!pills_[i]) go(kPharmacy), out[n++] = aGetPills;
-        go(kRoom);
-        out[n++] = aMedicate;
-        break;
-      case lFed:
-        if (!food_[i]) go(kKitchen), out[n++] = aGetFood;
-        go(kRoom);
-        out[n++] = aFeed;
-        break;
-      case lRest:
-        go(kLounge), out[n++] = aBreak;
-        break;
-      case lAdmin:
-        go(kStation), out[n++] = aAdmin;
-        break;
-      case lChart:
-        go(kRoom), out[n++] = aChart;
-        break;
-      case lCompany:
-        go(kRoom), out[n++] = aChat;
-        break;
-      default:
-        break;
-    }
+    if (g < 0 || g >= kLevels) return n;
+    const Errand& e = kErrands[static_cast<size_t>(g)];
+    if (e.item >= 0 && !has(i, e.item)) go(e.fetch_at), out[n++] = e.fetch;
+    go(e.at);
+    out[n++] = e.act;
     return n;
   }
 
@@ -228,59 +223,27 @@ class Hospital {
     gvec_[static_cast<size_t>(vLevel0 + g)] = 1;
   }
 
+  // Whether agent i holds item k (0: pills, 1: food).
+  [[nodiscard]] bool has(size_t i, int8_t k) const { return (k == 0 ? pills_[i] : food_[i]) != 0; }
+
   bool applicable(size_t i, int32_t a) const {
-    switch (a) {
-      case aGetPills:
-        return at_[i] == kPharmacy;
-      case aGetFood:
-        return at_[i] == kKitchen;
-      case aMedicate:
-        return at_[i] == kRoom && pills_[i];
-      case aFeed:
-        return at_[i] == kRoom && food_[i];
-      case aBreak:
-        return at_[i] == kLounge;
-      case aAdmin:
-        return at_[i] == kStation;
-      case aChart:
-      case aChat:
-        return at_[i] == kRoom;
-      default:
-        return a >= aGoto0 && a < aGoto0 + kPlaces;
-    }
+    if (a >= aGoto0 && a < aGoto0 + kPlaces) return true;
+    if (a == aGetPills || a == aGetFood)
+      return at_[i] == kErrands[static_cast<size_t>(a - aGetPills)].fetch_at;
+    if (a < aMedicate || a >= kActs) return false;
+    const Errand& e = kErrands[static_cast<size_t>(a - aMedicate)];
+    return at_[i] == e.at && (e.item < 0 || has(i, e.item));
   }
   void finish(size_t i, int32_t a) {
     if (a < kPlaces) {
       at_[i] = static_cast<uint8_t>(a);
-      return;
-    }
-    switch (a) {
-      case aGetPills:
-        pills_[i] = 1;
-        break;
-      case aGetFood:
-        food_[i] = 1;
-        break;
-      case aMedicate:
-        level(i, lMed) = 100.0f, pills_[i] = 0;
-        break;
-      case aFeed:
-        level(i, lFed) = 100.0f, food_[i] = 0;
-        break;
-      case aBreak:
-        level(i, lRest) = 100.0f;
-        break;
-      case aAdmin:
-        level(i, lAdmin) = 100.0f;
-        break;
-      case aChart:
-        level(i, lChart) = 100.0f;
-        break;
-      case aChat:
-        level(i, lCompany) = 100.0f;
-        break;
-      default:
-        break;
+    } else if (a == aGetPills || a == aGetFood) {
+      (a == aGetPills ? pills_ : food_)[i] = 1;
+    } else if (a >= aMedicate && a < kActs) {
+      const int32_t need = a - aMedicate;
+      level(i, need) = 100.0f;
+      const int8_t item = kErrands[static_cast<size_t>(need)].item;
+      if (item >= 0) (item == 0 ? pills_ : food_)[i] = 0;
     }
   }
 

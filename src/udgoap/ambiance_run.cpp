@@ -137,27 +137,23 @@ AmbianceRun run_ambiance(const AmbianceScenario& sc, bool with_ambiance) {
       }
       // Who is inside what, and since when.
       info.active.clear();
-      for (size_t a = 0; a < sc.areas.size(); ++a) {
-        if (!holds(sc.areas[a].inside, s)) {
-          area_entry[a] = -1.0;
-          continue;
+      // An area's or an object's modifiers are active while its condition holds, attached at
+      // the time it began to hold (`entry`, -1 while it does not).
+      auto enter = [&](const auto& condition, double& entry, const std::vector<int32_t>& mods) {
+        if (!holds(condition, s)) {
+          entry = -1.0;
+          return false;
         }
-        if (area_entry[a] < 0.0) area_entry[a] = t;
-        for (int32_t m : sc.areas[a].modifiers) {
-          info.active.push_back(attached(sc.modifiers[static_cast<size_t>(m)], area_entry[a]));
-        }
-        info.active.insert(info.active.end(), area_events[a].begin(), area_events[a].end());
-      }
-      for (size_t o = 0; o < sc.objects.size(); ++o) {
-        if (!holds(sc.objects[o].range, s)) {
-          object_entry[o] = -1.0;
-          continue;
-        }
-        if (object_entry[o] < 0.0) object_entry[o] = t;
-        for (int32_t m : sc.objects[o].modifiers) {
-          info.active.push_back(attached(sc.modifiers[static_cast<size_t>(m)], object_entry[o]));
-        }
-      }
+        if (entry < 0.0) entry = t;
+        for (int32_t m : mods)
+          info.active.push_back(attached(sc.modifiers[static_cast<size_t>(m)], entry));
+        return true;
+      };
+      for (size_t a = 0; a < sc.areas.size(); ++a)
+        if (enter(sc.areas[a].inside, area_entry[a], sc.areas[a].modifiers))
+          info.active.insert(info.active.end(), area_events[a].begin(), area_events[a].end());
+      for (size_t o = 0; o < sc.objects.size(); ++o)
+        (void)enter(sc.objects[o].range, object_entry[o], sc.objects[o].modifiers);
       if (!with_ambiance) info.active.clear();
       AmbianceDecision d;
       d.time = t;
