@@ -66,6 +66,13 @@ double min_of(const std::vector<double>& v) {
   return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end());
 }
 
+const char* structural_class_name(int32_t structural) {
+  // By TOPOPLAN_CLASS_* value: C0, C2S, C2*.
+  static constexpr const char* kNames[] = {"C0", "C2S", "C2*"};
+  static_assert(TOPOPLAN_CLASS_C0 == 0 && TOPOPLAN_CLASS_C2S == 1 && TOPOPLAN_CLASS_C2STAR == 2);
+  return structural >= 0 && structural < 3 ? kNames[structural] : "none";
+}
+
 namespace {
 
 // Fast Downward files start with "begin_version"; anything else is read as native TOML.
@@ -151,19 +158,6 @@ void write_domain(JsonWriter& j, const topoplan_task* t) {
   j.end_array().end_object();
 }
 
-const char* class_name(int32_t c) {
-  switch (c) {
-    case TOPOPLAN_CLASS_C0:
-      return "C0";
-    case TOPOPLAN_CLASS_C2S:
-      return "C2S";
-    case TOPOPLAN_CLASS_C2STAR:
-      return "C2*";
-    default:
-      return "none";
-  }
-}
-
 // The action ids of the domain whose analysis flags have `bit`.
 void write_flagged(JsonWriter& j, const topoplan_analysis* a, int32_t actions, int32_t bit) {
   j.begin_array();
@@ -205,7 +199,8 @@ void write_report(JsonWriter& j, const topoplan_task* t, const topoplan_analysis
                          : "class " + std::string(topoplan_task_class_name(t, c)));
   j.field("actions", r.num_analysed).field("unary", r.unary != 0);
   j.field("post_unique", r.post_unique != 0).field("single_valued", r.single_valued != 0);
-  j.field("pre_defined", r.pre_defined != 0).field("class", class_name(r.structural_class));
+  j.field("pre_defined", r.pre_defined != 0)
+      .field("class", structural_class_name(r.structural_class));
   j.field("why_not", topoplan_analysis_why_not(a));
   j.key("words").begin_array();
   for (int32_t i = 0; i < topoplan_analysis_num_lines(a); ++i)
@@ -348,7 +343,7 @@ TP_EXPORT const char* tp_check(int npc_class) {
       char why[1024];
       (void)topoplan_check(t, c, &r, why, sizeof why);
       j.begin_object().field("name", topoplan_task_class_name(t, c));
-      j.field("class", class_name(r.structural_class));
+      j.field("class", structural_class_name(r.structural_class));
       j.field("post_unique", r.post_unique != 0).field("why_not", why).end_object();
     }
   }

@@ -32,6 +32,9 @@ double now_ms();
 const char* answer_error(std::string_view text);
 void write_error(JsonWriter& j, std::string_view text);
 
+// "C0", "C2S", "C2*" or "none": a TOPOPLAN_CLASS_* value as the pages show it.
+const char* structural_class_name(int32_t structural);
+
 // Owning pointers to C API handles.
 template <class T, void (*Free)(T*)>
 struct Freer {

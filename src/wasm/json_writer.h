@@ -16,28 +16,10 @@ namespace topoplan::wasm {
 
 class JsonWriter {
  public:
-  JsonWriter& begin_object() {
-    comma();
-    out_ += '{';
-    first_.push_back(true);
-    return *this;
-  }
-  JsonWriter& end_object() {
-    out_ += '}';
-    first_.pop_back();
-    return *this;
-  }
-  JsonWriter& begin_array() {
-    comma();
-    out_ += '[';
-    first_.push_back(true);
-    return *this;
-  }
-  JsonWriter& end_array() {
-    out_ += ']';
-    first_.pop_back();
-    return *this;
-  }
+  JsonWriter& begin_object() { return open('{'); }
+  JsonWriter& end_object() { return close('}'); }
+  JsonWriter& begin_array() { return open('['); }
+  JsonWriter& end_array() { return close(']'); }
   // The next value is this key's.
   JsonWriter& key(std::string_view k) {
     comma();
@@ -90,6 +72,17 @@ class JsonWriter {
   std::string take() { return std::move(out_); }
 
  private:
+  JsonWriter& open(char bracket) {
+    comma();
+    out_ += bracket;
+    first_.push_back(true);
+    return *this;
+  }
+  JsonWriter& close(char bracket) {
+    out_ += bracket;
+    first_.pop_back();
+    return *this;
+  }
   void comma() {
     if (after_key_) {
       after_key_ = false;

@@ -119,19 +119,6 @@ struct LiveTown {
 };
 std::unique_ptr<LiveTown> g_town;
 
-const char* class_name_of(int32_t structural) {
-  switch (structural) {
-    case TOPOPLAN_CLASS_C0:
-      return "C0";
-    case TOPOPLAN_CLASS_C2S:
-      return "C2S";
-    case TOPOPLAN_CLASS_C2STAR:
-      return "C2*";
-    default:
-      return "none";
-  }
-}
-
 void write_town_info(JsonWriter& j, const LiveTown& t, double build_ms) {
   const topoplan_task* task = t.run.task.get();
   j.field("ok", true).field("town", t.name).field("domain", topoplan_task_name(task));
@@ -152,7 +139,7 @@ void write_town_info(JsonWriter& j, const LiveTown& t, double build_ms) {
     char why[512] = "";
     const bool ok = topoplan_check(task, classes > 0 ? c : TOPOPLAN_ALL_ACTIONS, &report, why,
                                    sizeof why) == TOPOPLAN_OK;
-    j.begin_object().field("class", ok ? class_name_of(report.structural_class) : "none");
+    j.begin_object().field("class", ok ? structural_class_name(report.structural_class) : "none");
     j.field("unary", ok && report.unary != 0).field("post_unique", ok && report.post_unique != 0);
     j.field("why_not", why).end_object();
   }
