@@ -252,36 +252,27 @@ class Hospital {
       step_agents(tick, r);
       return;
     }
-    const auto N = static_cast<size_t>(n_);
-    const auto dt = static_cast<float>(cfg_.dt);
-    const int32_t period = std::max(1, cfg_.decision_ticks);
-    const auto phase = static_cast<size_t>(tick % period);
-    for (size_t i = 0; i < N; ++i) {
-      decay(i, dt);
-      // Decision (every `period` ticks, NPCs spread over the phases).
-      if (i % static_cast<size_t>(period) == phase) {
-        ++r.decisions;
-        const int64_t c0 = timing_ ? thread_cpu_ns() : 0;
-        const int32_t g = choose(i);
-        const bool done = idx_[i] >= len_[i];
-        const bool running = !done && left_[i] > 0;
-        const int32_t cur = done ? -1 : steps_[i * kMaxSteps + idx_[i]];
-        const bool switchable = !running || cur < kPlaces;
-        bool need = g >= 0 && (done || broken_[i]);
-        if (g >= 0 && !need && g != goal_[i] && switchable && sel_ != HospitalSelector::kFsm) {
-          // GOAP: a goal of higher priority; utility: a more valuable need.
-          need = true;
-        }
-        if (need) {
-          broken_[i] = 0;
-          left_[i] = 0;
-          plan_one(i, g, r);
-        }
-        if (timing_) r.decision_cpu_ns += thread_cpu_ns() - c0;
+    decay_and_decide(tick, r, [&](size_t i) {
+      const int64_t c0 = timing_ ? thread_cpu_ns() : 0;
+      const int32_t g = choose(i);
+      const bool done = idx_[i] >= len_[i];
+      const bool running = !done && left_[i] > 0;
+      const int32_t cur = done ? -1 : steps_[i * kMaxSteps + idx_[i]];
+      const bool switchable = !running || cur < kPlaces;
+      bool need = g >= 0 && (done || broken_[i]);
+      if (g >= 0 && !need && g != goal_[i] && switchable && sel_ != HospitalSelector::kFsm) {
+        // GOAP: a goal of higher priority; utility: a more valuable need.
+        need = true;
       }
-    }
+      if (need) {
+        broken_[i] = 0;
+        left_[i] = 0;
+        plan_one(i, g, r);
+      }
+      if (timing_) r.decision_cpu_ns += thread_cpu_ns() - c0;
+    });
     // Execute.
-    for (size_t i = 0; i < N; ++i) {
+    for (size_t i = 0; i < static_cast<size_t>(n_); ++i) {
       if (idx_[i] >= len_[i]) continue;
       const int32_t a = steps_[i * kMaxSteps + idx_[i]];
       if (left_[i] == 0) {
@@ -298,6 +289,21 @@ class Hospital {
         ++r.actions_done;
         ++idx_[i];
       }
+    }
+  }
+
+  // Decays every NPC's needs by one tick; calls decide(i) for the NPCs whose decision tick this
+  // is (every `decision_ticks` ticks, the NPCs spread over the phases).
+  template <class Decide>
+  void decay_and_decide(int64_t tick, HospitalRun& r, Decide&& decide) {
+    const auto dt = static_cast<float>(cfg_.dt);
+    const int32_t period = std::max(1, cfg_.decision_ticks);
+    const auto phase = static_cast<size_t>(tick % period);
+    for (size_t i = 0; i < static_cast<size_t>(n_); ++i) {
+      decay(i, dt);
+      if (i % static_cast<size_t>(period) != phase) continue;
+      ++r.decisions;
+      decide(i);
     }
   }
 
@@ -364,20 +370,15 @@ class Hospital {
 
   void step_agents(int64_t tick, HospitalRun& r) {
     const auto N = static_cast<size_t>(n_);
-    const auto dt = static_cast<float>(cfg_.dt);
-    const int32_t period = std::max(1, cfg_.decision_ticks);
-    const auto phase = static_cast<size_t>(tick % period);
-    for (size_t i = 0; i < N; ++i) {
-      decay(i, dt);
-      if (i % static_cast<size_t>(period) != phase) continue;
-      ++r.decisions;  // the NPC's sensors report (the runtime examines it if a belief changed)
+    decay_and_decide(tick, r, [&](size_t i) {
+      // The NPC's sensors report (the runtime examines it if a belief changed).
       const auto a = static_cast<agents::AgentId>(i);
       world_->set_fact(a, vAt, at_[i]);
       world_->set_fact(a, vPills, pills_[i]);
       world_->set_fact(a, vFood, food_[i]);
       for (int32_t l = 0; l < kLevels; ++l)
         if (relevant(role_[i], l)) world_->set_fact(a, vLevel0 + l, low(i, l) ? 0 : 1);
-    }
+    });
     const agents::UpdateStats s = world_->update(cfg_.dt, events_);
     r.plans += s.planned;
     r.cache_hits += s.cache_hits;
