@@ -8,7 +8,6 @@
 // Columns: file, instance, exact cost, then per planner its ns per plan and what it answered
 // ("opt": the exact optimum; "+k": k above it; "unsolv"; "-": no answer; "refused": not created).
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -21,30 +20,17 @@
 #include "topoplan/runtime/validate.h"
 #include "topoplan/tools/search.h"
 
+#include "bench_timing.h"
+
 namespace {
 
 using namespace topoplan;
-using Clock = std::chrono::steady_clock;
+using topoplan::bench::time_ns;
 
 struct Cell {
   double ns = -1;
   std::string what;
 };
-
-// Repeats `f` until `min_ms` have passed (at least 3 times); ns per call.
-template <class F>
-double time_ns(F&& f, double min_ms) {
-  f();  // warm
-  int64_t n = 0;
-  const auto start = Clock::now();
-  double ms = 0;
-  while (n < 3 || ms < min_ms) {
-    f();
-    ++n;
-    ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-  }
-  return ms * 1e6 / static_cast<double>(n);
-}
 
 std::string judge(const Domain& d, const Instance& inst, const PlanResult& ex, PlanStatus st,
                   const std::vector<ActionId>& plan, bool* wrong) {

@@ -16,7 +16,6 @@
 //
 // Usage: topoplan_bench_reach_scale [--min-ms N] > results.csv
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -30,10 +29,12 @@
 #include "topoplan/tools/families.h"
 #include "topoplan/tools/search.h"
 
+#include "bench_timing.h"
+
 namespace {
 
 using namespace topoplan;
-using Clock = std::chrono::steady_clock;
+using topoplan::bench::time_ns;
 
 Task travel(int32_t n, int32_t p, int32_t k) {
   DomainDef def;
@@ -127,20 +128,6 @@ Task level_with_rides(int32_t locations, uint64_t seed) {
     t.instances.push_back(std::move(inst));
   }
   return t;
-}
-
-template <class F>
-double time_ns(F&& f, double min_ms) {
-  f();
-  int64_t n = 0;
-  const auto start = Clock::now();
-  double ms = 0;
-  while (n < 3 || ms < min_ms) {
-    f();
-    ++n;
-    ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-  }
-  return ms * 1e6 / static_cast<double>(n);
 }
 
 }  // namespace
