@@ -318,11 +318,7 @@ TEST(FdMalformed, EveryCaseFailsAtTheRightLine) {
       c.line = 42;
       c.phrase = "two prevail conditions on variable 'var0'";
     }
-  EXPECT_GE(cases.size(), 40u);
-  for (const BadCase& c : cases) test::expect_error(c, parse_fd_sas, "bad.sas");
-  if (std::getenv("TOPOPLAN_PRINT_ERRORS"))
-    for (const BadCase& c : cases)
-      std::printf("%s\n", parse_fd_sas(c.text, "bad.sas").error().to_string().c_str());
+  test::expect_errors(cases, parse_fd_sas, "bad.sas", 40);
 }
 
 }  // namespace

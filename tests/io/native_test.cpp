@@ -302,11 +302,7 @@ std::vector<BadCase> native_cases() {
 
 TEST(NativeMalformed, EveryCaseFailsAtTheRightLine) {
   const auto cases = native_cases();
-  EXPECT_GE(cases.size(), 40u);
-  for (const BadCase& c : cases) test::expect_error(c, parse_native, "bad.toml");
-  if (std::getenv("TOPOPLAN_PRINT_ERRORS"))
-    for (const BadCase& c : cases)
-      std::printf("%s\n", parse_native(c.text, "bad.toml").error().to_string().c_str());
+  test::expect_errors(cases, parse_native, "bad.toml", 40);
 }
 
 TEST(NativeMalformed, BaseTextsAreValid) {
