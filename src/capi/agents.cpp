@@ -408,7 +408,8 @@ topoplan_status topoplan_agents_update(topoplan_agents* agents, double dt,
                                        topoplan_agent_event* events, int32_t capacity,
                                        topoplan_agents_stats* stats) {
   return guarded(nullptr, 0, [&]() -> topoplan_status {
-    if (agents == nullptr || capacity < 0 || (events == nullptr && capacity > 0) || !(dt >= 0))
+    if (agents == nullptr || capacity < 0 || (events == nullptr && capacity > 0) ||
+        !(dt >= limits::kAgentsUpdateDt.lo && dt <= limits::kAgentsUpdateDt.hi))
       return TOPOPLAN_INVALID_ARGUMENT;
     const UpdateStats s = agents->world.update(
         dt, std::span(reinterpret_cast<Event*>(events), static_cast<size_t>(capacity)));

@@ -212,8 +212,8 @@ typedef struct topoplan_agents_stats {
   int64_t replans[8]; /* by TOPOPLAN_REPLAN_* */
 } topoplan_agents_stats;
 
-/* One frame: `dt` seconds since the last; events into events[0, capacity) (the rest counted in
- * stats->events_dropped); stats may be NULL. */
+/* One frame: `dt` seconds since the last, in [0, 1e9] (else TOPOPLAN_INVALID_ARGUMENT); events
+ * into events[0, capacity) (the rest counted in stats->events_dropped); stats may be NULL. */
 TOPOPLAN_API topoplan_status topoplan_agents_update(topoplan_agents* agents, double dt,
                                                     topoplan_agent_event* events, int32_t capacity,
                                                     topoplan_agents_stats* stats);

@@ -135,6 +135,10 @@ inline constexpr LimitSpec kAgentsThreads{
 inline constexpr LimitSpec kAgentsActionFrames{
     "action_frames",       "", 1, 1 << 16, true, "frames a scripted action runs", "", "",
     "agents.action_frames"};
+// AgentWorld::update's dt (topoplan_agents_update, Python's AgentWorld.update): an infinite
+// time would make every drive with a rate NaN.
+inline constexpr LimitSpec kAgentsUpdateDt{"dt", "",    0,
+                                           1e9,  false, "seconds since the last update"};
 
 // Every entry, for documentation and the test that walks the doors.
 inline constexpr LimitSpec kAll[] = {kMaxExpansions,
@@ -164,7 +168,8 @@ inline constexpr LimitSpec kAll[] = {kMaxExpansions,
                                      kAgentsMaxPlanLength,
                                      kAgentsMinAgentsPerPart,
                                      kAgentsThreads,
-                                     kAgentsActionFrames};
+                                     kAgentsActionFrames,
+                                     kAgentsUpdateDt};
 // Simulation configs (ArenaConfig, HouseConfig, HospitalConfig, LoopConfig): what a scenario
 // file sets (`file`) and check() verifies. Ranges whose bound is another field (spawn_max >=
 // spawn_min, max_seconds >= dt, a spot inside the world) are checked after these.
