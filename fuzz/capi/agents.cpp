@@ -161,8 +161,8 @@ class AgentStep {
         int32_t id = -1;
         known(topoplan_agents_add_drive_list(
             agents_, entries.empty() && in_.ConsumeBool() ? nullptr : entries.data(),
-            in_.ConsumeIntegralInRange<int>(0, 7) == 0 ? count + 1 - 2 * (count % 2) : count,
-            real({0.0, 0.1}), &id, s_.error, sizeof s_.error));
+            in_.ConsumeIntegralInRange<int>(0, 7) == 0 ? count - 1 : count, real({0.0, 0.1}), &id,
+            s_.error, sizeof s_.error));
         break;
       }
       default:
