@@ -85,10 +85,10 @@ DomainDef apply_ambiance(const DomainDef& def, const ActionAnnotations& annotati
 }
 
 std::optional<Error> check(const CostModifier& m, std::string_view where) {
-  if (auto e = def_check::range(where, "start", m.start, 0.0, kMaxModifierSeconds)) return e;
-  if (auto e = def_check::range(where, "amount", m.amount, -kMaxModifierAmount, kMaxModifierAmount))
-    return e;
-  if (auto e = def_check::range(where, "duration", m.duration, 0.0, kMaxModifierSeconds)) return e;
+  const def_check::Limited fields[] = {{&limits::kAmbianceAmount, m.amount},
+                                       {&limits::kAmbianceDelay, m.start},
+                                       {&limits::kAmbianceDuration, m.duration}};
+  if (auto e = def_check::first_outside(where, fields)) return e;
   if (m.rate != Rate::kInstantaneous && m.rate != Rate::kLinear) {
     return Error{std::string(where) + ": 'rate' must be kInstantaneous or kLinear, found " +
                      std::to_string(static_cast<int>(m.rate)),

@@ -57,6 +57,8 @@ bool in_range(int32_t i, size_t n) {
 }  // namespace
 
 std::optional<Error> check(const AmbianceScenario& sc) {
+  for (const ActionDef& a : sc.domain.actions)
+    if (auto e = check_limit(limits::kAmbianceCost, a.cost, "action '" + a.name + "'")) return e;
   Result<Domain> domain = Domain::compile(sc.domain);
   if (!domain) return domain.error();
   const size_t num_actions = sc.domain.actions.size();
@@ -87,9 +89,10 @@ std::optional<Error> check(const AmbianceScenario& sc) {
   }
   for (const AmbianceNpcType& t : sc.types) {
     if (t.costs.size() != num_actions) return bad("type '" + t.name + "': one cost per action");
-    for (int64_t c : t.costs) {
-      if (c < 0 || c > kMaxCost) return bad("type '" + t.name + "': cost out of range");
-    }
+    for (size_t a = 0; a < num_actions; ++a)
+      if (auto e = check_limit(limits::kAmbianceCost, t.costs[a],
+                               "type '" + t.name + "' action '" + sc.domain.actions[a].name + "'"))
+        return e;
   }
   for (const AmbianceNpc& n : sc.npcs) {
     if (!in_range(n.type, sc.types.size())) return bad("npc '" + n.name + "': no such type");
@@ -104,9 +107,8 @@ std::optional<Error> check(const AmbianceScenario& sc) {
     if (auto e = check(m)) return e;
   }
   constexpr std::string_view kWhere = "AmbianceScenario";
-  if (auto e = def_check::range(kWhere, "action_time", sc.action_time, 0.0, kMaxModifierSeconds))
-    return e;
-  return def_check::range(kWhere, "max_steps", int64_t{sc.max_steps}, 1, kMaxAmbianceSteps);
+  if (auto e = check_limit(limits::kAmbianceActionTime, sc.action_time, kWhere)) return e;
+  return check_limit(limits::kAmbianceMaxSteps, int64_t{sc.max_steps}, kWhere);
 }
 
 AmbianceRun run_ambiance(const AmbianceScenario& sc, bool with_ambiance) {

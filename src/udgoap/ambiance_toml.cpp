@@ -21,11 +21,31 @@ class AmbianceReader : detail::TableReader {
   Result<AmbianceScenario> read(std::string_view text);
 
  private:
-  bool cost_of(const toml::node& n, const std::string& where, int64_t& out) {
+  // An integer field on the limits table: refused in the table's words (a value of another
+  // TOML type is named by its type).
+  bool integer_of(const toml::node& n, const LimitSpec& spec, const std::string& where,
+                  int64_t& out) {
     const auto v = n.value<int64_t>();
-    if (!n.is_integer() || !v || *v < 0 || *v > kMaxCost)
-      return fail(line_of(n), "cost of " + where + " must be an integer in [0, 2^40]");
+    if (!n.is_integer() || !v) {
+      std::string message = limit_message(spec, 0.0);
+      message.replace(message.rfind("found ") + 6, std::string::npos, toml_detail::type_name(n));
+      return fail(line_of(n), where + ": " + message);
+    }
+    if (auto e = check_limit(spec, *v, where)) return fail(line_of(n), e->message);
     out = *v;
+    return true;
+  }
+
+  bool cost_of(const toml::node& n, const std::string& where, int64_t& out) {
+    return integer_of(n, limits::kAmbianceCost, "cost of " + where, out);
+  }
+
+  // A number on the limits table, when given (NaN and the infinities are out of every range).
+  bool limited(const toml::table& t, const LimitSpec& spec, const std::string& where, double& out) {
+    if (!number_of(t, spec.name, where, out, false)) return false;
+    const toml::node* n = t.get(spec.name);
+    if (n == nullptr) return true;
+    if (auto e = check_limit(spec, out, where)) return fail(line_of(*n), e->message);
     return true;
   }
 
@@ -141,14 +161,9 @@ class AmbianceReader : detail::TableReader {
     if (!m) return fail(line_of(*n), w + " must be a table");
     if (!check_keys(*m, {"amount", "rate", "delay", "duration", "annotations"}, w)) return false;
     if (!m->get("amount")) return fail_missing(line_of(*m), w, "amount");
-    if (!number_in(*m, "amount", w, -kMaxModifierAmount, kMaxModifierAmount, out.amount) ||
-        !number_of(*m, "delay", w, out.start) || !number_of(*m, "duration", w, out.duration))
-      return false;
-    if (out.start < 0.0) return fail(line_of(*m->get("delay")), w + ": 'delay' must be >= 0");
-    if (out.duration < 0.0)
-      return fail(line_of(*m->get("duration")), w + ": 'duration' must be >= 0");
-    if (!number_in(*m, "delay", w, 0.0, kMaxModifierSeconds, out.start) ||
-        !number_in(*m, "duration", w, 0.0, kMaxModifierSeconds, out.duration))
+    if (!limited(*m, limits::kAmbianceAmount, w, out.amount) ||
+        !limited(*m, limits::kAmbianceDelay, w, out.start) ||
+        !limited(*m, limits::kAmbianceDuration, w, out.duration))
       return false;
     std::string rate = "instantaneous";
     if (!string_of(*m, "rate", w, false, rate)) return false;
@@ -190,18 +205,12 @@ bool AmbianceReader::read_scenario(const toml::table& root) {
   if (!t) return fail(line_of(*n), "'scenario' must be a table [scenario]");
   if (!check_keys(*t, {"name", "action_time", "max_steps"}, "[scenario]") ||
       !string_of(*t, "name", "[scenario]", false, sc_.name) ||
-      !number_of(*t, "action_time", "[scenario]", sc_.action_time))
-    return false;
-  if (sc_.action_time < 0.0)
-    return fail(line_of(*t->get("action_time")), "'action_time' must be >= 0");
-  if (!number_in(*t, "action_time", "[scenario]", 0.0, kMaxModifierSeconds, sc_.action_time))
+      !limited(*t, limits::kAmbianceActionTime, "[scenario]", sc_.action_time))
     return false;
   if (const toml::node* m = t->get("max_steps")) {
-    const auto v = m->value<int64_t>();
-    if (!m->is_integer() || !v || *v < 1 || *v > kMaxAmbianceSteps)
-      return fail(line_of(*m), "'max_steps' must be an integer in [1, " +
-                                   std::to_string(kMaxAmbianceSteps) + "]");
-    sc_.max_steps = static_cast<int32_t>(*v);
+    int64_t v = 0;
+    if (!integer_of(*m, limits::kAmbianceMaxSteps, "[scenario]", v)) return false;
+    sc_.max_steps = static_cast<int32_t>(v);
   }
   return true;
 }

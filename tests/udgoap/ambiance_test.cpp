@@ -3,10 +3,13 @@
 // scenario files and planned with GOAP A* on the costs the ambiance gives, every plan validated.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "topoplan/runtime/limits.h"
 #include "topoplan/udgoap/ambiance.h"
 #include "topoplan/udgoap/ambiance_scenario.h"
 
@@ -277,40 +280,45 @@ TEST(AmbianceScenarioFile, ModifierNumbersAreCheckedWithTheirLine) {
   };
   EXPECT_EQ(booster("amount = 10, rate = \"linear\", duration = 2"), "ok");
   EXPECT_EQ(booster("amount = -1e12"), "ok");
-  // Unchanged messages.
+  // Type errors in the reader's words, ranges in the limits table's.
   EXPECT_EQ(booster("rate = \"linear\""),
             "bad.toml:18: 'booster' of modifier 'm' is missing the key 'amount'");
   EXPECT_EQ(booster("amount = 1, delay = -1"),
-            "bad.toml:18: 'booster' of modifier 'm': 'delay' must be >= 0");
+            "bad.toml:18: 'booster' of modifier 'm': 'delay' (seconds before a modifier starts) "
+            "must be a number in [0, 1e+09], found -1");
   EXPECT_EQ(booster("amount = 1, duration = -1"),
-            "bad.toml:18: 'booster' of modifier 'm': 'duration' must be >= 0");
+            "bad.toml:18: 'booster' of modifier 'm': 'duration' (seconds a modifier lasts) must be "
+            "a number in [0, 1e+09], found -1");
   EXPECT_EQ(booster("amount = 1, rate = \"linear\""),
             "bad.toml:18: 'booster' of modifier 'm': a linear rate needs duration > 0");
   EXPECT_EQ(booster("amount = nan"),
-            "bad.toml:18: 'amount' of 'booster' of modifier 'm' must be finite");
+            "bad.toml:18: 'booster' of modifier 'm': 'amount' (cost a modifier adds) must be a "
+            "number in [-1e+12, 1e+12], found nan");
   EXPECT_EQ(booster("amount = \"x\""),
             "bad.toml:18: 'amount' of 'booster' of modifier 'm' must be a number, found a string");
   // Ranges (unchecked, a 1e19 amount would overflow the cost to 0; 1e300 s of delay would never
   // start).
-  EXPECT_EQ(
-      booster("amount = 1e19"),
-      "bad.toml:18: 'booster' of modifier 'm': 'amount' must be in [-1e+12, 1e+12], found 1e+19");
-  EXPECT_EQ(
-      booster("amount = -2e12"),
-      "bad.toml:18: 'booster' of modifier 'm': 'amount' must be in [-1e+12, 1e+12], found -2e+12");
+  EXPECT_EQ(booster("amount = 1e19"),
+            "bad.toml:18: 'booster' of modifier 'm': 'amount' (cost a modifier adds) must be a "
+            "number in [-1e+12, 1e+12], found 1e+19");
+  EXPECT_EQ(booster("amount = -2e12"),
+            "bad.toml:18: 'booster' of modifier 'm': 'amount' (cost a modifier adds) must be a "
+            "number in [-1e+12, 1e+12], found -2e+12");
   EXPECT_EQ(booster("amount = 1, delay = 1e300"),
-            "bad.toml:18: 'booster' of modifier 'm': 'delay' must be in [0, 1e+09], found 1e+300");
-  EXPECT_EQ(
-      booster("amount = 1, rate = \"linear\", duration = 2e9"),
-      "bad.toml:18: 'booster' of modifier 'm': 'duration' must be in [0, 1e+09], found 2e+09");
-  EXPECT_EQ(
-      error(head + "booster = { amount = 1, annotations = [\"x\"] }\n"
-                   "dampener = { amount = 1e13 }\n"),
-      "bad.toml:19: 'dampener' of modifier 'm': 'amount' must be in [-1e+12, 1e+12], found 1e+13");
+            "bad.toml:18: 'booster' of modifier 'm': 'delay' (seconds before a modifier starts) "
+            "must be a number in [0, 1e+09], found 1e+300");
+  EXPECT_EQ(booster("amount = 1, rate = \"linear\", duration = 2e9"),
+            "bad.toml:18: 'booster' of modifier 'm': 'duration' (seconds a modifier lasts) must be "
+            "a number in [0, 1e+09], found 2e+09");
+  EXPECT_EQ(error(head + "booster = { amount = 1, annotations = [\"x\"] }\n"
+                         "dampener = { amount = 1e13 }\n"),
+            "bad.toml:19: 'dampener' of modifier 'm': 'amount' (cost a modifier adds) must be a "
+            "number in [-1e+12, 1e+12], found 1e+13");
   std::string slow = head + "booster = { amount = 1, annotations = [\"x\"] }\n";
   slow.replace(slow.find("action_time = 1"), 15, "action_time = 1e10");
   EXPECT_EQ(error(slow),
-            "bad.toml:2: [scenario]: 'action_time' must be in [0, 1e+09], found 1e+10");
+            "bad.toml:2: [scenario]: 'action_time' (seconds per executed action) must be a number "
+            "in [0, 1e+09], found 1e+10");
 }
 
 // check() holds a scenario built in code to the files' ranges: every numeric field of the
@@ -325,17 +333,23 @@ TEST(AmbianceCheck, EveryNumericFieldOutOfRangeIsAnError) {
     void (*set)(AmbianceScenario&, double, double);
   };
   const Case cases[] = {
-      {"modifier 'library_hush' booster: 'amount' must be in [-1e+12, 1e+12], found nan",
+      {"modifier 'library_hush' booster: 'amount' (cost a modifier adds) must be a number in "
+       "[-1e+12, 1e+12], found nan",
        [](AmbianceScenario& s, double n, double) { s.modifiers[0].booster.amount = n; }},
-      {"modifier 'library_hush' booster: 'amount' must be in [-1e+12, 1e+12], found 1e+19",
+      {"modifier 'library_hush' booster: 'amount' (cost a modifier adds) must be a number in "
+       "[-1e+12, 1e+12], found 1e+19",
        [](AmbianceScenario& s, double, double) { s.modifiers[0].booster.amount = 1e19; }},
-      {"modifier 'library_hush' booster: 'amount' must be in [-1e+12, 1e+12], found -inf",
+      {"modifier 'library_hush' booster: 'amount' (cost a modifier adds) must be a number in "
+       "[-1e+12, 1e+12], found -inf",
        [](AmbianceScenario& s, double, double i) { s.modifiers[0].booster.amount = -i; }},
-      {"modifier 'library_hush' booster: 'start' must be in [0, 1e+09], found -1",
+      {"modifier 'library_hush' booster: 'delay' (seconds before a modifier starts) must be a "
+       "number in [0, 1e+09], found -1",
        [](AmbianceScenario& s, double, double) { s.modifiers[0].booster.start = -1; }},
-      {"modifier 'library_hush' booster: 'start' must be in [0, 1e+09], found nan",
+      {"modifier 'library_hush' booster: 'delay' (seconds before a modifier starts) must be a "
+       "number in [0, 1e+09], found nan",
        [](AmbianceScenario& s, double n, double) { s.modifiers[0].booster.start = n; }},
-      {"modifier 'library_hush' booster: 'duration' must be in [0, 1e+09], found inf",
+      {"modifier 'library_hush' booster: 'duration' (seconds a modifier lasts) must be a number in "
+       "[0, 1e+09], found inf",
        [](AmbianceScenario& s, double, double i) { s.modifiers[0].booster.duration = i; }},
       {"modifier 'library_hush' booster: a linear rate needs 'duration' > 0",
        [](AmbianceScenario& s, double, double) { s.modifiers[0].booster.rate = Rate::kLinear; }},
@@ -345,18 +359,23 @@ TEST(AmbianceCheck, EveryNumericFieldOutOfRangeIsAnError) {
        }},
       {"modifier 'library_hush' booster: 'annotations' must not be empty",
        [](AmbianceScenario& s, double, double) { s.modifiers[0].booster.annotations.clear(); }},
-      {"modifier 'library_hush' dampener: 'amount' must be in [-1e+12, 1e+12], found nan",
+      {"modifier 'library_hush' dampener: 'amount' (cost a modifier adds) must be a number in "
+       "[-1e+12, 1e+12], found nan",
        [](AmbianceScenario& s, double n, double) {
          s.modifiers[0].has_dampener = true;
          s.modifiers[0].dampener.amount = n;
        }},
-      {"AmbianceScenario: 'action_time' must be in [0, 1e+09], found nan",
+      {"AmbianceScenario: 'action_time' (seconds per executed action) must be a number in [0, "
+       "1e+09], found nan",
        [](AmbianceScenario& s, double n, double) { s.action_time = n; }},
-      {"AmbianceScenario: 'action_time' must be in [0, 1e+09], found inf",
+      {"AmbianceScenario: 'action_time' (seconds per executed action) must be a number in [0, "
+       "1e+09], found inf",
        [](AmbianceScenario& s, double, double i) { s.action_time = i; }},
-      {"AmbianceScenario: 'max_steps' must be in [1, 1000000], found 0",
+      {"AmbianceScenario: 'max_steps' (decisions per NPC) must be an integer in [1, 1000000], "
+       "found 0",
        [](AmbianceScenario& s, double, double) { s.max_steps = 0; }},
-      {"AmbianceScenario: 'max_steps' must be in [1, 1000000], found 2000000000",
+      {"AmbianceScenario: 'max_steps' (decisions per NPC) must be an integer in [1, 1000000], "
+       "found 2000000000",
        [](AmbianceScenario& s, double, double) { s.max_steps = 2'000'000'000; }},
   };
   for (const Case& c : cases) {
@@ -386,6 +405,84 @@ TEST(Ambiance, CostsWithoutADomainCopyEqualApplyAmbiance) {
     ambiance_costs(base, annotations, npc, t, out);
     const DomainDef costed = apply_ambiance(def, annotations, npc, t);
     for (size_t a = 0; a < 3; ++a) EXPECT_EQ(out[a], costed.actions[a].cost) << t << " " << a;
+  }
+}
+
+// The limits table's ambiance rows (limits::kAmbianceAll), at both doors: a scenario file with
+// the value out of range fails at the value's line, and check() on a scenario built in code with
+// the same value fails, both with the table's words (limit_message) for that value.
+TEST(AmbianceLimits, TheFileAndCheckRefuseEachRowInTheTablesWords) {
+  struct Case {
+    const LimitSpec* spec;
+    std::string text;  // the value as the file writes it
+    double value;
+    int line;  // of the value in the file
+    void (*set)(AmbianceScenario&, double);
+  };
+  const auto cost = [](AmbianceScenario& s, double v) {
+    s.domain.actions[0].cost = static_cast<int64_t>(v);
+  };
+  const auto action_time = [](AmbianceScenario& s, double v) { s.action_time = v; };
+  const auto max_steps = [](AmbianceScenario& s, double v) {
+    s.max_steps = static_cast<int32_t>(v);
+  };
+  const auto delay = [](AmbianceScenario& s, double v) { s.modifiers[0].booster.start = v; };
+  const auto duration = [](AmbianceScenario& s, double v) { s.modifiers[0].booster.duration = v; };
+  const auto amount = [](AmbianceScenario& s, double v) { s.modifiers[0].booster.amount = v; };
+  const Case cases[] = {
+      {&limits::kAmbianceCost, "-1", -1, 9, cost},
+      {&limits::kAmbianceCost, "1099511627777", 1099511627777.0, 9, cost},
+      {&limits::kAmbianceActionTime, "-1", -1, 2, action_time},
+      {&limits::kAmbianceActionTime, "1e10", 1e10, 2, action_time},
+      {&limits::kAmbianceMaxSteps, "0", 0, 2, max_steps},
+      {&limits::kAmbianceMaxSteps, "1000001", 1000001, 2, max_steps},
+      {&limits::kAmbianceDelay, "-1", -1, 13, delay},
+      {&limits::kAmbianceDelay, "inf", std::numeric_limits<double>::infinity(), 13, delay},
+      {&limits::kAmbianceDuration, "-0.5", -0.5, 13, duration},
+      {&limits::kAmbianceDuration, "2e9", 2e9, 13, duration},
+      {&limits::kAmbianceAmount, "-2e12", -2e12, 13, amount},
+      {&limits::kAmbianceAmount, "nan", std::numeric_limits<double>::quiet_NaN(), 13, amount},
+  };
+  size_t rows_seen = 0;
+  for (const LimitSpec& row : limits::kAmbianceAll)
+    for (const Case& c : cases) rows_seen += c.spec->name == row.name ? 1 : 0;
+  EXPECT_EQ(rows_seen, std::size(cases));  // every case is a row; every row has cases below
+  for (const LimitSpec& row : limits::kAmbianceAll) {
+    const std::string_view key = row.name;
+    EXPECT_TRUE(std::any_of(std::begin(cases), std::end(cases), [&](const Case& c) {
+      return c.spec->name == key;
+    })) << key;
+  }
+  for (const Case& c : cases) {
+    const std::string key(c.spec->name);
+    const std::string set = key + " = " + c.text;
+    const bool scenario = c.line == 2, action = c.line == 9;
+    const std::string modifier = key == "amount" ? set : "amount = 1, " + set;
+    const std::string text =
+        "[scenario]\n" + (scenario ? set : "name = \"s\"") + "\n" +                      // 1-2
+        "[[variable]]\nname = \"side\"\nvalues = [\"near\", \"far\"]\n" +                // 3-5
+        "[[action]]\nname = \"walk\"\neffects = [{ var = \"side\", to = \"far\" }]\n" +  // 6-8
+        (action ? set : "annotations = [\"x\"]") + "\n" +                                // 9
+        "[[modifier]]\nname = \"m\"\n" +                                                 // 10-11
+        "dampener = { amount = 0 }\n" +                                                  // 12
+        "booster = { " + (scenario || action ? "amount = 1" : modifier) +
+        ", annotations = [\"x\"] }\n" +  // 13
+        "[[npc_type]]\nname = \"t\"\n[[npc]]\nname = \"n\"\ntype = \"t\"\n"
+        "init = { side = \"near\" }\ngoal = { side = \"far\" }\n";
+    const std::string words = limit_message(*c.spec, c.value);
+    Result<AmbianceScenario> file = parse_ambiance_scenario(text, "bad.toml");
+    ASSERT_FALSE(file.ok()) << set;
+    const std::string found = file.error().to_string();
+    EXPECT_EQ(found.rfind("bad.toml:" + std::to_string(c.line) + ": ", 0), 0u) << found;
+    EXPECT_NE(found.find(": " + words), std::string::npos) << found << "\n" << words;
+    AmbianceScenario s = load("library");
+    c.set(s, c.value);
+    const auto e = check(s);
+    ASSERT_TRUE(e.has_value()) << set;
+    EXPECT_TRUE(e->message.size() >= words.size() &&
+                e->message.compare(e->message.size() - words.size(), words.size(), words) == 0)
+        << e->message << "\n"
+        << words;
   }
 }
 

@@ -506,6 +506,26 @@ inline constexpr LimitSpec kSimAll[] = {kSimDt,
                                         kHospitalCrowdSeconds,
                                         kHospitalCrowdNpcs,
                                         kHospitalThreads};
+// Smart ambiance scenarios (AmbianceScenario, CostModifier, AmbianceNpcType; the ambiance file's
+// keys, `topoplan ambiance`): check() and the file reader refuse a value with the same words.
+// A modifier's start is the file's `delay` (a template's start is relative to its trigger).
+inline constexpr LimitSpec kAmbianceCost{
+    "cost", "", 0, 1099511627776.0, true, "cost of an action", "", "", "action.cost"};
+inline constexpr LimitSpec kAmbianceActionTime{
+    "action_time",         "", 0, 1e9, false, "seconds per executed action", "", "",
+    "scenario.action_time"};
+inline constexpr LimitSpec kAmbianceMaxSteps{
+    "max_steps", "", 1, 1e6, true, "decisions per NPC", "", "", "scenario.max_steps"};
+inline constexpr LimitSpec kAmbianceDelay{"delay", "",    0,
+                                          1e9,     false, "seconds before a modifier starts",
+                                          "",      "",    "modifier.booster.delay"};
+inline constexpr LimitSpec kAmbianceDuration{
+    "duration", "", 0, 1e9, false, "seconds a modifier lasts", "", "", "modifier.booster.duration"};
+inline constexpr LimitSpec kAmbianceAmount{
+    "amount", "", -1e12, 1e12, false, "cost a modifier adds", "", "", "modifier.booster.amount"};
+// Every ambiance entry, for the test that walks the file reader and check().
+inline constexpr LimitSpec kAmbianceAll[] = {kAmbianceCost,  kAmbianceActionTime, kAmbianceMaxSteps,
+                                             kAmbianceDelay, kAmbianceDuration,   kAmbianceAmount};
 }  // namespace limits
 
 // "'name' (words) must be an integer in [lo, hi], found v" (reals: "must be a number in") — the
