@@ -34,6 +34,12 @@ sed 's/^name = "watched"$/name = "watched"\nbogus = 1/' "$dir/ambiance-spy.toml"
 [[ $rc == 33 ]] || fail "bad file: exit $rc"
 grep -q "bad.toml:[0-9]*: unknown key 'bogus' in \[\[modifier\]\]" "$tmp/err" ||
   fail "bad file: message $(cat "$tmp/err")"
+# A number out of range: the limits table's words (limits::kAmbianceActionTime), at its line.
+sed 's/^action_time = 1.0$/action_time = -2/' "$dir/ambiance-spy.toml" >"$tmp/slow.toml"
+"$bin" ambiance "$tmp/slow.toml" >/dev/null 2>"$tmp/err"; rc=$?
+[[ $rc == 33 ]] || fail "action_time -2: exit $rc"
+grep -qF "slow.toml:12: [scenario]: 'action_time' (seconds per executed action) must be a number in [0, 1e+09], found -2" \
+  "$tmp/err" || fail "action_time -2: message $(cat "$tmp/err")"
 "$bin" ambiance "$tmp/missing.toml" >/dev/null 2>&1; rc=$?
 [[ $rc == 33 ]] || fail "missing file: exit $rc"
 "$bin" ambiance >/dev/null 2>&1; rc=$?
