@@ -10,8 +10,7 @@
 
 int main(void) {
   char error[256];
-  topoplan_task* task = NULL;
-  topoplan_crowd_planner* planner = NULL;
+  village v;
   topoplan_agents* agents = NULL;
   topoplan_agents_def def;
   topoplan_agent_event events[16];
@@ -19,19 +18,13 @@ int main(void) {
   int32_t hunger = -1, villager = -1;
   const double bad[] = {INFINITY, -INFINITY, NAN, -1.0, 1e9 * 1.5, 1e300};
   size_t k;
-  double v;
+  double d;
 
-  CHECK_STATUS(topoplan_task_parse(kVillage, sizeof kVillage - 1, TOPOPLAN_FORMAT_NATIVE,
-                                   "village.toml", &task, error, sizeof error),
-               TOPOPLAN_OK);
-  CHECK_STATUS(topoplan_crowd_planner_create(task, &planner, error, sizeof error), TOPOPLAN_OK);
+  if (!village_open(&v)) return 1;
   topoplan_agents_def_default(&def);
   def.capacity = 2;
-  CHECK_STATUS(topoplan_agents_create(planner, &def, &agents, error, sizeof error), TOPOPLAN_OK);
-  if (agents == NULL) {
-    fprintf(stderr, "%s\n", error);
-    return 1;
-  }
+  agents = village_world(v.planner, &def);
+  if (agents == NULL) return 1;
   CHECK_STATUS(
       topoplan_agents_add_drive(agents, "hunger", 0, 100, -1, 50, &hunger, error, sizeof error),
       TOPOPLAN_OK);
@@ -42,8 +35,8 @@ int main(void) {
   for (k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
     CHECK_STATUS(topoplan_agents_update(agents, bad[k], events, 16, NULL),
                  TOPOPLAN_INVALID_ARGUMENT);
-    v = topoplan_agents_drive(agents, villager, hunger);
-    CHECK(isfinite(v) && v == 49.5);
+    d = topoplan_agents_drive(agents, villager, hunger);
+    CHECK(isfinite(d) && d == 49.5);
   }
   /* The largest dt is a frame like any other: the drive meets its floor. */
   CHECK_STATUS(topoplan_agents_update(agents, 1e9, events, 16, NULL), TOPOPLAN_OK);
@@ -52,8 +45,6 @@ int main(void) {
   CHECK(topoplan_agents_drive(agents, villager, hunger) == 0.0);
 
   topoplan_agents_free(agents);
-  topoplan_crowd_planner_free(planner);
-  topoplan_task_free(task);
-  printf("%d checks, %d failures\n", checks, failures);
-  return failures == 0 ? 0 : 1;
+  village_close(&v);
+  return checks_done();
 }
