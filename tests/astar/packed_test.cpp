@@ -12,6 +12,7 @@
 
 #include "random_domains.h"
 #include "random_tasks.h"
+#include "source_path.h"
 #include "topoplan/io/formats.h"
 #include "topoplan/runtime/astar.h"
 #include "topoplan/runtime/compiled.h"
@@ -88,7 +89,7 @@ TEST(AStarOneWord, EveryRealDomainInstanceAndRandomTasksOfThem) {
   Tally tally;
   int32_t files = 0;
   for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(TOPOPLAN_SOURCE_DIR) + "/domains/real")) {
+       std::filesystem::directory_iterator(testing::source_path("domains/real"))) {
     if (entry.path().extension() != ".toml") continue;
     Result<Task> task = load_task(entry.path().string());
     ASSERT_TRUE(task.ok()) << entry.path() << ": " << task.error().to_string();

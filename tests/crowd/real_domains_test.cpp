@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "crowd_support.h"
+#include "source_path.h"
 #include "topoplan/io/formats.h"
 #include "topoplan/tools/search.h"
 
@@ -21,7 +22,7 @@ namespace {
 std::vector<std::string> real_domain_files() {
   std::vector<std::string> files;
   for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(TOPOPLAN_SOURCE_DIR) + "/domains/real"))
+       std::filesystem::directory_iterator(testing::source_path("domains/real")))
     if (entry.path().extension() == ".toml") files.push_back(entry.path().string());
   std::sort(files.begin(), files.end());
   return files;
@@ -172,8 +173,7 @@ INSTANTIATE_TEST_SUITE_P(Goals, RealDomainCrowd, ::testing::Values(false, true),
 // A class ℙ takes only part of, without a chain: what ℙ does not solve there is "no plan" —
 // never "unsolvable", since ℙ's failures on part of the actions prove nothing.
 TEST(RealDomainCrowd, PartWithoutChainIsNoPlanNotUnsolvable) {
-  Result<Task> task =
-      load_task(std::string(TOPOPLAN_SOURCE_DIR) + "/domains/real/gpgoap-soldier.toml");
+  Result<Task> task = load_task(testing::source_path("domains/real/gpgoap-soldier.toml"));
   ASSERT_TRUE(task.ok());
   const CrowdPlanner planner = CrowdPlanner::create(task->domain).value();
   bool any_part = false;

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "source_path.h"
 #include "topoplan/io/formats.h"
 #include "topoplan/runtime/analysis.h"
 #include "topoplan/runtime/validate.h"
@@ -167,7 +168,7 @@ TEST(FamilyFiles, MatchTheGenerators) {
       {"oneprv-5-m10.toml", oneprv_5(10)},
   };
   for (const auto& [name, expected] : files) {
-    const std::string path = std::string(TOPOPLAN_SOURCE_DIR) + "/domains/" + name;
+    const std::string path = testing::source_path("domains/") + name;
     auto loaded = load_task(path);
     ASSERT_TRUE(loaded.ok()) << loaded.error().to_string();
     EXPECT_EQ(loaded->domain.to_def(), expected.domain.to_def()) << name;

@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "source_path.h"
 #include "topoplan/io/formats.h"
 #include "topoplan/runtime/validate.h"
 #include "topoplan/tools/search.h"
@@ -21,7 +22,7 @@ struct Expect {
 };
 
 void check_level(const std::string& file, const std::map<std::string, Expect>& expected) {
-  Result<Task> task = load_task(std::string(TOPOPLAN_SOURCE_DIR) + "/domains/goap/" + file);
+  Result<Task> task = load_task(testing::source_path("domains/goap/") + file);
   ASSERT_TRUE(task.ok()) << task.error().to_string();
   ASSERT_EQ(task->instances.size(), expected.size()) << file;
   const PlannerInfo* automatic = find_planner("auto");

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "source_path.h"
 #include "test_util.h"
 #include "topoplan/io/formats.h"
 
@@ -318,7 +319,7 @@ TEST(LoadTask, ErrorsForMissingFilesAndDirectories) {
   auto missing = load_task("/nonexistent/dir/x.toml");
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().file, "/nonexistent/dir/x.toml");
-  auto dir = load_task(std::string(TOPOPLAN_SOURCE_DIR) + "/domains");
+  auto dir = load_task(testing::source_path("domains"));
   ASSERT_FALSE(dir.ok());
   EXPECT_NE(dir.error().message.find("directory"), std::string::npos);
 }

@@ -10,12 +10,13 @@
 
 #include <gtest/gtest.h>
 
+#include "source_path.h"
 #include "topoplan/io/formats.h"
 
 namespace topoplan::test {
 
 inline std::string domain_path(const std::string& file) {
-  return std::string(TOPOPLAN_SOURCE_DIR) + "/domains/" + file;
+  return testing::source_path("domains/") + file;
 }
 
 inline std::string read_text(const std::string& path) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "source_path.h"
 #include "topoplan/io/formats.h"
 #include "topoplan/runtime/analysis.h"
 #include "topoplan/runtime/topo.h"
@@ -21,7 +22,7 @@ namespace {
 class Section6 : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(Section6, EveryClassIsC2StarAndEveryRoutineAgreesWithTheExactSearch) {
-  const std::string path = std::string(TOPOPLAN_SOURCE_DIR) + "/domains/" + GetParam();
+  const std::string path = testing::source_path("domains/") + GetParam();
   Result<Task> task = load_task(path);
   ASSERT_TRUE(task.ok()) << task.error().to_string();
   const Domain& d = task->domain;

@@ -23,6 +23,7 @@
 
 #include "env.h"
 #include "random_domains.h"
+#include "source_path.h"
 #include "topoplan/io/formats.h"
 #include "topoplan/runtime/planner.h"
 #include "topoplan/runtime/reform.h"
@@ -152,7 +153,7 @@ void check(const Domain& d, const Instance& inst, Figures& f, const std::string&
 }
 
 TEST(Reach, CorpusInstancesAndRandomPairs) {
-  const std::filesystem::path dir = std::filesystem::path(TOPOPLAN_SOURCE_DIR) / "domains/real";
+  const std::filesystem::path dir = testing::source_path("domains/real");
   Figures given, pairs;
   int32_t files = 0;
   testing::Rng rng(20261127);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "source_path.h"
 #include "topoplan/runtime/limits.h"
 
 #include "topoplan/sim/arena.h"
@@ -20,8 +21,7 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 ArenaConfig arena_config() {
-  Result<SimScenario> r =
-      load_sim_scenario(std::string(TOPOPLAN_SOURCE_DIR) + "/domains/sim/arena.toml");
+  Result<SimScenario> r = load_sim_scenario(testing::source_path("domains/sim/arena.toml"));
   EXPECT_TRUE(r.ok()) << (r ? "" : r.error().to_string());
   return r ? r->arena : ArenaConfig{};
 }
@@ -72,8 +72,7 @@ TEST(ArenaConfigCheck, FileConfigPassesAndEachFamilyIsChecked) {
 }
 
 TEST(HouseConfigCheck, FileConfigPassesAndEachFamilyIsChecked) {
-  Result<SimScenario> r =
-      load_sim_scenario(std::string(TOPOPLAN_SOURCE_DIR) + "/domains/sim/sims-house.toml");
+  Result<SimScenario> r = load_sim_scenario(testing::source_path("domains/sim/sims-house.toml"));
   ASSERT_TRUE(r.ok()) << r.error().to_string();
   const HouseConfig ok = r->house;
   EXPECT_FALSE(check(ok).has_value()) << check(ok)->message;
@@ -106,8 +105,7 @@ TEST(HouseConfigCheck, FileConfigPassesAndEachFamilyIsChecked) {
 }
 
 TEST(HospitalConfigCheck, FileConfigPassesAndEachFamilyIsChecked) {
-  Result<SimScenario> r =
-      load_sim_scenario(std::string(TOPOPLAN_SOURCE_DIR) + "/domains/sim/hospital.toml");
+  Result<SimScenario> r = load_sim_scenario(testing::source_path("domains/sim/hospital.toml"));
   ASSERT_TRUE(r.ok()) << r.error().to_string();
   const HospitalConfig ok = r->hospital;
   EXPECT_FALSE(check(ok).has_value()) << check(ok)->message;

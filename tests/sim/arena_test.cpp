@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "scenarios.h"
+#include "source_path.h"
 #include "topoplan/sim/arena.h"
 #include "topoplan/sim/scenario.h"
 
@@ -103,7 +104,7 @@ TEST(Arena, BackwardGoapPlansAndEpisodesEnd) {
 }
 
 TEST(Arena, GoapPlannerKeyIsReadAndChecked) {
-  const std::string dir = std::string(TOPOPLAN_SOURCE_DIR) + "/domains/sim";
+  const std::string dir = testing::source_path("domains/sim");
   std::string text;
   {
     Result<SimScenario> r = load_sim_scenario(dir + "/arena.toml");

@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "source_path.h"
 #include "topoplan/sim/scenario.h"
 
 namespace topoplan::testing {
@@ -17,7 +18,7 @@ inline const sim::SimScenario& shipped_scenario(const std::string& file) {
   auto it = loaded.find(file);
   if (it == loaded.end()) {
     Result<sim::SimScenario> r =
-        sim::load_sim_scenario(std::string(TOPOPLAN_SOURCE_DIR) + "/domains/sim/" + file);
+        sim::load_sim_scenario(testing::source_path("domains/sim/") + file);
     EXPECT_TRUE(r.ok()) << (r ? "" : r.error().to_string());
     it = loaded.emplace(file, std::move(r.value())).first;
   }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "source_path.h"
 #include "topoplan/runtime/limits.h"
 #include "topoplan/udgoap/ambiance.h"
 #include "topoplan/udgoap/ambiance_scenario.h"
@@ -92,8 +93,8 @@ TEST(Ambiance, HugeAmountsSaturateTheCost) {
 // The demonstrations, loaded from domains/udgoap/ambiance-*.toml and played with and without
 // ambiance, as the thesis plays them. Every decision's plan was checked by the validator.
 AmbianceScenario load(const std::string& name) {
-  Result<AmbianceScenario> sc = load_ambiance_scenario(
-      std::string(TOPOPLAN_SOURCE_DIR) + "/domains/udgoap/ambiance-" + name + ".toml");
+  Result<AmbianceScenario> sc =
+      load_ambiance_scenario(testing::source_path("domains/udgoap/ambiance-") + name + ".toml");
   EXPECT_TRUE(sc.ok()) << (sc.ok() ? "" : sc.error().to_string());
   return sc.ok() ? std::move(sc).value() : AmbianceScenario{};
 }

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "source_path.h"
 #include "topoplan/tools/families.h"
 #include "topoplan/udgoap/goal_selection.h"
 #include "topoplan/udgoap/planner.h"
@@ -17,7 +18,7 @@
 namespace topoplan::udgoap {
 namespace {
 
-const std::string kWizard = std::string(TOPOPLAN_SOURCE_DIR) + "/domains/udgoap/wizard.toml";
+const std::string kWizard = testing::source_path("domains/udgoap/wizard.toml");
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 void expect_names(const std::string& message, const std::string& field, const std::string& range) {

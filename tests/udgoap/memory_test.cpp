@@ -1,6 +1,7 @@
 // The agent's fact memory (fresh facts preferred, stale ones forgotten with the goals they fed)
 // and drives given at run time (Sloan 2015 §3.5.1-3.5.2), on the thesis's Appendix A wizard.
 #include "topoplan/udgoap/memory.h"
+#include "source_path.h"
 
 #include <gtest/gtest.h>
 
@@ -15,7 +16,7 @@ namespace topoplan::udgoap {
 namespace {
 
 std::string wizard_text() {
-  std::ifstream in(std::string(TOPOPLAN_SOURCE_DIR) + "/domains/udgoap/wizard.toml");
+  std::ifstream in(testing::source_path("domains/udgoap/wizard.toml"));
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();

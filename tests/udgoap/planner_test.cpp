@@ -4,13 +4,14 @@
 
 #include <string>
 
+#include "source_path.h"
 #include "topoplan/udgoap/planner.h"
 #include "topoplan/udgoap/scenario.h"
 
 namespace topoplan::udgoap {
 namespace {
 
-const std::string kWizard = std::string(TOPOPLAN_SOURCE_DIR) + "/domains/udgoap/wizard.toml";
+const std::string kWizard = testing::source_path("domains/udgoap/wizard.toml");
 
 Scenario load_wizard() {
   Result<Scenario> s = load_scenario(kWizard);

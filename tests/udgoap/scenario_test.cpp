@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "source_path.h"
 #include "topoplan/udgoap/scenario.h"
 
 namespace topoplan::udgoap {
@@ -63,8 +64,7 @@ TEST(Scenario, MinimalFilePlans) {
 }
 
 TEST(Scenario, WizardFileLoads) {
-  Result<Scenario> s =
-      load_scenario(std::string(TOPOPLAN_SOURCE_DIR) + "/domains/udgoap/wizard.toml");
+  Result<Scenario> s = load_scenario(testing::source_path("domains/udgoap/wizard.toml"));
   ASSERT_TRUE(s.ok()) << s.error().to_string();
   EXPECT_EQ(s->world.entities.size(), 3u);
   EXPECT_EQ(s->world.actions.size(), 4u);
