@@ -19,6 +19,8 @@ step "warnings-as-errors build and tests"
 # Line tables only (-g1) in CI's trees: enough for every stack trace the suite prints, and a
 # quarter less compile time than full debug information. The Python module is built in this tree
 # too, so pip reuses its libraries instead of compiling them again.
+# In this tree and the sanitizer trees the test files share one precompiled gtest.h
+# (tests/CMakeLists.txt): 14 to 32 % less compile time per test file.
 g1=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG"
   -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_C_FLAGS_DEBUG=-g1)
 cmake -S . -B build/ci -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTOPOPLAN_WERROR=ON "${g1[@]}" \
@@ -33,6 +35,8 @@ bindings/csharp/test.sh build/ci/src/capi/libtopoplan_c.so
 /usr/bin/python3 tests/docs/check_snippets.py build/ci/src/capi
 
 step "AddressSanitizer + UndefinedBehaviorSanitizer"
+# The random differentials and the TopoChecksum probe plan an eighth of their instances here
+# (testing::sanitized_share); the release tree above plans them all.
 cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTOPOPLAN_WERROR=ON \
   -DTOPOPLAN_SANITIZE=ON -DTOPOPLAN_BUILD_BENCHMARKS=OFF "${g1[@]}"
 cmake --build build/asan -j"$jobs"
