@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "source_path.h"
 #include "topoplan/io/formats.h"
 #include "topoplan/runtime/compiled.h"
 #include "topoplan/runtime/planner.h"
@@ -86,7 +87,7 @@ TEST(AutoReach, SmallTasksAndTheRealCorpusKeepTheirPath) {
   const Task small = travel(4, 3);
   EXPECT_EQ(plan_with("auto", small.domain, small.instances[0]).outcome.planner, "astar");
   int instances = 0;
-  const auto dir = std::filesystem::path(TOPOPLAN_SOURCE_DIR) / "domains/real";
+  const auto dir = std::filesystem::path(testing::source_path("domains/real"));
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() != ".toml") continue;
     Result<Task> task = load_task(entry.path().string());
