@@ -58,7 +58,7 @@ void AgentWorld::Impl::adopt(Part& out) {
     const auto why = static_cast<ReplanReason>(queued_reason[u]);
     const int32_t l = out_length[row];
     if ((st & kCrowdSolved) == 0 || l > max_len) {
-      const PlanOutcome np = crowd_answer(st, l > max_len);
+      const PlanOutcome np = hook != nullptr ? hook_outcome[row] : crowd_answer(st, l > max_len);
       abort_running(out, i, why);
       drop_plan(i);
       flags[u] |= kBlocked;
@@ -79,7 +79,10 @@ void AgentWorld::Impl::adopt(Part& out) {
     plan_version[u] = version;
     emit(out, i, EventKind::kPlanned, static_cast<uint8_t>(why), l, goal[u]);
     if (l == 0) {
-      out.marks.push_back(i);  // the goal already holds: the next update picks the next goal
+      // The goal already holds: the next update picks the next goal. An agent the hook plans
+      // without a goal waits for a change instead of asking the hook every frame.
+      if (goal[u] != kNoGoal)
+        out.marks.push_back(i);  // the goal already holds: the next update picks the next goal
     } else if (!keep) {
       start(out, i);
     }
@@ -133,6 +136,48 @@ void AgentWorld::Impl::plan_chain(int32_t m) {
   }
 }
 
+// Row by row, in batch order, on this thread: the hook's answer written as the crowd writes one.
+void AgentWorld::Impl::plan_hook(int32_t m) {
+  const CrowdLayout& layout = planner->layout();
+  const ActionId num_actions = domain->num_actions();
+  for (int32_t k = 0; k < m; ++k) {
+    const auto row = static_cast<size_t>(k);
+    const int32_t i = batch_agent[row];
+    if (layout.words() > 0) layout.unpack_state(state_of(i), chain_s0);
+    int32_t length = 0;
+    PlanOutcome o = hook->plan(i, goal[static_cast<size_t>(i)], chain_s0, chain_plan, &length);
+    if (o.status == PlanStatus::kSolved) {
+      if (length < 0 || length > max_len) {
+        o = PlanOutcome{PlanStatus::kBufferTooSmall};
+      } else {
+        for (int32_t j = 0; j < length; ++j)
+          if (chain_plan[static_cast<size_t>(j)] < 0 ||
+              chain_plan[static_cast<size_t>(j)] >= num_actions)
+            o = PlanOutcome{PlanStatus::kGaveUp, kDetailBadInput};
+      }
+    }
+    CrowdStatus st = kCrowdNoPlan;
+    if (o.status == PlanStatus::kSolved)
+      st = kCrowdSolved;
+    else if (o.status == PlanStatus::kBufferTooSmall)
+      st = kCrowdBufferTooSmall;
+    else if (o.status == PlanStatus::kUnsolvable)
+      st = kCrowdUnsolvable;
+    else if ((o.detail & kDetailBadInput) != 0)
+      st = kCrowdNoPlan | kCrowdBadInput;
+    else if (o.status == PlanStatus::kLimitReached)
+      st = kCrowdNoPlan | kCrowdPending;
+    const bool solved = st == kCrowdSolved;
+    hook_outcome[row] = PlanOutcome{o.status, o.detail};
+    out_offset[row] = static_cast<uint32_t>(row * static_cast<size_t>(max_len));
+    out_length[row] = static_cast<uint16_t>(solved ? length : 0);
+    out_status[row] = st;
+    if (solved)
+      std::copy(chain_plan.begin(), chain_plan.begin() + length,
+                out_actions.begin() + out_offset[row]);
+  }
+}
+
 void AgentWorld::Impl::plan_batch(std::span<Event> events, int64_t& written, int64_t& dropped,
                                   UpdateStats& stats) {
   const int64_t take = std::min<int64_t>(queue_size, batch_cap);
@@ -142,7 +187,7 @@ void AgentWorld::Impl::plan_batch(std::span<Event> events, int64_t& written, int
     if (++queue_head == def.capacity) queue_head = 0;
     const auto u = static_cast<size_t>(i);
     flags[u] &= static_cast<uint8_t>(~kQueued);
-    if (goal[u] == kNoGoal) continue;
+    if (goal[u] == kNoGoal && !hook_decides(i)) continue;
     batch_agent[static_cast<size_t>(m++)] = i;
   }
   queue_size -= take;
@@ -157,7 +202,7 @@ void AgentWorld::Impl::plan_batch(std::span<Event> events, int64_t& written, int
     p.batch_begin = static_cast<int32_t>(static_cast<int64_t>(m) * k / count);
     p.batch_end = static_cast<int32_t>(static_cast<int64_t>(m) * (k + 1) / count);
   }
-  run(&Impl::run_gather, count);
+  if (hook == nullptr) run(&Impl::run_gather, count);
   const auto mm = static_cast<size_t>(m);
   const auto w = static_cast<size_t>(words);
   const CrowdBatch batch{std::span<const uint16_t>(batch_class.data(), mm),
@@ -168,7 +213,9 @@ void AgentWorld::Impl::plan_batch(std::span<Event> events, int64_t& written, int
       std::span<uint32_t>(out_offset.data(), mm), std::span<uint16_t>(out_length.data(), mm),
       std::span<CrowdStatus>(out_status.data(), mm)};
   const auto t0 = std::chrono::steady_clock::now();
-  if (def.topo_first) {
+  if (hook != nullptr) {
+    plan_hook(m);
+  } else if (def.topo_first) {
     const CrowdStats planned = crowd->plan(batch, answers);
     stats.cache_hits += planned.cache_hits;
   } else {

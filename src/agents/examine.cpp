@@ -56,7 +56,7 @@ void AgentWorld::Impl::examine(Part& out, int32_t i, bool was_sensed, bool was_d
     goal[u] = g;
     emit(out, i, EventKind::kGoalChanged, 0, -1, g);
   }
-  if (g == kNoGoal) return;
+  if (g == kNoGoal && !hook_decides(i)) return;
   f = flags[u];
   if (reason == ReplanReason::kNone) {
     if ((f & kHasPlan) == 0) {

@@ -203,6 +203,14 @@ std::optional<Error> AgentWorld::set_action_runs_to_end(ActionId a, bool runs_to
   return std::nullopt;
 }
 
+void AgentWorld::set_planner(AgentPlanner* hook) {
+  Impl& w = *impl_;
+  w.hook = hook;
+  w.chain_s0.resize(static_cast<size_t>(w.domain->num_variables()), 0);
+  w.chain_plan.resize(static_cast<size_t>(w.max_len), 0);
+  w.hook_outcome.resize(static_cast<size_t>(w.batch_cap));
+}
+
 bool AgentWorld::action_runs_to_end(ActionId a) const {
   return impl_->runs_to_end[static_cast<size_t>(a)] != 0;
 }

@@ -130,6 +130,8 @@ struct AgentWorld::Impl {
     std::vector<std::unique_ptr<PlanScratch>> scratches;
   };
   std::vector<ChainClass> chain;
+  AgentPlanner* hook = nullptr;           // set_planner: plans instead of the crowd
+  std::vector<PlanOutcome> hook_outcome;  // per batch row: the hook's answer
   std::vector<ValueId> chain_s0;
   std::vector<ActionId> chain_plan;
 
@@ -179,6 +181,10 @@ struct AgentWorld::Impl {
   uint16_t* plan_of(int32_t i) { return plan.data() + static_cast<size_t>(i) * max_len; }
   const uint16_t* plan_of(int32_t i) const {
     return plan.data() + static_cast<size_t>(i) * max_len;
+  }
+  // Planned with goal kNoGoal: the hook decides what an agent without a goal list pursues.
+  [[nodiscard]] bool hook_decides(int32_t i) const {
+    return hook != nullptr && list[static_cast<size_t>(i)] == 0xFFFF;
   }
   void mark(int32_t i) { sensed[static_cast<size_t>(i) >> 6] |= uint64_t{1} << (i & 63); }
 
@@ -302,7 +308,8 @@ struct AgentWorld::Impl {
       if (!applies(s, p[k])) return k;
       apply(s, p[k]);
     }
-    return goal_holds(s, goal[static_cast<size_t>(i)]) ? -1 : l;
+    const GoalId g = goal[static_cast<size_t>(i)];
+    return g == kNoGoal || goal_holds(s, g) ? -1 : l;
   }
   // Marks the agent queued; the part's list goes into the queue after the examination phase.
   void enqueue(Part& out, int32_t i, ReplanReason reason) {
@@ -349,6 +356,8 @@ struct AgentWorld::Impl {
   void plan_batch(std::span<Event> events, int64_t& written, int64_t& dropped, UpdateStats& stats);
   // The batch's m rows planned by the chain alone (topo_first false), answers as the crowd's.
   void plan_chain(int32_t m);
+  // The same by the hook (set_planner).
+  void plan_hook(int32_t m);
   // create(), in parts: the masks of conditions and effects, the agents' and the batch's arrays,
   // the chain's planners (topo_first false).
   void compile_masks();

@@ -142,6 +142,27 @@ struct Event {
 [[nodiscard]] PlanOutcome no_plan_outcome(const Event& event);
 static_assert(kDetailRelaxedUnreachable <= 0xFFFF, "a kNoPlan event's step holds every PlanDetail");
 
+// A planner of the game's own (AgentWorld::set_planner): it plans, instead of the crowd, every
+// agent the world queues for a plan. The replan rules stay the world's: it is asked when an agent
+// has no plan, finished it, had its action fail, saw a condition of the rest break, changed goal,
+// or its plan grew old or the world version moved on. Called on the thread that calls update(),
+// in queue order (the order the agents asked, as events are written), one agent at a time.
+class AgentPlanner {
+ public:
+  AgentPlanner() = default;
+  AgentPlanner(const AgentPlanner&) = delete;
+  AgentPlanner& operator=(const AgentPlanner&) = delete;
+  virtual ~AgentPlanner() = default;
+  // `state`: the agent's believed state (one value per variable of the world's domain); `goal`:
+  // the goal its list chose, or kNoGoal for an agent without a goal list (the planner decides
+  // what it pursues). Writes domain action ids to `out` (sized max_plan_length) and their number
+  // to *len; returns the outcome as a HotPlanner does (planner.h). Anything but kSolved becomes a
+  // kNoPlan event carrying it; action ids out of range give kGaveUp + kDetailBadInput. An empty
+  // plan for kNoGoal leaves the agent idle until a fact changes or it is due.
+  virtual PlanOutcome plan(AgentId agent, GoalId goal, std::span<const ValueId> state,
+                           std::span<ActionId> out, int32_t* len) = 0;
+};
+
 struct AgentWorldDef {
   int32_t capacity = 1024;                // agents add_agent may create
   int32_t decision_period = 30;           // frames between two due examinations (default per agent)
@@ -219,6 +240,12 @@ class AgentWorld {
   std::optional<Error> set_action_runs_to_end(ActionId a, bool runs_to_end);
   [[nodiscard]] bool action_runs_to_end(ActionId a) const;
   [[nodiscard]] const DriveDef& drive_def(DriveId d) const;
+
+  // --- The planner ---
+  // `hook` plans every queued agent instead of the crowd (nullptr: the crowd again); it must
+  // outlive its use. Agents without a goal list are then planned too, with goal kNoGoal: their
+  // plan is whatever the hook answers. Allocates one state and one plan buffer once.
+  void set_planner(AgentPlanner* hook);
 
   // --- Agents ---
   // A new agent with a total believed state; it is examined in the next update. Fails past
