@@ -1,5 +1,5 @@
-// The Sims-like house (Sloan 2015, ch. 5): the UDGOAP selector and the simulation (the world is
-// house_world.h, GOAP on the agent runtime house_goap.cpp).
+// The Sims-like house (Sloan 2015, ch. 5): UDGOAP's planner as the agent world's planner hook, and
+// the simulation (the world is house_world.h, the NPC on the agent runtime house_goap.cpp).
 #include "topoplan/sim/house.h"
 
 #include <algorithm>
@@ -12,27 +12,32 @@
 namespace topoplan::sim {
 
 using house_detail::House;
-using house_detail::HouseGoap;
+using house_detail::HouseAgent;
 using house_detail::kHouseGoto;
 
 namespace {
 
 // ---------------------------------------------------------------------------------------------
-// UDGOAP on the world the scenario reader generated from the house (docs/sim.md).
-class HouseUdgoap final : public Selector {
+// UDGOAP on the world the scenario reader generated from the house (docs/sim.md), as the agent
+// world's planner: the template world takes the NPC's believed drives, item and open places (the
+// domain's facts: at, item, open_<place>) and its position (which the domain does not hold: the
+// house is its sensor), and the plan's steps become the domain's actions.
+class HouseUdgoap final : public agents::AgentPlanner {
  public:
-  explicit HouseUdgoap(House& h) : h_(h), w0_(h.cfg().udgoap_world) {
+  HouseUdgoap(House& h, const agents::AgentWorld& world, std::span<const Step> steps)
+      : h_(h), world_(world), w0_(h.cfg().udgoap_world), steps_(steps.begin(), steps.end()) {
     const HouseConfig& c = h.cfg();
     position_ = w0_.find_attribute("position").value_or(-1);
     exists_ = w0_.find_attribute("exists").value_or(-1);
     for (const std::string& d : c.drives) drive_attr_.push_back(w0_.find_attribute(d).value_or(-1));
     for (const std::string& i : c.items) item_attr_.push_back(w0_.find_attribute(i).value_or(-1));
-    for (const udgoap::Action& a : w0_.actions) {
-      int32_t m = a.name == "goto" ? kHouseGoto : -1;
-      for (size_t k = 0; k < c.activities.size(); ++k) {
-        if (c.activities[k].name == a.name) m = static_cast<int32_t>(k);
-      }
-      action_map_.push_back(m);
+    std::vector<ActionId> goto_action(c.spots.size(), -1), activity_action(c.activities.size(), -1);
+    for (size_t a = 0; a < steps.size(); ++a) {
+      const Step& st = steps[a];
+      if (st.action == kHouseGoto)
+        goto_action[static_cast<size_t>(st.target)] = static_cast<ActionId>(a);
+      else
+        activity_action[static_cast<size_t>(st.action)] = static_cast<ActionId>(a);
     }
     for (const udgoap::Entity& e : w0_.entities) {
       int32_t s = -1;
@@ -40,13 +45,25 @@ class HouseUdgoap final : public Selector {
         if (c.spots[k].name == e.name) s = static_cast<int32_t>(k);
       }
       spot_of_.push_back(s);
+      goto_of_.push_back(s >= 0 ? goto_action[static_cast<size_t>(s)] : -1);
+    }
+    goto_action_ = goto_action;
+    // An activity that changes nothing (no item, no drive raised) has no action in the domain;
+    // UDGOAP never gains by it, and a plan that holds one is refused (kGaveUp).
+    for (const udgoap::Action& a : w0_.actions) {
+      ActionId m = -1;
+      bool is_goto = a.name == "goto";
+      for (size_t k = 0; k < c.activities.size(); ++k) {
+        if (c.activities[k].name == a.name) m = activity_action[k];
+      }
+      action_map_.push_back(m);
+      is_goto_.push_back(is_goto ? 1 : 0);
     }
   }
-  std::string_view name() const override { return "udgoap"; }
-  bool replans_on_world_change() const override { return true; }
-  GoalChoice choose_goal(int32_t) override { return {0, -1, 0.0}; }
-  bool plan(int32_t, const GoalChoice&, Plan& out) override {
-    out.clear();
+
+  PlanOutcome plan(agents::AgentId agent, agents::GoalId, std::span<const ValueId> state,
+                   std::span<ActionId> out, int32_t* len) override {
+    *len = 0;
     udgoap::World w = w0_;
     auto set = [&](udgoap::EntityId e, udgoap::AttributeId a, udgoap::Value v) {
       const udgoap::SlotId s = w.slot(e, a);
@@ -55,55 +72,76 @@ class HouseUdgoap final : public Selector {
     const Vec2 p = h_.pos();
     set(w.agent, position_, udgoap::Value::vec3(p.x, p.y, 0.0));
     for (size_t d = 0; d < drive_attr_.size(); ++d) {
-      set(w.agent, drive_attr_[d], udgoap::Value::number(h_.drive(static_cast<int32_t>(d))));
+      set(w.agent, drive_attr_[d],
+          udgoap::Value::number(world_.drive(agent, static_cast<agents::DriveId>(d))));
     }
+    const ValueId item = state[kItemVar] - 1;
     for (size_t i = 0; i < item_attr_.size(); ++i) {
-      set(w.agent, item_attr_[i],
-          udgoap::Value::number(h_.item() == static_cast<int32_t>(i) ? 1 : 0));
+      set(w.agent, item_attr_[i], udgoap::Value::number(item == static_cast<ValueId>(i) ? 1 : 0));
     }
     for (size_t e = 0; e < w.entities.size(); ++e) {
-      if (spot_of_[e] >= 0 && h_.blocked(spot_of_[e])) {
+      if (spot_of_[e] >= 0 && state[static_cast<size_t>(kOpenVar + spot_of_[e])] == 0) {
         set(static_cast<udgoap::EntityId>(e), exists_, udgoap::Value::number(0));
       }
     }
-    udgoap::AgentState agent = udgoap::make_agent_state(w);
-    udgoap::update_agent(w, w.initial_state(), agent);
+    udgoap::AgentState agent_state = udgoap::make_agent_state(w);
+    udgoap::update_agent(w, w.initial_state(), agent_state);
     udgoap::UdgoapOptions opt;
     opt.limits.max_expansions = h_.cfg().udgoap_max_expansions;
-    opt.limits.max_plan_length = kMaxPlanSteps;
-    const udgoap::UdgoapResult r = udgoap::plan_udgoap(w, agent, opt);
-    if (r.plan.empty() || r.utility <= r.initial_utility + 1e-9) return false;
+    opt.limits.max_plan_length = static_cast<int32_t>(std::min<size_t>(out.size(), kMaxPlanSteps));
+    const udgoap::UdgoapResult r = udgoap::plan_udgoap(w, agent_state, opt);
+    // No plan, or none that gains utility: nothing to do for now (no proof of anything).
+    if (r.plan.empty() || r.utility <= r.initial_utility + 1e-9) return PlanOutcome{};
+    // UDGOAP's "near the place" is a distance; the domain's is `at`: a step at a place the NPC
+    // is not at (it is between places, having just left it) gets its walk first.
+    const std::vector<HouseActivity>& acts = h_.cfg().activities;
+    ValueId at = state[0];
     for (const udgoap::PlanStep& st : r.plan) {
-      const int32_t a = action_map_[static_cast<size_t>(st.action)];
-      if (a < 0) return false;
-      if (a == kHouseGoto) {
-        out.push({kHouseGoto, spot_of_[static_cast<size_t>(st.supplier)]});
-      } else {
-        out.push({a, -1});
-      }
+      const auto k = static_cast<size_t>(st.action);
+      const ActionId a =
+          is_goto_[k] != 0 ? goto_of_[static_cast<size_t>(st.supplier)] : action_map_[k];
+      if (a < 0) return PlanOutcome{};
+      const Step& step = steps_[static_cast<size_t>(a)];
+      const int32_t place =
+          step.action == kHouseGoto ? step.target : acts[static_cast<size_t>(step.action)].spot;
+      const bool walk = step.action != kHouseGoto && place >= 0 && place != at;
+      if (static_cast<size_t>(*len) + (walk ? 2 : 1) > out.size())
+        return PlanOutcome{PlanStatus::kBufferTooSmall};
+      if (walk) out[static_cast<size_t>((*len)++)] = goto_action_[static_cast<size_t>(place)];
+      if (place >= 0) at = place;
+      out[static_cast<size_t>((*len)++)] = a;
     }
-    return out.length > 0;
+    return PlanOutcome{PlanStatus::kSolved};
   }
 
  private:
+  static constexpr size_t kItemVar = 1;   // the domain's variables (house_goap.cpp): at, item,
+  static constexpr int32_t kOpenVar = 2;  // open_<place> per place, raised_<drive> per drive
   House& h_;
+  const agents::AgentWorld& world_;
   const udgoap::World& w0_;
   udgoap::AttributeId position_ = -1, exists_ = -1;
   std::vector<udgoap::AttributeId> drive_attr_, item_attr_;
-  std::vector<int32_t> action_map_, spot_of_;
+  std::vector<Step> steps_;  // per domain action: its house step
+  std::vector<ActionId> action_map_, goto_of_, goto_action_;
+  std::vector<int32_t> spot_of_;
+  std::vector<uint8_t> is_goto_;
 };
 
 }  // namespace
 
+std::unique_ptr<agents::AgentPlanner> house_detail::make_house_udgoap(
+    House& house, const agents::AgentWorld& world, std::span<const Step> steps) {
+  return std::make_unique<HouseUdgoap>(house, world, steps);
+}
+
 // ---------------------------------------------------------------------------------------------
-// GOAP runs on the agent runtime (HouseGoap, house_goap.cpp); UDGOAP on the simulations' loop.
+// GOAP and UDGOAP run on the agent runtime (HouseAgent, house_goap.cpp).
 struct HouseSim::Impl {
   const HouseConfig& cfg;
   HouseRun run;
   House house;
-  std::unique_ptr<HouseUdgoap> udgoap;
-  std::unique_ptr<HouseGoap> goap;
-  AgentLoop loop;
+  HouseAgent agent;
   ReplayWriter* replay;
   LoopObserver* observer;
   bool timing;
@@ -114,19 +152,15 @@ struct HouseSim::Impl {
   Impl(const HouseConfig& c, SelectorKind kind, ReplayWriter* r, LoopObserver* o, bool t)
       : cfg(c),
         house(c, run),
+        agent(house, kind),
         replay(r),
         observer(o),
         timing(t),
-        max_ticks(static_cast<int64_t>(std::llround(c.max_seconds / c.dt))) {
-    if (kind == SelectorKind::kUdgoap) {
-      udgoap = std::make_unique<HouseUdgoap>(house);
-    } else {
-      goap = std::make_unique<HouseGoap>(house);
-    }
-    loop.reset(0);
-  }
-  const Step* current() const { return goap ? goap->current() : loop.current(); }
-  const LoopCounters& counters() const { return goap ? goap->counters() : loop.counters; }
+        max_ticks(static_cast<int64_t>(std::llround(c.max_seconds / c.dt))),
+        udgoap(kind == SelectorKind::kUdgoap) {}
+  bool udgoap;
+  const Step* current() const { return agent.current(); }
+  const LoopCounters& counters() const { return agent.counters(); }
   void write_replay(double t);
 };
 
@@ -142,10 +176,10 @@ void HouseSim::Impl::write_replay(double t) {
   const Step* cur = current();
   ReplayWriter::append_string(s, cur != nullptr ? house_step_name(cfg, *cur) : "idle");
   s += ",\"goal\":";
-  const int32_t g = goap ? goap->goal() : loop.goal().goal;
+  const int32_t g = agent.goal();
   ReplayWriter::append_string(s, g < 0 ? std::string()
-                                       : (goap ? "raise_" + cfg.drives[static_cast<size_t>(g)]
-                                               : std::string("max_utility")));
+                                       : (udgoap ? std::string("max_utility")
+                                                 : "raise_" + cfg.drives[static_cast<size_t>(g)]));
   s += ",\"drives\":{";
   for (size_t d = 0; d < cfg.drives.size(); ++d) {
     if (d) s += ",";
@@ -170,11 +204,7 @@ bool HouseSim::step() {
   const double t = static_cast<double>(m.tick) * m.cfg.dt;
   m.house.set_time(t);
   m.house.decay(m.cfg.dt);
-  if (m.goap) {
-    m.goap->tick(m.tick, m.cfg.dt, m.cfg.loop, m.observer, m.timing);
-  } else {
-    m.loop.tick(m.house, *m.udgoap, 0, m.tick, m.cfg.dt, m.cfg.loop, m.observer, m.timing);
-  }
+  m.agent.tick(m.tick, m.cfg.dt, m.cfg.loop, m.observer, m.timing);
   if (m.replay != nullptr && m.replay->due(m.tick)) m.write_replay(t);
   ++m.tick;
   if (m.house.goal_reached()) {
@@ -207,16 +237,16 @@ const HouseRun& HouseSim::result() const {
   return impl_->run;
 }
 const Plan& HouseSim::plan() const {
-  return impl_->goap ? impl_->goap->plan() : impl_->loop.plan();
+  return impl_->agent.plan();
 }
 const Step* HouseSim::current() const {
   return impl_->current();
 }
 bool HouseSim::running() const {
-  return impl_->goap ? impl_->goap->running() : impl_->loop.running();
+  return impl_->agent.running();
 }
 Replan HouseSim::last_reason() const {
-  return impl_->goap ? impl_->goap->last_reason() : impl_->loop.last_reason();
+  return impl_->agent.last_reason();
 }
 const LoopCounters& HouseSim::counters() const {
   return impl_->counters();

@@ -1,7 +1,10 @@
-// The Sims house's GOAP on the agent runtime (agents.h). The house is the engine: it runs the
-// step the runtime starts, reports it finished or failed, and writes what the NPC senses — its
-// drives, its place, the item in its hands, which places are open — on its decision ticks and
-// after each report. An AgentWorld of one agent keeps the beliefs, picks the goal and plans it:
+// The Sims house's GOAP and UDGOAP on the agent runtime (agents.h). The house is the engine: it
+// runs the step the runtime starts, reports it finished or failed, and writes what the NPC senses
+// — its drives, its place, the item in its hands, which places are open — on its decision ticks
+// and after each report. An AgentWorld of one agent keeps the beliefs and the replan rules; for
+// UDGOAP it has no goal list and its planner hook is UDGOAP's planner (house.cpp), whose steps
+// are this domain's actions (a walk to each place, each activity that changes something). For
+// GOAP it picks the goal and plans it:
 //   * the goal is "raise the lowest drive" (Sloan 2015, §5.1.1.1): a drive list with one entry
 //     per drive, weight 100 and the linear curve, so an entry scores 100 − drive, the lowest
 //     drive scores most, and the house's switch margin is the list's margin;
@@ -51,8 +54,10 @@ Replan replan_of(agents::ReplanReason r) {
 
 }  // namespace
 
-struct HouseGoap::Impl {
+struct HouseAgent::Impl {
   House& h;
+  bool udgoap = false;
+  std::unique_ptr<agents::AgentPlanner> hook;
   std::unique_ptr<Domain> domain;
   std::unique_ptr<CrowdPlanner> planner;
   agents::AgentWorld world;
@@ -71,7 +76,7 @@ struct HouseGoap::Impl {
   bool lower_flags = false;
   LoopCounters counters;
 
-  explicit Impl(House& house) : h(house) {}
+  Impl(House& house, SelectorKind kind) : h(house), udgoap(kind == SelectorKind::kUdgoap) {}
   DomainDef domain_def();
   void make_world();
   void sense();
@@ -82,7 +87,7 @@ struct HouseGoap::Impl {
 // Variables: at (the places, and "walking"), item ("none" and the items), open_<place>,
 // raised_<drive>. A walk sets `at` and needs its place open; an activity needs its place (and
 // it open), swaps the item it needs for the one it gives, and raises the drives it feeds.
-DomainDef HouseGoap::Impl::domain_def() {
+DomainDef HouseAgent::Impl::domain_def() {
   const HouseConfig& c = h.cfg();
   const auto ns = static_cast<int32_t>(c.spots.size());
   const auto nd = static_cast<int32_t>(c.drives.size());
@@ -127,7 +132,7 @@ DomainDef HouseGoap::Impl::domain_def() {
   return d;
 }
 
-void HouseGoap::Impl::make_world() {
+void HouseAgent::Impl::make_world() {
   const HouseConfig& c = h.cfg();
   domain = std::make_unique<Domain>(Domain::compile(domain_def()).value());
   planner = std::make_unique<CrowdPlanner>(CrowdPlanner::create(*domain).value());
@@ -149,8 +154,13 @@ void HouseGoap::Impl::make_world() {
     const agents::GoalId g = world.add_goal("raise_" + c.drives[d], values).value();
     entries.push_back({g, id, udgoap::Curve::linear(), 100.0});
   }
-  const int32_t list = world.add_drive_list(entries, c.switch_margin).value();
-  (void)world.set_class_goals(0, list);
+  if (udgoap) {
+    hook = make_house_udgoap(h, world, steps);
+    world.set_planner(hook.get());
+  } else {
+    const int32_t list = world.add_drive_list(entries, c.switch_margin).value();
+    (void)world.set_class_goals(0, list);
+  }
   for (ActionId a = 0; a < domain->num_actions(); ++a)
     if (steps[static_cast<size_t>(a)].action != kHouseGoto)
       (void)world.set_action_runs_to_end(a, true);
@@ -162,7 +172,7 @@ void HouseGoap::Impl::make_world() {
   (void)world.add_agent(0, values).value();
 }
 
-void HouseGoap::Impl::sense() {
+void HouseAgent::Impl::sense() {
   const HouseConfig& c = h.cfg();
   for (size_t d = 0; d < c.drives.size(); ++d)
     world.set_drive(0, static_cast<agents::DriveId>(d), h.drive(static_cast<int32_t>(d)));
@@ -179,7 +189,7 @@ void HouseGoap::Impl::sense() {
     world.set_fact(0, open_var + static_cast<VarId>(s), h.blocked(static_cast<int32_t>(s)) ? 0 : 1);
 }
 
-void HouseGoap::Impl::read_events(int64_t tick, int64_t count, LoopObserver* observer) {
+void HouseAgent::Impl::read_events(int64_t tick, int64_t count, LoopObserver* observer) {
   for (int64_t k = 0; k < count; ++k) {
     const agents::Event& e = events[static_cast<size_t>(k)];
     switch (e.kind) {
@@ -204,7 +214,7 @@ void HouseGoap::Impl::read_events(int64_t tick, int64_t count, LoopObserver* obs
         next = 0;
         if (observer != nullptr)
           observer->replanned(0, tick, replan_of(world.last_replan(0)),
-                              GoalChoice{e.goal, -1, world.goal_score(0)}, plan, true);
+                              GoalChoice{udgoap ? 0 : e.goal, -1, world.goal_score(0)}, plan, true);
         break;
       }
       case agents::EventKind::kNoPlan:
@@ -213,7 +223,8 @@ void HouseGoap::Impl::read_events(int64_t tick, int64_t count, LoopObserver* obs
         next = 0;
         if (observer != nullptr)
           observer->replanned(0, tick, replan_of(world.last_replan(0)),
-                              GoalChoice{e.goal, -1, world.goal_score(0)}, plan, false);
+                              GoalChoice{udgoap ? 0 : e.goal, -1, world.goal_score(0)}, plan,
+                              false);
         break;
       case agents::EventKind::kGoalChanged:
       case agents::EventKind::kGoalReached:
@@ -224,7 +235,7 @@ void HouseGoap::Impl::read_events(int64_t tick, int64_t count, LoopObserver* obs
 
 // The step the runtime started: begun when it applies (else reported failed), advanced by dt,
 // reported when it ends.
-void HouseGoap::Impl::run_step(int64_t tick, double dt, LoopObserver* observer) {
+void HouseAgent::Impl::run_step(int64_t tick, double dt, LoopObserver* observer) {
   if (running < 0) return;
   const Step& s = steps[static_cast<size_t>(running)];
   if (!begun) {
@@ -255,13 +266,14 @@ void HouseGoap::Impl::run_step(int64_t tick, double dt, LoopObserver* observer) 
   }
 }
 
-HouseGoap::HouseGoap(House& house) : impl_(std::make_unique<Impl>(house)) {
+HouseAgent::HouseAgent(House& house, SelectorKind kind)
+    : impl_(std::make_unique<Impl>(house, kind)) {
   impl_->make_world();
 }
-HouseGoap::~HouseGoap() = default;
+HouseAgent::~HouseAgent() = default;
 
-void HouseGoap::tick(int64_t tick, double dt, const LoopConfig& loop, LoopObserver* observer,
-                     bool timing) {
+void HouseAgent::tick(int64_t tick, double dt, const LoopConfig& loop, LoopObserver* observer,
+                      bool timing) {
   Impl& m = *impl_;
   const bool decide = tick % std::max(1, loop.decision_ticks) == 0;
   if (decide) ++m.counters.decisions;
@@ -288,23 +300,24 @@ void HouseGoap::tick(int64_t tick, double dt, const LoopConfig& loop, LoopObserv
   m.run_step(tick, dt, observer);
 }
 
-const Plan& HouseGoap::plan() const {
+const Plan& HouseAgent::plan() const {
   return impl_->plan;
 }
-const Step* HouseGoap::current() const {
+const Step* HouseAgent::current() const {
   const Impl& m = *impl_;
   return m.next < m.plan.length ? &m.plan.steps[static_cast<size_t>(m.next)] : nullptr;
 }
-bool HouseGoap::running() const {
+bool HouseAgent::running() const {
   return impl_->begun;
 }
-int32_t HouseGoap::goal() const {
+int32_t HouseAgent::goal() const {
+  if (impl_->udgoap) return impl_->counters.plans > 0 ? 0 : -1;
   return impl_->world.goal(0);
 }
-Replan HouseGoap::last_reason() const {
+Replan HouseAgent::last_reason() const {
   return replan_of(impl_->world.last_replan(0));
 }
-const LoopCounters& HouseGoap::counters() const {
+const LoopCounters& HouseAgent::counters() const {
   return impl_->counters;
 }
 

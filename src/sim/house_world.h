@@ -1,6 +1,6 @@
-// The Sims house's world (Sloan 2015, ch. 5), shared by its UDGOAP selector (house.cpp) and its
-// GOAP on the agent runtime (house_goap.cpp): the engine that runs steps, moves the NPC and its
-// drives, and knows which places are blocked.
+// The Sims house's world (Sloan 2015, ch. 5), shared by its GOAP and its UDGOAP, both on the agent
+// runtime (house_goap.cpp; UDGOAP's planner, house.cpp): the engine that runs steps, moves the NPC
+// and its drives, and knows which places are blocked.
 #pragma once
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "topoplan/agents/agents.h"
 #include "topoplan/sim/house.h"
 
 namespace topoplan::sim::house_detail {
@@ -120,21 +121,30 @@ class House final : public Environment {
   uint64_t version_ = 1;
 };
 
-// GOAP on the agent runtime (agents.h): the house is the engine, an AgentWorld of one agent picks
-// the goal (a drive list over the house's drives) and plans it with A* (house_goap.cpp).
-class HouseGoap {
+// UDGOAP's planner as the agent world's planner hook (house.cpp): plans from the house's template
+// world with the NPC's believed drives and what it senses, and maps the steps to the domain's
+// actions — `steps` gives each action's house step (a walk to a place, an activity).
+[[nodiscard]] std::unique_ptr<agents::AgentPlanner> make_house_udgoap(
+    House& house, const agents::AgentWorld& world, std::span<const Step> steps);
+
+// The house's NPC on the agent runtime (agents.h): the house is the engine, an AgentWorld of one
+// agent keeps its beliefs and replans it (house_goap.cpp). GOAP: the world picks the goal (a drive
+// list over the house's drives) and plans it with A*; UDGOAP: the world has no goal list and its
+// planner hook (make_house_udgoap) makes the plan of highest utility.
+class HouseAgent {
  public:
-  explicit HouseGoap(House& house);
-  ~HouseGoap();
-  HouseGoap(const HouseGoap&) = delete;
-  HouseGoap& operator=(const HouseGoap&) = delete;
+  HouseAgent(House& house, SelectorKind kind);
+  ~HouseAgent();
+  HouseAgent(const HouseAgent&) = delete;
+  HouseAgent& operator=(const HouseAgent&) = delete;
   // One tick: sense (on decision ticks and after a report), update the agent world, run the
   // step it started.
   void tick(int64_t tick, double dt, const LoopConfig& loop, LoopObserver* observer, bool timing);
   [[nodiscard]] const Plan& plan() const;
   [[nodiscard]] const Step* current() const;
   [[nodiscard]] bool running() const;
-  [[nodiscard]] int32_t goal() const;  // the drive pursued, -1: none
+  // GOAP: the drive pursued; UDGOAP: 0 once it planned (one goal, the utility); -1: none.
+  [[nodiscard]] int32_t goal() const;
   [[nodiscard]] Replan last_reason() const;
   [[nodiscard]] const LoopCounters& counters() const;
 

@@ -43,9 +43,9 @@ TEST(House, SameRunTwice) {
 }
 
 // Runs until the NPC holds an item, steals it, and checks that the agent notices at its next
-// decision and plans to get another. On the simulations' loop (UDGOAP) the next step's
-// precondition "holds the item" is broken; on the agent runtime (GOAP) the next step may start
-// first: the house reports it failed (it does not apply), whichever comes first.
+// decision and plans to get another. Both run on the agent runtime: with UDGOAP the sensed item
+// breaks the rest of the plan (the NPC is walking to the place that uses it); with GOAP the next
+// step may start first and the house reports it failed (it does not apply).
 TEST(House, StolenItemMakesTheAgentReplan) {
   for (SelectorKind k : {SelectorKind::kGoap, SelectorKind::kUdgoap}) {
     HouseSim sim(house(), k);
