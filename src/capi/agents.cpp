@@ -271,6 +271,18 @@ topoplan_status topoplan_agents_set_action_drive(topoplan_agents* agents, int32_
   });
 }
 
+topoplan_status topoplan_agents_set_action_runs_to_end(topoplan_agents* agents, int32_t action,
+                                                       int32_t runs_to_end) {
+  if (agents == nullptr || (runs_to_end != 0 && runs_to_end != 1)) return TOPOPLAN_INVALID_ARGUMENT;
+  return agents->world.set_action_runs_to_end(action, runs_to_end == 1) ? TOPOPLAN_INVALID_ARGUMENT
+                                                                        : TOPOPLAN_OK;
+}
+
+int32_t topoplan_agents_action_runs_to_end(const topoplan_agents* agents, int32_t action) {
+  if (agents == nullptr || action < 0 || action >= domain_of(agents).num_actions()) return -1;
+  return agents->world.action_runs_to_end(action) ? 1 : 0;
+}
+
 topoplan_status topoplan_agents_add(topoplan_agents* agents, int32_t npc_class,
                                     const int32_t* state, int32_t num_variables, int32_t* id,
                                     char* error, size_t error_size) {

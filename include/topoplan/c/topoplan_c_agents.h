@@ -119,6 +119,15 @@ TOPOPLAN_API topoplan_status topoplan_agents_add_drive_list(topoplan_agents* age
 TOPOPLAN_API topoplan_status topoplan_agents_set_action_drive(topoplan_agents* agents,
                                                               int32_t action, int32_t drive,
                                                               double delta);
+/* Whether `action` runs to its end once started (runs_to_end: 0 or 1; default 0): a better goal
+ * does not abort it, the goal changes when it finishes; a failure report, a broken condition, a
+ * new world version or an old plan still stop it. TOPOPLAN_INVALID_ARGUMENT on a bad id. */
+TOPOPLAN_API topoplan_status topoplan_agents_set_action_runs_to_end(topoplan_agents* agents,
+                                                                    int32_t action,
+                                                                    int32_t runs_to_end);
+/* 1 when `action` runs to its end, 0 when not, -1 on a bad id. */
+TOPOPLAN_API int32_t topoplan_agents_action_runs_to_end(const topoplan_agents* agents,
+                                                        int32_t action);
 
 /* A new agent with a total believed state; *id its id. */
 TOPOPLAN_API topoplan_status topoplan_agents_add(topoplan_agents* agents, int32_t npc_class,
