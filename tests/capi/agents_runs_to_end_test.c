@@ -18,8 +18,7 @@ static int has_event(const topoplan_agent_event* e, int64_t n, int kind, int det
  * whether the walk was aborted for the better goal. */
 static int run(int runs_to_end) {
   char error[256];
-  topoplan_task* task = NULL;
-  topoplan_crowd_planner* planner = NULL;
+  village v;
   topoplan_agents* agents = NULL;
   topoplan_agents_def def;
   topoplan_agent_event events[16];
@@ -31,16 +30,13 @@ static int run(int runs_to_end) {
   int32_t closed = -1, bread = -1, list = -1, villager = -1;
   int aborted = 0;
 
-  CHECK_STATUS(topoplan_task_parse(kVillage, sizeof kVillage - 1, TOPOPLAN_FORMAT_NATIVE,
-                                   "village.toml", &task, error, sizeof error),
-               TOPOPLAN_OK);
-  CHECK_STATUS(topoplan_crowd_planner_create(task, &planner, error, sizeof error), TOPOPLAN_OK);
+  if (!village_open(&v)) return -1;
   topoplan_agents_def_default(&def);
   def.capacity = 2;
   def.decision_period = 1000;
-  CHECK_STATUS(topoplan_agents_create(planner, &def, &agents, error, sizeof error), TOPOPLAN_OK);
+  agents = village_world(v.planner, &def);
   if (agents == NULL) {
-    fprintf(stderr, "%s\n", error);
+    village_close(&v);
     return -1;
   }
   CHECK_STATUS(
@@ -85,8 +81,7 @@ static int run(int runs_to_end) {
     CHECK(topoplan_agents_goal(agents, villager) == closed);
   }
   topoplan_agents_free(agents);
-  topoplan_crowd_planner_free(planner);
-  topoplan_task_free(task);
+  village_close(&v);
   return aborted;
 }
 
