@@ -56,6 +56,9 @@ class AgentStep {
       case 8:
         drive_values();
         break;
+      case 9:
+        runs_to_end();
+        break;
       default:
         frame();
     }
@@ -108,6 +111,23 @@ class AgentStep {
       f.value = f.var >= 0 && f.var < m_ ? s_.value(f.var, false) : -1;
     }
     known(topoplan_agents_set_facts(agents_, facts.data(), static_cast<int32_t>(facts.size())));
+  }
+
+  // Whether an action runs to its end: the setter's status and the getter's answer agree with
+  // the id's and the flag's validity, and the getter reads back what was set.
+  void runs_to_end() {
+    const int32_t a = in_.ConsumeIntegralInRange<int32_t>(-1, s_.num_actions());
+    const int32_t flag = in_.ConsumeIntegralInRange<int32_t>(-1, 2);
+    const bool valid_action = a >= 0 && a < s_.num_actions();
+    const int32_t before = topoplan_agents_action_runs_to_end(agents_, a);
+    require(before == (valid_action ? before : -1) && before >= -1 && before <= 1,
+            "action_runs_to_end: not 1, 0 or -1, or not -1 on a bad id");
+    const topoplan_status st = topoplan_agents_set_action_runs_to_end(agents_, a, flag);
+    known(st);
+    const bool accepted = valid_action && (flag == 0 || flag == 1);
+    require((st == TOPOPLAN_OK) == accepted, "set_action_runs_to_end: status disagrees");
+    const int32_t after = topoplan_agents_action_runs_to_end(agents_, a);
+    require(after == (accepted ? flag : before), "action_runs_to_end: not what was set");
   }
 
   // Reports, one and many.

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "agents_world.h"
+#include "topoplan/runtime/limits.h"
 #include "topoplan/runtime/validate.h"
 
 namespace topoplan_py {
@@ -146,7 +147,8 @@ void bind_agent_frame(AgentWorldClass& cls) {
   cls.def(
       "update",
       [](PyAgentWorld& p, double dt, const py::object& out) {
-        if (!(dt >= 0) || dt > 1e9) throw py::value_error("dt: seconds >= 0");
+        if (auto e = check_limit(limits::kAgentsUpdateDt, dt, "AgentWorld.update"))
+          throw py::value_error(e->message);
         AgentWorld& w = p.w();
         std::span<Event> target(p.events);
         py::array given;

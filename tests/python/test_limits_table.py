@@ -377,3 +377,18 @@ def test_the_agents_file_words_its_settings_as_the_table(c, tmp_path, key, value
         field = {"max_plan_age": 2**30 + 1, "decision_period": 0}[key]
         c_msg = CApi(c).agents(**{key: field})
         assert RANGE.search(c_msg).group(0) == RANGE.search(r.stderr).group(0), (c_msg, r.stderr)
+
+
+def test_agent_world_update_refuses_a_bad_dt_in_the_tables_words():
+    """AgentWorld.update's dt is the table's row (kAgentsUpdateDt), as topoplan_agents_update
+    checks it: an infinite or NaN time would make every drive with a rate NaN."""
+    world = tp.AgentWorld(tp.load_task(WESTERN), capacity=4)
+    for bad, found in ((float("inf"), "inf"), (float("nan"), "nan"), (-1.0, "-1"), (2e9, "2e+09")):
+        with pytest.raises(ValueError) as err:
+            world.update(bad)
+        message = str(err.value)
+        assert message.startswith("AgentWorld.update: 'dt' (seconds since the last update)"), message
+        assert RANGE.search(message).group(0) == "must be a number in [0, 1e+09]", message
+        assert message.endswith("found " + found), message
+    world.update(0.0)
+    world.update(1e9)
