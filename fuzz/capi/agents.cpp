@@ -299,7 +299,7 @@ class AgentStep {
 
 // A world: one of a few defs (pooled) or a hostile one (refused, or its own).
 void Session::make_agents() {
-  drop_agents();
+  agents.drop();
   bool hostile = false;
   topoplan_agents_def def;
   topoplan_agents_def_default(&def);
@@ -327,13 +327,7 @@ void Session::make_agents() {
     if (!may_create()) return;
     topoplan_agents* made = nullptr;
     known(topoplan_agents_create(planner, &def, &made, error, sizeof error));
-    if (made == nullptr) return;
-    agents = made;
-    if (hostile) {
-      own_agents = true;
-    } else {
-      pools.agents.keep(key.bytes, made);
-    }
+    agents.take(made, hostile, pools.agents, key);
   }
 }
 

@@ -57,7 +57,7 @@ void malformed_chain(Session& s, topoplan_crowd_chain& chain, std::string& fallb
 // A plan cache: one of a few presets (capacity, plan length, plan table: -1 the default
 // table of 2^19 slots, 2 MiB to clear), each field sometimes hostile.
 void Session::make_cache() {
-  drop_crowd();  // it may point to the cache
+  crowd.drop();  // it may point to the cache
   drop_cache();
   static constexpr int32_t kPresets[][3] = {
       {16, 255, 1024}, {2, 8, 64}, {256, 0, 0}, {16, 255, -1}};
@@ -77,13 +77,7 @@ void Session::make_cache() {
             ? topoplan_plan_cache_create(planner, capacity, max_len, &made, error, sizeof error)
             : topoplan_plan_cache_create_with_table(planner, capacity, max_len, table, &made, error,
                                                     sizeof error));
-  if (made == nullptr) return;
-  cache = made;
-  if (hostile) {
-    own_cache = true;
-  } else {
-    pools.caches.keep(key.bytes, made);
-  }
+  cache.take(made, hostile, pools.caches, key);
 }
 
 // A crowd: a def preset (workers, threads, NPCs per block, memo entries) with or without the
@@ -91,7 +85,7 @@ void Session::make_cache() {
 // sometimes a chain of random or malformed names.
 void Session::make_crowd() {
   if (!ensure_planner()) return;
-  drop_crowd();
+  crowd.drop();
   if (in.ConsumeBool()) make_cache();
   bool hostile = false;
   topoplan_crowd_def def;
@@ -104,7 +98,7 @@ void Session::make_crowd() {
   def.npcs_per_block = static_cast<int32_t>(or_hostile(d[2], 1, 1 << 20, hostile));
   def.worker_memo_entries = static_cast<int32_t>(or_hostile(d[3], 0, 1 << 24, hostile));
   // A cache that is this input's own is freed with it: so must be the crowd pointing to it.
-  hostile = hostile || (def.cache != nullptr && own_cache);
+  hostile = hostile || (def.cache != nullptr && cache.own);
   // Chains: 0 the default (topoplan_crowd_create); then fallback, class 0's own chain,
   // first-attempt budget, retry expansions, retry memory.
   struct ChainPreset {
@@ -146,13 +140,7 @@ void Session::make_crowd() {
   known(which == 0
             ? topoplan_crowd_create(planner, &def, &made, error, sizeof error)
             : topoplan_crowd_create_with_chain(planner, &def, &chain, &made, error, sizeof error));
-  if (made == nullptr) return;
-  crowd = made;
-  if (hostile) {
-    own_crowd = true;
-  } else {
-    pools.crowds.keep(key.bytes, made);
-  }
+  crowd.take(made, hostile, pools.crowds, key);
 }
 
 void Session::batch() {
@@ -322,7 +310,7 @@ void Session::pack_unpack() {
 
 void Session::make_town() {
   if (!ensure_planner()) return;
-  drop_town();
+  town.drop();
   topoplan_town_def def;
   topoplan_town_def_init(&def);
   // Small valid towns, or values a town must refuse before it builds anything.
@@ -345,13 +333,7 @@ void Session::make_town() {
   if (!may_create()) return;
   topoplan_town* made = nullptr;
   known(topoplan_town_create(planner, &def, &made, error, sizeof error));
-  if (made == nullptr) return;
-  town = made;
-  if (hostile) {
-    own_town = true;
-  } else {
-    pools.towns.keep(key.bytes, made);
-  }
+  if (!town.take(made, hostile, pools.towns, key)) return;
   require(topoplan_town_npcs(town) <= 8, "a town larger than asked");
 }
 

@@ -178,6 +178,42 @@ struct Shared {
 // The built-in task `index`, its crowd planner and pools (made on first use, kept for the process).
 Shared& builtin(int32_t index);
 
+// An object an input works on: pooled (its pool frees it), or the input's own (a hostile def the
+// create call accepted anyway), freed when dropped.
+template <class T, void (*Free)(T*)>
+struct Held {
+  T* object = nullptr;
+  bool own = false;
+
+  Held() = default;
+  Held(const Held&) = delete;
+  Held& operator=(const Held&) = delete;
+  ~Held() { drop(); }
+  operator T*() const { return object; }  // NOLINT(google-explicit-constructor): a C handle
+  // A pooled object (or nullptr).
+  Held& operator=(T* pooled) {
+    object = pooled;
+    return *this;
+  }
+  void drop() {
+    if (own) Free(object);
+    object = nullptr;
+    own = false;
+  }
+  // A create call's answer (nullptr: refused): kept in `pool` under `key`, or the input's own
+  // when its def was hostile. False when refused.
+  bool take(T* made, bool hostile, Pool<T, Free>& pool, const Key& key) {
+    if (made == nullptr) return false;
+    object = made;
+    if (hostile) {
+      own = true;
+    } else {
+      pool.keep(key.bytes, made);
+    }
+    return true;
+  }
+};
+
 struct Session {
   Session(FuzzedDataProvider& data, Shared& shared_objects)
       : in(data), shared(shared_objects), pools(*shared_objects.pools), task(shared_objects.task) {}
@@ -188,43 +224,20 @@ struct Session {
   Pools& pools;
   topoplan_task* task;
   topoplan_crowd_planner* planner = nullptr;
-  // The objects this input works on: pooled, or (a hostile def accepted) its own, freed with it.
-  topoplan_plan_cache* cache = nullptr;
-  topoplan_crowd* crowd = nullptr;
-  topoplan_town* town = nullptr;
-  topoplan_agents* agents = nullptr;
-  bool own_cache = false, own_crowd = false, own_town = false, own_agents = false;
+  // The objects this input works on, freed in reverse order: a crowd before the cache it may
+  // point to.
+  Held<topoplan_plan_cache, topoplan_plan_cache_free> cache;
+  Held<topoplan_town, topoplan_town_free> town;
+  Held<topoplan_crowd, topoplan_crowd_free> crowd;
+  Held<topoplan_agents, topoplan_agents_free> agents;
   int creates = 0;  // create calls that may build (capped per input: each costs milliseconds)
   int sim_runs = 0;
   std::vector<topoplan_plan_handle> handles;  // given by batches (some stale by now)
   char error[256] = {};
 
-  ~Session() {
-    drop_agents();
-    drop_crowd();
-    drop_town();
-    drop_cache();
-  }
-  void drop_crowd() {
-    if (own_crowd) topoplan_crowd_free(crowd);
-    crowd = nullptr;
-    own_crowd = false;
-  }
   void drop_cache() {
-    if (own_cache) topoplan_plan_cache_free(cache);
-    cache = nullptr;
-    own_cache = false;
+    cache.drop();
     handles.clear();
-  }
-  void drop_town() {
-    if (own_town) topoplan_town_free(town);
-    town = nullptr;
-    own_town = false;
-  }
-  void drop_agents() {
-    if (own_agents) topoplan_agents_free(agents);
-    agents = nullptr;
-    own_agents = false;
   }
 
   int32_t vars() const { return topoplan_task_num_variables(task); }
