@@ -4,6 +4,33 @@
 
 namespace fuzz_capi {
 
+namespace {
+
+using FindFn = topoplan_status (*)(const topoplan_task*, const char*, int32_t*);
+using NameFn = const char* (*)(const topoplan_task*, int32_t);
+
+// An id drawn in [-1, count], one past each end: its name (`name_of`) is NULL exactly when it is
+// out of range, and a lookup (`find`) of that name or of random bytes finds an id of the same
+// name. Returns the id; `looked_up` (optional) is the name looked up.
+int32_t draw_named(Session& s, int32_t count, NameFn name_of, FindFn find, const std::string& kind,
+                   std::string* looked_up = nullptr) {
+  const int32_t id = s.in.ConsumeIntegralInRange<int32_t>(-1, count);
+  const char* known_name = name_of(s.task, id);
+  require((known_name != nullptr) == (id >= 0 && id < count),
+          (kind + "_name: NULL iff out of range").c_str());
+  const std::string name = s.some_name(known_name);
+  int32_t found = -2;
+  const topoplan_status status = find(s.task, name.c_str(), &found);
+  known(status);
+  if (status == TOPOPLAN_OK)
+    require(std::strcmp(name.c_str(), name_of(s.task, found)) == 0,
+            ("find_" + kind + ": another's name").c_str());
+  if (looked_up != nullptr) *looked_up = name;
+  return id;
+}
+
+}  // namespace
+
 void Session::plan() {
   const int32_t m = vars();
   std::vector<int32_t> init(static_cast<size_t>(m)), goal(static_cast<size_t>(m));
@@ -134,39 +161,25 @@ void Session::engine() {
 void Session::introspect() {
   const int32_t m = vars(), na = num_actions();
   require(topoplan_task_name(task) != nullptr, "a task without a name");
-  const int32_t var = in.ConsumeIntegralInRange<int32_t>(-1, m);
-  const char* var_name = topoplan_task_variable_name(task, var);
-  require((var_name != nullptr) == (var >= 0 && var < m), "variable_name: NULL iff out of range");
-  int32_t id = -2;
-  std::string name = some_name(var_name);
-  topoplan_status s = topoplan_task_find_variable(task, name.c_str(), &id);
-  known(s);
-  if (s == TOPOPLAN_OK)
-    require(std::strcmp(name.c_str(), topoplan_task_variable_name(task, id)) == 0,
-            "find_variable: another's name");
+  const int32_t var =
+      draw_named(*this, m, topoplan_task_variable_name, topoplan_task_find_variable, "variable");
   const int32_t size = topoplan_task_domain_size(task, var);
   require((size > 0) == (var >= 0 && var < m), "domain_size: -1 iff out of range");
   const int32_t val = in.ConsumeIntegralInRange<int32_t>(-1, std::max(size, 0));
   const char* value_name = topoplan_task_value_name(task, var, val);
   require((value_name != nullptr) == (val >= 0 && val < size), "value_name: NULL iff in range");
-  name = some_name(value_name);
-  s = topoplan_task_find_value(task, var, name.c_str(), &id);
+  int32_t id = -2;
+  std::string name = some_name(value_name);
+  topoplan_status s = topoplan_task_find_value(task, var, name.c_str(), &id);
   known(s);
   if (s == TOPOPLAN_OK)
     require(std::strcmp(name.c_str(), topoplan_task_value_name(task, var, id)) == 0,
             "find_value: another's name");
 
-  const int32_t action = in.ConsumeIntegralInRange<int32_t>(-1, na);
+  const int32_t action =
+      draw_named(*this, na, topoplan_task_action_name, topoplan_task_find_action, "action");
   const bool valid_action = action >= 0 && action < na;
-  const char* action_name = topoplan_task_action_name(task, action);
-  require((action_name != nullptr) == valid_action, "action_name: NULL iff out of range");
   require((topoplan_task_action_cost(task, action) >= 0) == valid_action, "action_cost");
-  name = some_name(action_name);
-  s = topoplan_task_find_action(task, name.c_str(), &id);
-  known(s);
-  if (s == TOPOPLAN_OK)
-    require(std::strcmp(name.c_str(), topoplan_task_action_name(task, id)) == 0,
-            "find_action: another's name");
   const int32_t effects = topoplan_task_action_num_effects(task, action);
   require((effects >= 0) == valid_action, "action_num_effects");
   topoplan_effect e{};
@@ -197,15 +210,8 @@ void Session::introspect() {
 void Session::introspect_classes(int32_t var) {
   const int32_t na = num_actions(), nc = num_classes();
   int32_t id = -2;
-  const int32_t c = in.ConsumeIntegralInRange<int32_t>(-1, nc);
-  const char* class_name = topoplan_task_class_name(task, c);
-  require((class_name != nullptr) == (c >= 0 && c < nc), "class_name: NULL iff out of range");
-  std::string name = some_name(class_name);
-  topoplan_status s = topoplan_task_find_class(task, name.c_str(), &id);
-  known(s);
-  if (s == TOPOPLAN_OK)
-    require(std::strcmp(name.c_str(), topoplan_task_class_name(task, id)) == 0,
-            "find_class: another's name");
+  const int32_t c =
+      draw_named(*this, nc, topoplan_task_class_name, topoplan_task_find_class, "class");
   const int32_t class_actions = topoplan_task_class_num_actions(task, c);
   if (c >= 0 && c < nc) {
     require(class_actions >= 0 && class_actions <= na, "class_num_actions");
@@ -219,15 +225,9 @@ void Session::introspect_classes(int32_t var) {
   topoplan_task_class_action(task, c, in.ConsumeIntegralInRange<int32_t>(-1, 1 << 20));
 
   const int32_t ni = topoplan_task_num_instances(task);
-  const int32_t inst = in.ConsumeIntegralInRange<int32_t>(-1, ni);
-  const char* instance_name = topoplan_task_instance_name(task, inst);
-  require((instance_name != nullptr) == (inst >= 0 && inst < ni), "instance_name");
-  name = some_name(instance_name);
-  s = topoplan_task_find_instance(task, name.c_str(), &id);
-  known(s);
-  if (s == TOPOPLAN_OK)
-    require(std::strcmp(name.c_str(), topoplan_task_instance_name(task, id)) == 0,
-            "find_instance: another's name");
+  std::string name;
+  draw_named(*this, ni, topoplan_task_instance_name, topoplan_task_find_instance, "instance",
+             &name);
 
   // NULL arguments where a pointer is asked for.
   known(topoplan_task_find_variable(task, nullptr, &id));
