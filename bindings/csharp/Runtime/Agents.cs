@@ -333,18 +333,7 @@ namespace Topoplan
         /// <exception cref="TopoplanException"><see cref="Status.InvalidArgument"/>: an event not of this world.</exception>
         public string Describe(AgentEvent e)
         {
-            UIntPtr size;
-            int s = NativeAgents.topoplan_agents_describe(handle, &e, null, UIntPtr.Zero, out size);
-            if (s != (int)Status.Ok && s != (int)Status.BufferTooSmall)
-                throw Utf8.Fail((Status)s, "topoplan_agents_describe: the event (agent " + e.Agent + ", kind " +
-                                (int)e.Kind + ") is not one of this world");
-            var buffer = new byte[(int)size];
-            fixed (byte* b = buffer)
-            {
-                Utf8.Check(NativeAgents.topoplan_agents_describe(handle, &e, b, size, out size), null,
-                           "topoplan_agents_describe");
-                return Utf8.Get(b);
-            }
+            return EventText(NativeAgents.topoplan_agents_describe, "topoplan_agents_describe", e);
         }
 
         /// <summary>Why a no-plan event's goal has no plan, in the designer's words, with the names of the
@@ -352,16 +341,24 @@ namespace Topoplan
         /// <exception cref="TopoplanException"><see cref="Status.InvalidArgument"/>: not a no-plan event of this world.</exception>
         public string Explain(AgentEvent e)
         {
+            return EventText(NativeAgents.topoplan_agents_explain, "topoplan_agents_explain", e);
+        }
+
+        delegate int EventTextFn(AgentsHandle agents, AgentEvent* e, byte* buffer, UIntPtr capacity,
+                                 out UIntPtr size);
+
+        // The text `fn` writes for `e`: its size asked first, then written into a buffer that fits.
+        string EventText(EventTextFn fn, string function, AgentEvent e)
+        {
             UIntPtr size;
-            int s = NativeAgents.topoplan_agents_explain(handle, &e, null, UIntPtr.Zero, out size);
+            int s = fn(handle, &e, null, UIntPtr.Zero, out size);
             if (s != (int)Status.Ok && s != (int)Status.BufferTooSmall)
-                throw Utf8.Fail((Status)s, "topoplan_agents_explain: the event (agent " + e.Agent + ", kind " +
+                throw Utf8.Fail((Status)s, function + ": the event (agent " + e.Agent + ", kind " +
                                 (int)e.Kind + ") is not one of this world");
             var buffer = new byte[(int)size];
             fixed (byte* b = buffer)
             {
-                Utf8.Check(NativeAgents.topoplan_agents_explain(handle, &e, b, size, out size), null,
-                           "topoplan_agents_explain");
+                Utf8.Check(fn(handle, &e, b, size, out size), null, function);
                 return Utf8.Get(b);
             }
         }
