@@ -189,6 +189,20 @@ class TopoSas {
     return true;
   }
 
+  // A prevail vj = q of `a` where q is not vj's initial value: its producer `aq` (-1, a ghost:
+  // the fail at `ghost_line`) is chained from the initial value when still white (Procedure 1
+  // called at `chain_line`), then ordered before a. The two versions write these lines alike.
+  bool order_producer_first(ActionId a, VarId vj, ValueId q, ActionId aq, const char* ghost_line,
+                            const char* chain_line) {
+    if (aq < 0)
+      return fail(ghost_line, "prevail " + fact(vj, q) + " of " + d_.action_name(a) +
+                                  " has no producer (ghost)");
+    if (color_[aq] == Color::kWhite && !build_chain(vj, inst_.init[vj], q, chain_line))
+      return false;
+    add_edge(aq, a);
+    return true;
+  }
+
   // Procedure 3, lines 3.10-3.36 of the English version, for one action of D.
   bool phase2_sas(ActionId a) {
     const Effect& ea = d_.effects(a)[0];
@@ -204,12 +218,8 @@ class TopoSas {
       }
       const ActionId aq = ids_.producer[slot(vj, q)];
       if (q != inst_.init[vj]) {  // (3.19)
-        if (aq < 0)
-          return fail("3.20", "prevail " + fact(vj, q) + " of " + d_.action_name(a) +
-                                  " has no producer (ghost)");
-        if (color_[aq] == Color::kWhite && !build_chain(vj, inst_.init[vj], q, "3.23"))
-          return false;
-        add_edge(aq, a);       // (3.25)
+        // (3.20-3.25)
+        if (!order_producer_first(a, vj, q, aq, "3.20", "3.23")) return false;
         flag_.set(vi, vj, 1);  // (3.26), S8, S13
       } else if (flag_.get(vi, vj) != 1) {
         if (aq >= 0 && prv_.get(aq, vi) != p) add_edge(aq, a);  // (3.28-3.29)
@@ -230,14 +240,8 @@ class TopoSas {
       const VarId vj = f.var;
       const ValueId q = f.value;
       const ActionId aq = ids_.producer[slot(vj, q)];
-      if (q != inst_.init[vj]) {  // (3.11)
-        if (aq < 0)
-          return fail("3.12", "prevail " + fact(vj, q) + " of " + d_.action_name(a) +
-                                  " has no producer (ghost)");
-        if (color_[aq] == Color::kWhite && !build_chain(vj, inst_.init[vj], q, "3.15"))
-          return false;
-        add_edge(aq, a);  // (3.17)
-      }
+      // (3.11-3.17)
+      if (q != inst_.init[vj] && !order_producer_first(a, vj, q, aq, "3.12", "3.15")) return false;
       if (q != inst_.goal[vj]) {  // (3.19)
         if (first(vj, q) < 0 && !build_chain(vj, q, inst_.init[vj], "3.21")) return false;
         const ActionId nx = first(vj, q);
