@@ -47,31 +47,49 @@ std::string fact(const Domain& d, VarId v, ValueId x) {
   return d.variable_name(v) + "=" + d.value_name(v, x);
 }
 
-PlanResult timed(PlanResult r, std::chrono::steady_clock::time_point start) {
-  r.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return r;
+Call::Call(std::string engine) : start(std::chrono::steady_clock::now()) {
+  r.stats.engine = std::move(engine);
 }
 
-PlanResult finish_call(const Domain& domain, const Instance& instance, bool ran,
-                       const std::string& fail_message, std::vector<ActionId> plan,
-                       std::atomic<int64_t>& invalid_plans, PlanResult r,
-                       std::chrono::steady_clock::time_point start) {
-  if (!ran) {
-    r.status = PlanStatus::kGaveUp;
-    r.message = fail_message;
-    return timed(std::move(r), start);
+PlanResult Call::timed() {
+  r.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return std::move(r);
+}
+
+PlanResult Call::refuse(PlanStatus status, std::string message) {
+  r.status = status;
+  r.message = std::move(message);
+  return timed();
+}
+
+std::optional<PlanResult> Call::refuse_foreign(const Domain& domain, const Instance& instance) {
+  if (auto err = domain.check_instance(instance))
+    return refuse(PlanStatus::kUnsupported, err->to_string());
+  return std::nullopt;
+}
+
+std::optional<PlanResult> Call::refuse_partial_goal(const Instance& instance) {
+  for (const ValueId g : instance.goal) {
+    if (g == kUndefined)
+      return refuse(PlanStatus::kGaveUp,
+                    r.stats.engine + ": the paper's goals are total; this one has a free entry");
   }
+  return std::nullopt;
+}
+
+PlanResult Call::finish(const Domain& domain, const Instance& instance, bool ran,
+                        const std::string& fail_message, std::vector<ActionId> plan,
+                        std::atomic<int64_t>& invalid_plans) {
+  if (!ran) return refuse(PlanStatus::kGaveUp, fail_message);
   const Validation v = validate_plan(domain, instance, plan);
   if (!v.valid) {
     invalid_plans.fetch_add(1);
-    r.status = PlanStatus::kGaveUp;
-    r.message = "invalid plan: " + v.reason;
-    return timed(std::move(r), start);
+    return refuse(PlanStatus::kGaveUp, "invalid plan: " + v.reason);
   }
   r.status = PlanStatus::kSolved;
   r.cost = plan_cost(domain, plan);
   r.actions = std::move(plan);
-  return timed(std::move(r), start);
+  return timed();
 }
 
 }  // namespace topoplan::papers

@@ -1,12 +1,13 @@
 // What the papers' planners (topo_ijcai.cpp, topo_sas.cpp) share: the constant-time prv(a)[v]
 // their procedures assume, the IDs with their producers, Procedure 2 (DFSTopo), which both papers
-// write alike but for the pre-condition edge it skips, and the end of a call (validate the
+// write alike but for the pre-condition edge it skips, and a call's refusals and end (validate the
 // emitted plan, fill the result). Internal to topoplan::tools.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -102,16 +103,30 @@ bool dfs_topo(const Domain& d, const Ids& ids, const std::vector<std::vector<Act
   return true;
 }
 
-// The tail of a call of a papers' planner started at `start`: when `ran` is false, kGaveUp with
-// `fail_message` (the paper's "fail"); otherwise the emitted plan is validated, and an invalid one
-// becomes kGaveUp "invalid plan: ..." and is counted in `invalid_plans`, a valid one kSolved with
-// its cost. Sets r.stats.seconds.
-[[nodiscard]] PlanResult finish_call(const Domain& domain, const Instance& instance, bool ran,
-                                     const std::string& fail_message, std::vector<ActionId> plan,
-                                     std::atomic<int64_t>& invalid_plans, PlanResult r,
-                                     std::chrono::steady_clock::time_point start);
+// One call of a papers' planner: its clock, its result under the engine's name, the refusals
+// before the procedures run and the end of the call, all timed from the start.
+struct Call {
+  explicit Call(std::string engine);
 
-// r with r.stats.seconds set from `start` (the early returns: refusals before the procedures).
-[[nodiscard]] PlanResult timed(PlanResult r, std::chrono::steady_clock::time_point start);
+  std::chrono::steady_clock::time_point start;
+  PlanResult r;
+
+  // r with `status` and `message`: a refusal.
+  [[nodiscard]] PlanResult refuse(PlanStatus status, std::string message);
+  // kUnsupported (check_instance's words) when `instance` is not one of `domain`'s.
+  [[nodiscard]] std::optional<PlanResult> refuse_foreign(const Domain& domain,
+                                                         const Instance& instance);
+  // kGaveUp when the goal has a free entry: the papers' goals are total.
+  [[nodiscard]] std::optional<PlanResult> refuse_partial_goal(const Instance& instance);
+  // The end: when `ran` is false, kGaveUp with `fail_message` (the paper's "fail"); otherwise the
+  // emitted plan is validated, and an invalid one becomes kGaveUp "invalid plan: ..." and is
+  // counted in `invalid_plans`, a valid one kSolved with its cost.
+  [[nodiscard]] PlanResult finish(const Domain& domain, const Instance& instance, bool ran,
+                                  const std::string& fail_message, std::vector<ActionId> plan,
+                                  std::atomic<int64_t>& invalid_plans);
+
+ private:
+  PlanResult timed();
+};
 
 }  // namespace topoplan::papers

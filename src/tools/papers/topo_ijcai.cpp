@@ -34,7 +34,6 @@
 //     edge from a ghost is dropped (a ghost is never in the plan).
 //  R11 (3.32) Phase 3 starts DFSTopo from the actions of D ∪ T in insertion order.
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -204,33 +203,22 @@ int64_t topo_ijcai_invalid_plans() {
 
 PlanResult plan_topo_ijcai(const Domain& domain, const Instance& instance,
                            const PlannerOptions& /*options*/) {
-  const auto start = std::chrono::steady_clock::now();
-  PlanResult r;
-  r.stats.engine = "topo-ijcai";
-  auto refuse = [&](PlanStatus status, std::string message) {
-    r.status = status;
-    r.message = std::move(message);
-    return papers::timed(std::move(r), start);
-  };
-  if (auto err = domain.check_instance(instance))
-    return refuse(PlanStatus::kUnsupported, err->to_string());
+  papers::Call call("topo-ijcai");
+  if (auto refused = call.refuse_foreign(domain, instance)) return std::move(*refused);
   const ClassReport report = analyze(domain, instance.npc_class);
   if (!report.unary || !report.post_unique || !report.pre_defined)
-    return refuse(PlanStatus::kUnsupported,
-                  "topo-ijcai: the actions are not unary, post-unique with defined pre-conditions");
+    return call.refuse(
+        PlanStatus::kUnsupported,
+        "topo-ijcai: the actions are not unary, post-unique with defined pre-conditions");
   if (report.structural_class == StructuralClass::kNone)
-    return refuse(PlanStatus::kGaveUp,
-                  "topo-ijcai: outside SAS-PUC0/C2S/C2* (" + report.why_not + ")");
-  for (const ValueId g : instance.goal) {
-    if (g == kUndefined)
-      return refuse(PlanStatus::kGaveUp,
-                    "topo-ijcai: the paper's goals are total; this one has a free entry");
-  }
+    return call.refuse(PlanStatus::kGaveUp,
+                       "topo-ijcai: outside SAS-PUC0/C2S/C2* (" + report.why_not + ")");
+  if (auto refused = call.refuse_partial_goal(instance)) return std::move(*refused);
   TopoIjcai planner(domain, instance, report);
   std::vector<ActionId> plan;
   const bool ran = planner.run(plan);
-  return papers::finish_call(domain, instance, ran, planner.fail_message(), std::move(plan),
-                             g_invalid_plans, std::move(r), start);
+  return call.finish(domain, instance, ran, planner.fail_message(), std::move(plan),
+                     g_invalid_plans);
 }
 
 }  // namespace topoplan

@@ -56,7 +56,6 @@
 //     built last (topo-ijcai's R9).
 #include <array>
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -332,17 +331,9 @@ class TopoSas {
 };
 
 PlanResult plan_version(const Domain& domain, const Instance& instance, Version version) {
-  const auto start = std::chrono::steady_clock::now();
   const std::string name = version == Version::kSas ? "topo-sas" : "topo-cnia";
-  PlanResult r;
-  r.stats.engine = name;
-  auto refuse = [&](PlanStatus status, std::string message) {
-    r.status = status;
-    r.message = std::move(message);
-    return papers::timed(std::move(r), start);
-  };
-  if (auto err = domain.check_instance(instance))
-    return refuse(PlanStatus::kUnsupported, err->to_string());
+  papers::Call call(name);
+  if (auto refused = call.refuse_foreign(domain, instance)) return std::move(*refused);
   const auto mask = domain.action_mask(instance.npc_class);
   std::vector<int32_t> offset(static_cast<size_t>(domain.num_variables()) + 1, 0);
   for (VarId v = 0; v < domain.num_variables(); ++v)
@@ -352,24 +343,22 @@ PlanResult plan_version(const Domain& domain, const Instance& instance, Version 
     if (!mask[a]) continue;
     const auto effects = domain.effects(a);
     if (effects.size() != 1 || effects[0].pre == kUndefined)
-      return refuse(PlanStatus::kUnsupported, name + ": action " + domain.action_name(a) +
-                                                  " is not unary with a defined pre-condition");
+      return call.refuse(PlanStatus::kUnsupported,
+                         name + ": action " + domain.action_name(a) +
+                             " is not unary with a defined pre-condition");
     const Effect& e = effects[0];
     if (produced[static_cast<size_t>(offset[e.var] + e.post)]++ != 0)
-      return refuse(PlanStatus::kUnsupported,
-                    name + ": the actions are not post-unique (" + domain.variable_name(e.var) +
-                        "=" + domain.value_name(e.var, e.post) + " has two producers)");
+      return call.refuse(PlanStatus::kUnsupported, name + ": the actions are not post-unique (" +
+                                                       domain.variable_name(e.var) + "=" +
+                                                       domain.value_name(e.var, e.post) +
+                                                       " has two producers)");
   }
-  for (const ValueId g : instance.goal) {
-    if (g == kUndefined)
-      return refuse(PlanStatus::kGaveUp,
-                    name + ": the paper's goals are total; this one has a free entry");
-  }
+  if (auto refused = call.refuse_partial_goal(instance)) return std::move(*refused);
   TopoSas planner(domain, instance, version);
   std::vector<ActionId> plan;
   const bool ran = planner.run(plan);
-  return papers::finish_call(domain, instance, ran, planner.fail_message(), std::move(plan),
-                             g_invalid_plans, std::move(r), start);
+  return call.finish(domain, instance, ran, planner.fail_message(), std::move(plan),
+                     g_invalid_plans);
 }
 
 }  // namespace
