@@ -13,6 +13,15 @@
 namespace topoplan_py {
 namespace {
 
+// The engine's report on each of `agents` (an int32 array of the world's agents):
+// `report` is AgentWorld::action_finished or action_failed.
+void report_each(PyAgentWorld& p, const py::handle& agents,
+                 void (AgentWorld::*report)(agents::AgentId)) {
+  auto a = agents_arg(p, agents);
+  AgentWorld& w = p.w();
+  for (py::ssize_t k = 0; k < a.size(); ++k) (w.*report)(a.data()[k]);
+}
+
 // The events of an EVENT_DTYPE array, each checked against the world (agent, kind, action,
 // goal and detail in range): the rows of a numpy array the caller may have written. Returns the
 // array as C-contiguous (a copy if need be), which the caller keeps while it reads the events.
@@ -126,17 +135,13 @@ void bind_agent_senses(AgentWorldClass& cls) {
       .def(
           "action_finished",
           [](PyAgentWorld& p, const py::handle& agents) {
-            auto a = agents_arg(p, agents);
-            AgentWorld& w = p.w();
-            for (py::ssize_t k = 0; k < a.size(); ++k) w.action_finished(a.data()[k]);
+            report_each(p, agents, &AgentWorld::action_finished);
           },
           py::arg("agents"))
       .def(
           "action_failed",
           [](PyAgentWorld& p, const py::handle& agents) {
-            auto a = agents_arg(p, agents);
-            AgentWorld& w = p.w();
-            for (py::ssize_t k = 0; k < a.size(); ++k) w.action_failed(a.data()[k]);
+            report_each(p, agents, &AgentWorld::action_failed);
           },
           py::arg("agents"))
       .def("bump_world_version", [](PyAgentWorld& p) { p.w().bump_world_version(); });
