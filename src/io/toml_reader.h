@@ -28,6 +28,16 @@ std::string quote_verbatim(std::string_view s);
 // Reads a whole file of at most max_size bytes (read_input_file of topoplan/io/formats.h).
 Result<std::string> read_text_file(const std::string& path, std::uintmax_t max_size);
 
+// The file at `path` (at most `max_size` bytes) as `parse(text, path)` reads it, or why it could
+// not be read.
+template <class T>
+Result<T> load_text_file(const std::string& path, std::uintmax_t max_size,
+                         Result<T> (*parse)(std::string_view, const std::string&)) {
+  auto text = read_text_file(path, max_size);
+  if (!text) return text.error();
+  return parse(text.value(), path);
+}
+
 enum class Empty { kAllow, kReject };
 
 class TomlReader {

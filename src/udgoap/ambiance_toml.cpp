@@ -413,9 +413,8 @@ Result<AmbianceScenario> parse_ambiance_scenario(std::string_view text,
 }
 
 Result<AmbianceScenario> load_ambiance_scenario(const std::string& path, int64_t max_bytes) {
-  auto text = toml_detail::read_text_file(path, static_cast<std::uintmax_t>(max_bytes));
-  if (!text) return text.error();
-  return parse_ambiance_scenario(text.value(), path);
+  return toml_detail::load_text_file(path, static_cast<std::uintmax_t>(max_bytes),
+                                     parse_ambiance_scenario);
 }
 
 }  // namespace topoplan::udgoap

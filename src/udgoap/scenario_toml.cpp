@@ -245,9 +245,7 @@ Result<Scenario> parse_scenario(std::string_view text, const std::string& filena
 }
 
 Result<Scenario> load_scenario(const std::string& path, int64_t max_bytes) {
-  auto text = toml_detail::read_text_file(path, static_cast<std::uintmax_t>(max_bytes));
-  if (!text) return text.error();
-  return parse_scenario(text.value(), path);
+  return toml_detail::load_text_file(path, static_cast<std::uintmax_t>(max_bytes), parse_scenario);
 }
 
 }  // namespace topoplan::udgoap
