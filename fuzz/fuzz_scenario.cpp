@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "refusal.h"
 #include "topoplan/udgoap/planner.h"
 #include "topoplan/udgoap/scenario.h"
 
@@ -11,10 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace topoplan::udgoap;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   topoplan::Result<Scenario> s = parse_scenario(text, "fuzz.toml");
-  if (!s) {
-    if (s.error().message.empty()) std::abort();
-    return 0;
-  }
+  if (!topoplan_fuzz::accepted(s)) return 0;
   UdgoapOptions options;
   options.limits.max_expansions = 200;
   options.limits.max_generated = 2000;
