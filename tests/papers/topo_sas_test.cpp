@@ -12,6 +12,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "env.h"
@@ -197,6 +198,36 @@ TEST(TopoSas, InvalidPlanOnUnsolvableInstance) {
   EXPECT_EQ(r.status, PlanStatus::kGaveUp);
   EXPECT_EQ(r.message.rfind("invalid plan", 0), 0u) << r.message;
   EXPECT_EQ(topo_sas_invalid_plans(), before + 1);
+}
+
+// The refusals before the procedures (papers::Call), alike for the three planners: an instance
+// not of the domain (kUnsupported), a goal with a free entry (kGaveUp: the papers' goals are
+// total); the same instance with a total goal is solved.
+TEST(PapersCall, RefusalsBeforeTheProcedures) {
+  const Case c = make_case({2}, {{"v0_0to1", 1, {{0, 0, 1}}, {}}}, {0}, {1});
+  using PlanFn = PlanResult (*)(const Domain&, const Instance&, const PlannerOptions&);
+  const std::pair<std::string, PlanFn> planners[] = {
+      {"topo-sas", plan_topo_sas}, {"topo-cnia", plan_topo_cnia}, {"topo-ijcai", plan_topo_ijcai}};
+  for (const auto& [name, plan] : planners) {
+    const PlanResult solved = plan(c.domain, c.instance, PlannerOptions{});
+    ASSERT_EQ(solved.status, PlanStatus::kSolved) << name << ": " << solved.message;
+    EXPECT_TRUE(validate_plan(c.domain, c.instance, solved.actions).valid) << name;
+    EXPECT_EQ(solved.stats.engine, name);
+
+    Instance foreign = c.instance;
+    foreign.init.push_back(0);
+    const PlanResult r1 = plan(c.domain, foreign, PlannerOptions{});
+    EXPECT_EQ(r1.status, PlanStatus::kUnsupported) << name;
+    EXPECT_FALSE(r1.message.empty()) << name;
+    EXPECT_EQ(r1.stats.engine, name);
+
+    Instance partial = c.instance;
+    partial.goal[0] = kUndefined;
+    const PlanResult r2 = plan(c.domain, partial, PlannerOptions{});
+    EXPECT_EQ(r2.status, PlanStatus::kGaveUp) << name;
+    EXPECT_EQ(r2.message, name + ": the paper's goals are total; this one has a free entry");
+    EXPECT_GE(r2.stats.seconds, 0.0);
+  }
 }
 
 // An invalid plan on a T1 instance (4 variables; the optimal plan uses each of 7 actions once).
