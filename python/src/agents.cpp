@@ -363,6 +363,28 @@ void bind_agent_population(AgentWorldClass& cls) {
           py::arg("agent"), py::arg("period"));
 }
 
+// Actions that run to their end: a better goal waits for their end instead of aborting them.
+void bind_agent_actions(AgentWorldClass& cls) {
+  cls.def(
+         "set_action_runs_to_end",
+         [](PyAgentWorld& p, const py::object& action, const py::object& runs_to_end) {
+           const ActionId a = action_arg(p.domain(), action);
+           // A bool only, as the C API takes 0 or 1 only: pybind11's bool would take 2 as True.
+           if (!py::isinstance<py::bool_>(runs_to_end) &&
+               !py::isinstance(runs_to_end, py::module_::import("numpy").attr("bool_")))
+             throw py::type_error("runs_to_end: expected a bool");
+           if (auto e = p.w().set_action_runs_to_end(a, runs_to_end.cast<bool>()))
+             throw InputError(e->to_string());
+         },
+         py::arg("action"), py::arg("runs_to_end"))
+      .def(
+          "action_runs_to_end",
+          [](PyAgentWorld& p, const py::object& action) {
+            return p.w().action_runs_to_end(action_arg(p.domain(), action));
+          },
+          py::arg("action"));
+}
+
 }  // namespace
 
 void bind_agents(py::module_& m) {
@@ -373,6 +395,7 @@ void bind_agents(py::module_& m) {
   bind_agent_goals(cls);
   bind_agent_drives(cls);
   bind_agent_population(cls);
+  bind_agent_actions(cls);
   bind_agent_senses(cls);
   bind_agent_frame(cls);
   bind_agent_readers(cls);

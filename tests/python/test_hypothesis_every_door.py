@@ -275,6 +275,8 @@ STRATEGIES = {
     "AgentWorld.goal_score": call(agent_ids),
     "AgentWorld.set_goal_list": call(agent_ids, either(st.integers(-1, 2), ints)),
     "AgentWorld.set_decision_period": call(agent_ids, either(st.integers(-1, 100), ints)),
+    "AgentWorld.set_action_runs_to_end": call(west_actions, either(st.booleans(), ints)),
+    "AgentWorld.action_runs_to_end": call(west_actions),
     "AgentWorld.set_fact": call(agent_ids, west_vars, either(st.integers(-1, 4), texts)),
     "AgentWorld.set_facts": call(agent_arrays, west_vars, st.one_of(arrays(np.int32), anything)),
     "AgentWorld.set_state": call(agent_ids, west_states),
