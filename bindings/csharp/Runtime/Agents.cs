@@ -137,6 +137,30 @@ namespace Topoplan
                  "agent " + agent + " of " + Count + ", period " + period + " must be in [1, 2^20]");
         }
 
+        /// <summary>
+        /// Whether <paramref name="action"/> runs to its end once started (default false): a better
+        /// goal then waits for its end instead of aborting it (a meal is not dropped for a higher
+        /// need); a failure report, a broken condition, a new world version or an old plan still
+        /// stop it.
+        /// </summary>
+        /// <exception cref="TopoplanException"><see cref="Status.InvalidArgument"/>: an action out of range.</exception>
+        public void SetActionRunsToEnd(int action, bool runsToEnd)
+        {
+            Fail(NativeAgents.topoplan_agents_set_action_runs_to_end(handle, action, runsToEnd ? 1 : 0),
+                 "topoplan_agents_set_action_runs_to_end", "action " + action + " out of range");
+        }
+
+        /// <summary>Whether <paramref name="action"/> runs to its end once started (<see cref="SetActionRunsToEnd"/>).</summary>
+        /// <exception cref="TopoplanException"><see cref="Status.InvalidArgument"/>: an action out of range.</exception>
+        public bool ActionRunsToEnd(int action)
+        {
+            int r = NativeAgents.topoplan_agents_action_runs_to_end(handle, action);
+            if (r < 0)
+                throw Utf8.Fail(Status.InvalidArgument, "topoplan_agents_action_runs_to_end: action " + action +
+                                " out of range");
+            return r == 1;
+        }
+
         /// <summary>What <paramref name="agent"/> sensed: <paramref name="var"/> = <paramref name="value"/>. Hot: no allocation.</summary>
         /// <exception cref="TopoplanException"><see cref="Status.InvalidArgument"/>: an agent, variable or value out of range.</exception>
         public void SetFact(int agent, int var, int value)

@@ -50,6 +50,11 @@ namespace Topoplan
         [DllImport(Lib)]
         internal static extern int topoplan_agents_set_decision_period(AgentsHandle agents, int agent,
                                                                        int period);
+        [DllImport(Lib)]
+        internal static extern int topoplan_agents_set_action_runs_to_end(AgentsHandle agents, int action,
+                                                                          int runsToEnd);
+        [DllImport(Lib)]
+        internal static extern int topoplan_agents_action_runs_to_end(AgentsHandle agents, int action);
         // Hot: raw pointers; the caller holds a reference on the world for the call.
         [DllImport(Lib)]
         internal static extern int topoplan_agents_set_fact(IntPtr agents, int agent, int var, int value);

@@ -245,6 +245,75 @@ namespace Topoplan.Tests
             }
         }
 
+        // The C test's scenario (tests/capi/agents_runs_to_end_test.c): "closed" (the door shut)
+        // comes before "bread" in the villager's list; the door opens during the walk to it.
+        // Returns whether the walk was aborted for the better goal.
+        static bool RunsToEndScenario(bool runsToEnd)
+        {
+            using (PlanningTask task = PlanningTask.Parse(Village, "village.toml", TaskFormat.Native))
+            using (var planner = new CrowdPlanner(task))
+            {
+                AgentWorldDef def = AgentWorldDef.Defaults();
+                def.Capacity = 2;
+                def.DecisionPeriod = 1000;
+                using (var w = new AgentWorld(planner, def))
+                {
+                    int[] closedGoal = { PlanningTask.Undefined, 0, PlanningTask.Undefined };
+                    int closed = w.AddGoal("closed", closedGoal), bread = w.AddGoal("bread", BreadGoal);
+                    w.SetClassGoals(0, w.AddGoalList(new[] { closed, bread }));
+                    int walk = task.FindAction("WalkToDoor");
+                    Assert.True(!w.ActionRunsToEnd(walk), "an action does not run to its end by default");
+                    w.SetActionRunsToEnd(walk, runsToEnd);
+                    Assert.Equal(runsToEnd, w.ActionRunsToEnd(walk), "the flag reads back");
+                    Assert.True(!w.ActionRunsToEnd(task.FindAction("OpenDoor")), "other actions keep theirs");
+                    Assert.Throws(Status.InvalidArgument, () => w.SetActionRunsToEnd(4, true), "action 4");
+                    Assert.Throws(Status.InvalidArgument, () => w.ActionRunsToEnd(-1), "action -1");
+
+                    int villager = w.AddAgent(0, new[] { 0, 0, 0 });
+                    var events = new AgentEvent[16];
+                    // Every adopted plan is checked by the validator from the belief to its goal.
+                    Func<List<AgentEvent>> update = () =>
+                    {
+                        AgentUpdateStats s = w.Update(0.0, events);
+                        var list = events.Take((int)s.Events).ToList();
+                        foreach (AgentEvent e in list.Where(x => x.Kind == AgentEventKind.Planned))
+                        {
+                            var plan = new int[16];
+                            int length = w.Plan(e.Agent, plan);
+                            var state = new int[3];
+                            w.State(e.Agent, state);
+                            Validation v = task.Validate(new Problem(state, e.Goal == closed ? closedGoal : BreadGoal),
+                                                         plan.Take(length).ToArray());
+                            Assert.True(v.Valid, "adopted plan valid: " + v.Message);
+                        }
+                        return list;
+                    };
+                    update();
+                    Assert.Equal(bread, w.Goal(villager), "bread first: the door is closed");
+                    Assert.Equal(walk, w.RunningAction(villager), "walking to the door");
+                    w.SetFact(villager, 1, 1);
+                    bool aborted = update().Any(e => e.Kind == AgentEventKind.AbortAction &&
+                                                     e.Replan == ReplanReason.BetterGoal);
+                    if (runsToEnd)
+                    {
+                        Assert.Equal(bread, w.Goal(villager), "the better goal waits for the walk's end");
+                        Assert.Equal(walk, w.RunningAction(villager), "still walking");
+                        w.ActionFinished(villager);
+                        update();
+                    }
+                    Assert.Equal(closed, w.Goal(villager), "the better goal is taken");
+                    return aborted;
+                }
+            }
+        }
+
+        [Test]
+        public static void BetterGoalWaitsForAnActionThatRunsToItsEnd()
+        {
+            Assert.True(RunsToEndScenario(false), "a better goal aborts the walk at once");
+            Assert.True(!RunsToEndScenario(true), "a better goal does not abort a walk that runs to its end");
+        }
+
         [Test]
         public static void UseAfterDisposeThrows()
         {
