@@ -2,6 +2,7 @@
 aborts the running walk at once unless the walk runs to its end (then the goal waits for it); the
 scenario of the C test tests/capi/agents_runs_to_end_test.c. Bad ids and flags raise, naming the
 argument. Every plan adopted is checked with the engines' calls (the validator's)."""
+import numpy as np
 import pytest
 
 import topoplan as tp
@@ -93,3 +94,5 @@ def test_bad_action_or_flag_raises_naming_it():
     with pytest.raises(TypeError, match="runs_to_end: expected a bool"):
         w.set_action_runs_to_end(0, None)
     assert w.action_runs_to_end(0) is False  # nothing was set by the refused calls
+    w.set_action_runs_to_end(np.int32(1), np.True_)  # NumPy scalars, as the frame's arrays hold
+    assert w.action_runs_to_end("OpenDoor") is True
