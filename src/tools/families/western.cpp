@@ -109,12 +109,9 @@ class Builder {
   std::vector<Instance> instances_;
 };
 
-}  // namespace
-
-Task western() {
-  Builder b("western");
-  // Horse Breeder (Prévost et al., SAS as Topological Sorting, Table 1).
-  // References: docs/references.md.
+// Each routine's variables and actions, one function per NPC class. The Horse Breeder's are
+// those of Prévost et al., SAS as Topological Sorting, Table 1 (docs/references.md).
+void western_horse_breeder(Builder& b) {
   b.var("haystack", {"stored", "inHands", "inFeeder"});
   b.var("bucket", {"onFloor", "inHands"});
   b.var("water", {"inFountain", "inBucket", "inTrough"});
@@ -125,7 +122,9 @@ Task western() {
   b.act("PickUpBucket", "bucket", "onFloor", "inHands", {{"haystack", "stored"}});
   b.act("FillBucketWithWater", "water", "inFountain", "inBucket", {{"bucket", "inHands"}});
   b.act("FillHorseTrough", "water", "inBucket", "inTrough", {{"bucket", "inHands"}});
-  // Blacksmith.
+}
+
+void western_blacksmith(Builder& b) {
   b.var("coal", {"inBin", "inShovel", "inForge"});
   b.var("forge", {"cold", "burning", "hot"});
   b.var("horseshoe", {"ironBar", "redHot", "hammered", "quenched", "punched"});
@@ -144,7 +143,9 @@ Task western() {
   b.act("HangTongs", "tongs", "inHands", "onRack");
   b.act("TakeHammer", "hammer", "onAnvil", "inHands");
   b.act("PutDownHammer", "hammer", "inHands", "onAnvil");
-  // Bartender.
+}
+
+void western_bartender(Builder& b) {
   b.var("whiskeyBottle", {"onShelf", "inHand"});
   b.var("glass", {"dirty", "clean", "filled", "served"});
   b.var("broom", {"inCloset", "inHand"});
@@ -157,7 +158,9 @@ Task western() {
   b.act("TakeBroom", "broom", "inCloset", "inHand");
   b.act("StoreBroom", "broom", "inHand", "inCloset");
   b.act("SweepFloor", "saloonFloor", "muddy", "swept", {{"broom", "inHand"}});
-  // Rancher.
+}
+
+void western_rancher(Builder& b) {
   b.var("saddle", {"onRack", "onHorse"});
   b.var("rider", {"onFoot", "mounted"});
   b.var("lasso", {"onSaddle", "inHand"});
@@ -173,7 +176,9 @@ Task western() {
         {{"corralGate", "open"}, {"rider", "mounted"}});
   b.act("OpenGate", "corralGate", "closed", "open");
   b.act("CloseGate", "corralGate", "open", "closed");
-  // Shopkeeper.
+}
+
+void western_shopkeeper(Builder& b) {
   b.var("shutters", {"closed", "open"});
   b.var("crate", {"onWagon", "onPorch", "pried", "unpacked"});
   b.var("crowbar", {"underCounter", "inHand"});
@@ -188,7 +193,9 @@ Task western() {
   b.act("StowCrowbar", "crowbar", "inHand", "underCounter");
   b.act("StockShelves", "shelves", "bare", "stocked", {{"crate", "unpacked"}});
   b.act("BalanceLedger", "ledger", "closed", "balanced", {{"shutters", "closed"}});
-  // Sheriff.
+}
+
+void western_sheriff(Builder& b) {
   b.var("gunbelt", {"onHook", "worn"});
   b.var("revolver", {"empty", "loaded"});
   b.var("outlaw", {"atLarge", "captured", "jailed"});
@@ -203,14 +210,19 @@ Task western() {
   b.act("LockCell", "cellDoor", "open", "locked", {{"keys", "inPocket"}});
   b.act("TakeKeys", "keys", "onDesk", "inPocket");
   b.act("LeaveKeys", "keys", "inPocket", "onDesk");
-  // Camp cook.
+}
+
+void western_cook(Builder& b) {
   b.var("stove", {"cold", "burning"});
   b.var("eggs", {"inCoop", "inBasket", "inPan", "fried"});
   b.act("LightStove", "stove", "cold", "burning");
   b.act("GatherEggs", "eggs", "inCoop", "inBasket");
   b.act("CrackEggsIntoPan", "eggs", "inBasket", "inPan");
   b.act("FryEggs", "eggs", "inPan", "fried", {{"stove", "burning"}});
+}
 
+// The classes, each with the actions of its routine.
+void western_classes(Builder& b) {
   b.npc("HorseBreeder", {"StoreHaystack", "TakeHaystack", "FillHorseFeeder", "DropBucket",
                          "PickUpBucket", "FillBucketWithWater", "FillHorseTrough"});
   b.npc("Blacksmith", {"ShovelCoal", "TipCoalIntoForge", "LightForge", "PumpBellows", "HeatIronBar",
@@ -226,7 +238,10 @@ Task western() {
   b.npc("Sheriff", {"BuckleGunbelt", "HangUpGunbelt", "LoadRevolver", "CaptureOutlaw", "JailOutlaw",
                     "UnlockCell", "LockCell", "TakeKeys", "LeaveKeys"});
   b.npc("Cook", {"LightStove", "GatherEggs", "CrackEggsIntoPan", "FryEggs"});
+}
 
+// The routines: one instance per goal.
+void western_goals(Builder& b) {
   b.goal("feed-the-horses", "HorseBreeder", {}, {{"haystack", "inFeeder"}, {"water", "inTrough"}});
   b.goal("feed-the-horses-haystack-in-hands", "HorseBreeder", {{"haystack", "inHands"}},
          {{"haystack", "inFeeder"}, {"water", "inTrough"}});
@@ -243,6 +258,22 @@ Task western() {
   b.goal("bring-in-the-outlaw", "Sheriff", {},
          {{"outlaw", "jailed"}, {"gunbelt", "worn"}, {"revolver", "loaded"}});
   b.goal("cook-breakfast", "Cook", {}, {{"eggs", "fried"}, {"stove", "burning"}});
+}
+
+}  // namespace
+
+Task western() {
+  Builder b("western");
+  // Variables and actions in this order: the instances (and the topo checksum) depend on it.
+  western_horse_breeder(b);
+  western_blacksmith(b);
+  western_bartender(b);
+  western_rancher(b);
+  western_shopkeeper(b);
+  western_sheriff(b);
+  western_cook(b);
+  western_classes(b);
+  western_goals(b);
   return b.build();
 }
 
