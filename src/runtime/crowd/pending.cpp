@@ -12,6 +12,49 @@ using crowd_detail::now_ns;
 using crowd_detail::project_key;
 using crowd_detail::unpack_projected;
 
+namespace {
+
+// An NPC the host rewrote between frames into no input: a bad-input answer, no plan.
+void answer_bad_input(const CrowdOutput& out, size_t i, bool handles, CrowdStats& stats) {
+  out.status[i] = kCrowdBadInput;
+  out.length[i] = 0;
+  if (handles) out.handles[i] = PlanHandle{};
+  ++stats.resumed;
+}
+
+// Writes a finished retry's answer for NPC i: its handle (when the batch takes handles, else
+// null; an empty one when the plan was not stored), or its plan copied to the block's slice
+// from `tail` on (moved past it) when it fits before slice_end; the status and the counters.
+CrowdStatus write_retry_answer(const CrowdOutput& out, size_t i, const PlanHandle* handle,
+                               PlanStatus ps, const ActionId* plan, int32_t len, int64_t slice_end,
+                               int64_t& tail, CrowdStats& stats) {
+  out.offset[i] = static_cast<uint32_t>(tail);
+  if (handle != nullptr) out.handles[i] = *handle;
+  const bool by_handle = handle != nullptr && !handle->empty();  // epochs start at 1
+  const bool fits = by_handle || (len <= slice_end - tail && len <= 65535);
+  const CrowdStatus st = crowd_detail::crowd_status(ps, kDetailNone, fits, true, false);
+  if (st & kCrowdSolved) {
+    if (!by_handle) {
+      std::copy(plan, plan + len, out.actions.begin() + tail);
+      tail += len;
+    }
+    ++stats.solved;
+    ++stats.solved_fallback;
+  } else if (st & kCrowdBufferTooSmall) {
+    ++stats.buffer_too_small;
+  } else if (st & kCrowdUnsolvable) {
+    ++stats.unsolvable;
+  } else {
+    ++stats.no_plan;
+  }
+  out.status[i] = st;
+  out.length[i] = static_cast<uint16_t>(std::min<int32_t>(len, 65535));
+  ++stats.resumed;
+  return st;
+}
+
+}  // namespace
+
 PlanStatus Crowd::run_fallback(std::vector<std::unique_ptr<PlanScratch>>& scratch, uint32_t c,
                                int32_t level, std::span<const ValueId> s0,
                                std::span<const ValueId> goal, std::vector<ActionId>& plan,
@@ -87,10 +130,7 @@ void Crowd::resume_pending(const CrowdBatch& batch, const CrowdOutput& out, int6
     const uint64_t* g = batch.goal.data() + i * words;
     if (c >= hot_.size() || !crowd_detail::packed_in_range(*planner_, s, g)) {
       // The host rewrote the NPC between frames with a class or values that are no input.
-      out.status[static_cast<size_t>(i)] = kCrowdBadInput;
-      out.length[static_cast<size_t>(i)] = 0;
-      if (handles) out.handles[static_cast<size_t>(i)] = PlanHandle{};
-      ++stats.resumed;
+      answer_bad_input(out, static_cast<size_t>(i), handles, stats);
       ++done;
       continue;
     }
@@ -114,35 +154,15 @@ void Crowd::resume_pending(const CrowdBatch& batch, const CrowdOutput& out, int6
       ++p.level;  // the same NPC, a larger slice (now, if it fits, else next frame)
       continue;
     }
-    const auto idx = static_cast<size_t>(i);
-    const int64_t room = slice_end - tail;
-    out.offset[idx] = static_cast<uint32_t>(tail);
     uint32_t id = PlanCache::kNoHandle;
     if (ps == PlanStatus::kSolved && cache != nullptr && len <= 65535 &&
         (handles || len <= cache->max_len_))
       id = cache->store(resume_plan_.data(), len);
-    if (handles)
-      out.handles[idx] = id != PlanCache::kNoHandle ? PlanHandle{id, cache->epoch_} : PlanHandle{};
-    const bool by_handle = handles && id != PlanCache::kNoHandle;
-    const bool fits = by_handle || (len <= room && len <= 65535);
-    const CrowdStatus st = crowd_detail::crowd_status(ps, kDetailNone, fits, true, false);
-    if (st & kCrowdSolved) {
-      if (!by_handle) {
-        std::copy(resume_plan_.begin(), resume_plan_.begin() + len, out.actions.begin() + tail);
-        tail += len;
-      }
-      ++stats.solved;
-      ++stats.solved_fallback;
-    } else if (st & kCrowdBufferTooSmall) {
-      ++stats.buffer_too_small;
-    } else if (st & kCrowdUnsolvable) {
-      ++stats.unsolvable;
-    } else {
-      ++stats.no_plan;
-    }
-    out.status[idx] = st;
-    out.length[idx] = static_cast<uint16_t>(std::min<int32_t>(len, 65535));
-    ++stats.resumed;
+    const PlanHandle handle =
+        id != PlanCache::kNoHandle ? PlanHandle{id, cache->epoch_} : PlanHandle{};
+    const CrowdStatus st =
+        write_retry_answer(out, static_cast<size_t>(i), handles ? &handle : nullptr, ps,
+                           resume_plan_.data(), len, slice_end, tail, stats);
     ++done;
     if (cache != nullptr && ps != PlanStatus::kLimitReached) {
       const uint64_t hash = project_key<false>(
