@@ -111,101 +111,158 @@ std::optional<Error> check(const AmbianceScenario& sc) {
   return check_limit(limits::kAmbianceMaxSteps, int64_t{sc.max_steps}, kWhere);
 }
 
-AmbianceRun run_ambiance(const AmbianceScenario& sc, bool with_ambiance) {
-  AmbianceRun run;
+namespace {
+
+// What a run shares across its NPCs (one after the other): the scenario, one compiled domain
+// and one planner (a decision changes only the costs: AStarPlanner's cost overlay, set_costs,
+// re-derives its cost tables, nothing else, and no domain definition is copied), the clock and
+// the event modifiers each area holds (absolute starts).
+struct AmbianceSim {
+  const AmbianceScenario& sc;
+  bool with_ambiance;
+  const Domain& domain;
+  AStarPlanner astar;
   double t = 0.0;
-  assert(!check(sc));
-  // One compiled domain and one planner for the whole run: a decision changes only the costs
-  // (AStarPlanner's cost overlay, set_costs), so the planner re-derives its cost tables, nothing
-  // else, and no domain definition is copied.
-  Result<Domain> domain = Domain::compile(sc.domain);
-  assert(domain.ok());  // check() held
-  AStarPlanner astar(domain.value());
-  // Event modifiers each area holds (absolute starts).
-  std::vector<std::vector<AmbianceModifier>> area_events(sc.areas.size());
-  for (const AmbianceNpc& npc : sc.npcs) {
-    const AmbianceNpcType& type = sc.types[static_cast<size_t>(npc.type)];
-    AmbianceNpcRun out;
-    out.name = npc.name;
-    std::vector<ValueId> s = npc.init;
-    std::vector<double> area_entry(sc.areas.size(), -1.0), object_entry(sc.objects.size(), -1.0);
-    std::vector<int64_t> costs(type.costs.size());  // this decision's, by ambiance_costs
-    AmbianceInfo info{type.susceptible, {}};
-    for (int32_t step = 0;; ++step) {
-      if (goal_holds(npc.goal, s)) break;
-      if (step >= sc.max_steps) {
-        out.status = PlanStatus::kLimitReached;
-        break;
-      }
-      // Who is inside what, and since when.
-      info.active.clear();
-      // An area's or an object's modifiers are active while its condition holds, attached at
-      // the time it began to hold (`entry`, -1 while it does not).
-      auto enter = [&](const auto& condition, double& entry, const std::vector<int32_t>& mods) {
-        if (!holds(condition, s)) {
-          entry = -1.0;
-          return false;
-        }
-        if (entry < 0.0) entry = t;
-        for (int32_t m : mods)
-          info.active.push_back(attached(sc.modifiers[static_cast<size_t>(m)], entry));
-        return true;
-      };
-      for (size_t a = 0; a < sc.areas.size(); ++a)
-        if (enter(sc.areas[a].inside, area_entry[a], sc.areas[a].modifiers))
-          info.active.insert(info.active.end(), area_events[a].begin(), area_events[a].end());
-      for (size_t o = 0; o < sc.objects.size(); ++o)
-        (void)enter(sc.objects[o].range, object_entry[o], sc.objects[o].modifiers);
-      if (!with_ambiance) info.active.clear();
-      AmbianceDecision d;
-      d.time = t;
-      d.state = s;
-      for (const AmbianceModifier& m : info.active) {
-        if (shares(m.booster.annotations, info.susceptible)) d.active.push_back(label(m));
-      }
-      ambiance_costs(type.costs, sc.annotations, info, t, costs);
-      d.base_cost = type.costs;
-      d.cost = costs;
-      Instance inst;
-      inst.init = s;
-      inst.goal = npc.goal;
-      d.status = astar.plan(inst.init, inst.goal, inst.npc_class, costs, PlannerOptions{}, d.plan);
-      if (d.status == PlanStatus::kSolved) {
-        // Validity does not depend on costs; the cost is the one this decision saw.
-        const Validation v = validate_plan(domain.value(), inst, d.plan);
-        d.valid = v.valid;
-        d.plan_cost = 0;
-        for (ActionId a : d.plan) d.plan_cost += costs[static_cast<size_t>(a)];
-      }
-      const std::vector<ActionId> plan = d.plan;
-      const PlanStatus status = d.status;
-      const bool valid = d.valid;
-      out.decisions.push_back(std::move(d));
-      if (status != PlanStatus::kSolved || !valid || plan.empty()) {
-        out.status = status == PlanStatus::kSolved ? PlanStatus::kGaveUp : status;
-        break;
-      }
-      const size_t n = npc.replan ? 1 : plan.size();
-      for (size_t i = 0; i < n; ++i) {
-        const ActionId a = plan[i];
-        // Ambiance effects go to the areas the NPC performs the action in.
-        for (size_t ar = 0; ar < sc.areas.size(); ++ar) {
-          if (!holds(sc.areas[ar].inside, s)) continue;
-          for (int32_t m : sc.action_events[static_cast<size_t>(a)]) {
-            area_events[ar].push_back(attached(sc.modifiers[static_cast<size_t>(m)], t));
-          }
-        }
-        for (const Effect& e : sc.domain.actions[static_cast<size_t>(a)].effects) {
-          s[static_cast<size_t>(e.var)] = e.post;
-        }
-        out.executed.push_back(a);
-        out.cost += costs[static_cast<size_t>(a)];
-        t += sc.action_time;
-      }
-      for (auto& events : area_events) {
-        std::erase_if(events, [t](const AmbianceModifier& m) { return m.should_stop(t); });
+  std::vector<std::vector<AmbianceModifier>> area_events;
+
+  AmbianceSim(const AmbianceScenario& scenario, bool ambiance, const Domain& d)
+      : sc(scenario), with_ambiance(ambiance), domain(d), astar(d), area_events(sc.areas.size()) {}
+
+  AmbianceNpcRun run(const AmbianceNpc& npc);
+
+ private:
+  // One NPC's walk: its state, since when it is in each area and in each object's range (-1
+  // while it is not), and its current decision's costs and active modifiers.
+  struct Walk {
+    std::vector<ValueId> s;
+    std::vector<double> area_entry, object_entry;
+    std::vector<int64_t> costs;
+    AmbianceInfo info;
+  };
+  bool enter(Walk& w, const std::vector<StateCondition>& condition, double& entry,
+             const std::vector<int32_t>& mods) const;
+  void find_active(Walk& w) const;
+  AmbianceDecision decide(Walk& w, const AmbianceNpc& npc, const AmbianceNpcType& type);
+  void execute(Walk& w, const AmbianceNpc& npc, const std::vector<ActionId>& plan,
+               AmbianceNpcRun& out);
+};
+
+// An area's or an object's modifiers are active while its condition holds, attached at the time
+// it began to hold (`entry`, -1 while it does not).
+bool AmbianceSim::enter(Walk& w, const std::vector<StateCondition>& condition, double& entry,
+                        const std::vector<int32_t>& mods) const {
+  if (!holds(condition, w.s)) {
+    entry = -1.0;
+    return false;
+  }
+  if (entry < 0.0) entry = t;
+  for (int32_t m : mods)
+    w.info.active.push_back(attached(sc.modifiers[static_cast<size_t>(m)], entry));
+  return true;
+}
+
+// Who is inside what, and since when: the modifiers active now (none without ambiance).
+void AmbianceSim::find_active(Walk& w) const {
+  w.info.active.clear();
+  for (size_t a = 0; a < sc.areas.size(); ++a)
+    if (enter(w, sc.areas[a].inside, w.area_entry[a], sc.areas[a].modifiers))
+      w.info.active.insert(w.info.active.end(), area_events[a].begin(), area_events[a].end());
+  for (size_t o = 0; o < sc.objects.size(); ++o)
+    (void)enter(w, sc.objects[o].range, w.object_entry[o], sc.objects[o].modifiers);
+  if (!with_ambiance) w.info.active.clear();
+}
+
+// One decision: the costs the active modifiers give now, and A*'s plan under them (validated).
+AmbianceDecision AmbianceSim::decide(Walk& w, const AmbianceNpc& npc, const AmbianceNpcType& type) {
+  AmbianceDecision d;
+  d.time = t;
+  d.state = w.s;
+  for (const AmbianceModifier& m : w.info.active) {
+    if (shares(m.booster.annotations, w.info.susceptible)) d.active.push_back(label(m));
+  }
+  ambiance_costs(type.costs, sc.annotations, w.info, t, w.costs);
+  d.base_cost = type.costs;
+  d.cost = w.costs;
+  Instance inst;
+  inst.init = w.s;
+  inst.goal = npc.goal;
+  d.status = astar.plan(inst.init, inst.goal, inst.npc_class, w.costs, PlannerOptions{}, d.plan);
+  if (d.status == PlanStatus::kSolved) {
+    // Validity does not depend on costs; the cost is the one this decision saw.
+    const Validation v = validate_plan(domain, inst, d.plan);
+    d.valid = v.valid;
+    d.plan_cost = 0;
+    for (ActionId a : d.plan) d.plan_cost += w.costs[static_cast<size_t>(a)];
+  }
+  return d;
+}
+
+// Performs the plan's first action (an NPC that replans) or all of it, then drops the area
+// events that have stopped.
+void AmbianceSim::execute(Walk& w, const AmbianceNpc& npc, const std::vector<ActionId>& plan,
+                          AmbianceNpcRun& out) {
+  const size_t n = npc.replan ? 1 : plan.size();
+  for (size_t i = 0; i < n; ++i) {
+    const ActionId a = plan[i];
+    // Ambiance effects go to the areas the NPC performs the action in.
+    for (size_t ar = 0; ar < sc.areas.size(); ++ar) {
+      if (!holds(sc.areas[ar].inside, w.s)) continue;
+      for (int32_t m : sc.action_events[static_cast<size_t>(a)]) {
+        area_events[ar].push_back(attached(sc.modifiers[static_cast<size_t>(m)], t));
       }
     }
+    for (const Effect& e : sc.domain.actions[static_cast<size_t>(a)].effects) {
+      w.s[static_cast<size_t>(e.var)] = e.post;
+    }
+    out.executed.push_back(a);
+    out.cost += w.costs[static_cast<size_t>(a)];
+    t += sc.action_time;
+  }
+  for (auto& events : area_events) {
+    const double now = t;
+    std::erase_if(events, [now](const AmbianceModifier& m) { return m.should_stop(now); });
+  }
+}
+
+AmbianceNpcRun AmbianceSim::run(const AmbianceNpc& npc) {
+  const AmbianceNpcType& type = sc.types[static_cast<size_t>(npc.type)];
+  AmbianceNpcRun out;
+  out.name = npc.name;
+  Walk w{npc.init, std::vector<double>(sc.areas.size(), -1.0),
+         std::vector<double>(sc.objects.size(), -1.0),
+         std::vector<int64_t>(type.costs.size()),  // this decision's, by ambiance_costs
+         AmbianceInfo{type.susceptible, {}}};
+  for (int32_t step = 0;; ++step) {
+    if (goal_holds(npc.goal, w.s)) break;
+    if (step >= sc.max_steps) {
+      out.status = PlanStatus::kLimitReached;
+      break;
+    }
+    find_active(w);
+    AmbianceDecision d = decide(w, npc, type);
+    const std::vector<ActionId> plan = d.plan;
+    const PlanStatus status = d.status;
+    const bool valid = d.valid;
+    out.decisions.push_back(std::move(d));
+    if (status != PlanStatus::kSolved || !valid || plan.empty()) {
+      out.status = status == PlanStatus::kSolved ? PlanStatus::kGaveUp : status;
+      break;
+    }
+    execute(w, npc, plan, out);
+  }
+  return out;
+}
+
+}  // namespace
+
+AmbianceRun run_ambiance(const AmbianceScenario& sc, bool with_ambiance) {
+  assert(!check(sc));
+  Result<Domain> domain = Domain::compile(sc.domain);
+  assert(domain.ok());  // check() held
+  AmbianceSim sim(sc, with_ambiance, domain.value());
+  AmbianceRun run;
+  for (const AmbianceNpc& npc : sc.npcs) {
+    AmbianceNpcRun out = sim.run(npc);
     if (out.status != PlanStatus::kSolved) run.all_solved = false;
     run.npcs.push_back(std::move(out));
   }
