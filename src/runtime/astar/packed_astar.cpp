@@ -106,6 +106,63 @@ bool PackedAStar::fits(const Domain& domain) {
   return true;
 }
 
+namespace {
+
+// The cost of one step of action a: 1 when the objective is the plan's length.
+int64_t step_cost(Objective objective, std::span<const int64_t> costs, ActionId a) {
+  return objective == Objective::kLength ? int64_t{1} : costs[static_cast<size_t>(a)];
+}
+
+// Variable v's distances (n values) to every target value y: table[y * n + x] is the cheapest
+// cost from x to y in v's own transition graph over the class's actions (`mask`; prevails
+// ignored), by backward Dijkstra, as astar.cpp computes it.
+void distance_table(const Domain& d, std::span<const uint8_t> mask, std::span<const int64_t> costs,
+                    Objective objective, VarId v, int32_t n, std::vector<uint8_t>& done,
+                    int64_t* table) {
+  // The class's actions that set v, grouped by their post value.
+  std::vector<std::vector<std::pair<ValueId, int64_t>>> into(static_cast<size_t>(n));
+  for (ActionId a = 0; a < d.num_actions(); ++a) {
+    if (!mask[static_cast<size_t>(a)]) continue;
+    for (const Effect& e : d.effects(a))
+      if (e.var == v)
+        into[static_cast<size_t>(e.post)].emplace_back(e.pre, step_cost(objective, costs, a));
+  }
+  for (ValueId y = 0; y < n; ++y) {
+    int64_t* out = table + int64_t{y} * n;
+    value_dijkstra(n, y, done, out, [&](ValueId z) {
+      for (const auto& [pre, cost] : into[static_cast<size_t>(z)]) {
+        const int64_t c = out[z] + cost;
+        if (pre == kUndefined) {
+          for (int32_t w = 0; w < n; ++w) out[w] = std::min(out[w], c);
+        } else {
+          out[pre] = std::min(out[pre], c);
+        }
+      }
+    });
+  }
+}
+
+// Whether every f and g of a one-bit search over m < 32 variables fits 32 bits (compact heap
+// keys): a node's g is the cost of a path without repeated states (at most 2^m - 1 actions of
+// at most max_step each; every step cost >= 0), its h at most the finite flip costs' sum.
+bool compact_keys_fit(int32_t m, bool steps_nonnegative, uint64_t max_step,
+                      const std::vector<int64_t>& flip_on, const std::vector<int64_t>& flip_off) {
+  constexpr uint64_t kMax = 0xFFFFFFFFu;
+  bool fits = steps_nonnegative;
+  uint64_t h_max = 0;
+  for (size_t v = 0; v < flip_on.size(); ++v)
+    for (const int64_t x : {flip_on[v], flip_off[v]}) {
+      if (x >= kInf) continue;
+      fits = fits && static_cast<uint64_t>(x) <= kMax;
+      h_max += std::min(static_cast<uint64_t>(x), kMax);  // at most 62 terms of 32 bits
+    }
+  const uint64_t path = (uint64_t{1} << m) - 1;
+  return fits && max_step <= kMax && h_max <= kMax &&
+         (max_step == 0 || path <= (kMax - h_max) / max_step);
+}
+
+}  // namespace
+
 PackedAStar::PackedAStar(const CompiledActionSet& set, Objective objective) {
   const Domain& d = set.domain();
   const int32_t m = d.num_variables();
@@ -129,13 +186,12 @@ PackedAStar::PackedAStar(const CompiledActionSet& set, Objective objective) {
     return static_cast<uint64_t>(y) << vars_[static_cast<size_t>(v)].shift;
   };
   const std::span<const int64_t> costs = set.costs();
-  auto step = [&](ActionId a) {
-    return objective == Objective::kLength ? int64_t{1} : costs[static_cast<size_t>(a)];
-  };
   std::vector<ActionId> ids;
   available_actions(d, set.npc_class(), ids);
+  bool steps_nonnegative = true;
+  uint64_t max_step = 0;
   for (ActionId a : ids) {
-    Action act{0, 0, 0, 0, step(a), a};
+    Action act{0, 0, 0, 0, step_cost(objective, costs, a), a};
     for (const Effect& e : d.effects(a)) {
       if (e.pre != kUndefined) {
         act.pre_mask |= field(e.var);
@@ -148,37 +204,16 @@ PackedAStar::PackedAStar(const CompiledActionSet& set, Objective objective) {
       act.pre_mask |= field(f.var);
       act.pre_value |= value(f.var, f.value);
     }
+    steps_nonnegative = steps_nonnegative && act.cost >= 0;
+    max_step = std::max(max_step, static_cast<uint64_t>(std::max<int64_t>(act.cost, 0)));
     actions_.push_back(act);
   }
-
-  // Per variable and target value y: the cheapest cost from every x to y in the variable's own
-  // transition graph (prevails ignored), by backward Dijkstra, as astar.cpp computes it.
   dist_.assign(static_cast<size_t>(offset), kInf);
-  const std::span<const uint8_t> mask = set.action_mask();
   std::vector<uint8_t> done;
   for (VarId v = 0; v < m; ++v) {
     const Var& x = vars_[static_cast<size_t>(v)];
-    const int32_t n = x.size;
-    // The class's actions that set v, grouped by their post value.
-    std::vector<std::vector<std::pair<ValueId, int64_t>>> into(static_cast<size_t>(n));
-    for (ActionId a = 0; a < d.num_actions(); ++a) {
-      if (!mask[static_cast<size_t>(a)]) continue;
-      for (const Effect& e : d.effects(a))
-        if (e.var == v) into[static_cast<size_t>(e.post)].emplace_back(e.pre, step(a));
-    }
-    for (ValueId y = 0; y < n; ++y) {
-      int64_t* out = dist_.data() + x.offset + int64_t{y} * n;
-      value_dijkstra(n, y, done, out, [&](ValueId z) {
-        for (const auto& [pre, cost] : into[static_cast<size_t>(z)]) {
-          const int64_t c = out[z] + cost;
-          if (pre == kUndefined) {
-            for (int32_t w = 0; w < n; ++w) out[w] = std::min(out[w], c);
-          } else {
-            out[pre] = std::min(out[pre], c);
-          }
-        }
-      });
-    }
+    distance_table(d, set.action_mask(), costs, objective, v, x.size, done,
+                   dist_.data() + x.offset);
   }
   if (one_bit_) {
     for (VarId v = 0; v < m; ++v) {
@@ -187,29 +222,8 @@ PackedAStar::PackedAStar(const CompiledActionSet& set, Objective objective) {
       flip_off_.push_back(table[0 * 2 + 1]);  // 1 -> 0
     }
   }
-  // Compact heap keys when every f and g of a search fits 32 bits: a node's g is the cost of a
-  // path without repeated states (at most 2^m - 1 actions), its h at most the finite flip costs'
-  // sum.
-  if (one_bit_ && m < 32) {
-    constexpr uint64_t kMax = 0xFFFFFFFFu;
-    uint64_t max_step = 0;
-    bool fits = true;
-    for (const Action& a : actions_) {
-      fits = fits && a.cost >= 0;
-      max_step = std::max(max_step, static_cast<uint64_t>(std::max<int64_t>(a.cost, 0)));
-    }
-    uint64_t h_max = 0;
-    for (size_t v = 0; v < flip_on_.size(); ++v)
-      for (const int64_t x : {flip_on_[v], flip_off_[v]}) {
-        if (x >= kInf) continue;
-        fits = fits && static_cast<uint64_t>(x) <= kMax;
-        h_max += std::min(static_cast<uint64_t>(x), kMax);  // at most 62 terms of 32 bits
-      }
-    const uint64_t path = (uint64_t{1} << m) - 1;
-    fits = fits && max_step <= kMax && h_max <= kMax &&
-           (max_step == 0 || path <= (kMax - h_max) / max_step);
-    compact_ = fits;
-  }
+  if (one_bit_ && m < 32)
+    compact_ = compact_keys_fit(m, steps_nonnegative, max_step, flip_on_, flip_off_);
 }
 
 namespace {
