@@ -7,11 +7,27 @@
 #
 # Functions are counted by universal-ctags (their first to their last line, comments and blank
 # lines included); files by wc -l. Prints two Markdown tables, longest first. Always exits 0.
+# A function marked as a documented hot loop is not listed: the marker `// hot loop: kept whole`
+# in the comment lines (or template / attribute lines) just above its signature, followed by the
+# measured reason it is not split.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fn_min=${1:-80}
 file_min=${2:-500}
 dirs=(cli src include bench tests examples python/src fuzz)
+marker='// hot loop: kept whole'
+
+# True when the lines just above line $2 of file $1 (comments, template and attribute lines)
+# hold the marker.
+hot_marked() {
+  local file=$1 line=$2 text
+  while ((--line >= 1)); do
+    text=$(sed -n "${line}p" "$file")
+    [[ $text =~ ^[[:space:]]*(//|template|\[\[) ]] || return 1
+    [[ $text == *"$marker"* ]] && return 0
+  done
+  return 1
+}
 
 echo "| lines | function | where |"
 echo "|---:|---|---|"
@@ -25,7 +41,10 @@ ctags -R --languages=C,C++ --kinds-C++=f --kinds-C=f --fields=+ne --extras=-F -f
       }
       if (s != "" && e != "" && e - s + 1 >= min) printf "%d\t%s\t%s:%s\n", e - s + 1, $1, $2, s
     }' |
-  sort -t$'\t' -k1,1nr -k3,3 | awk -F'\t' '{ printf "| %d | `%s` | %s |\n", $1, $2, $3 }'
+  sort -t$'\t' -k1,1nr -k3,3 |
+  while IFS=$'\t' read -r lines name where; do
+    hot_marked "${where%:*}" "${where##*:}" || printf '| %d | `%s` | %s |\n' "$lines" "$name" "$where"
+  done
 
 echo
 echo "| lines | file |"

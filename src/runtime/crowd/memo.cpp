@@ -63,7 +63,7 @@ template <bool kHandles>
 // The documented hot loop of a warm batch (see the top of this file). A handle batch writes
 // handle, status and length of a memo hit (its offset is unused: crowd.h, CrowdOutput); a
 // copying batch copies the memo's plan to the slice as serve_npc would.
-// One piece (~170 lines) on purpose: the hits' loop (serve_hits) is a lambda over this
+// hot loop: kept whole. One piece on purpose: the hits' loop (serve_hits) is a lambda over this
 // function's locals, and the claim's loops below and the counters' sum at the end share them, so
 // that the pointers and the slice position stay in registers across a run of hits (the
 // per-kind counts on this frame) and are saved around the miss calls only. Out-of-line pieces would
