@@ -316,26 +316,113 @@ template <bool kOneBit>
   return h;
 }
 
-// The search keeps the scratch's arrays and counters in locals (registers) and writes the
-// counters back on return: stored through the scratch, every node and heap write could alias
-// them, and each would be reloaded after every store.
+namespace {
+
+// The duplicate table of one search: the scratch's arrays and node count as locals of the
+// search (a local record whose address never escapes stays in registers), written back by the
+// caller. Room for one more node is in the table and within the memory limit.
+struct NodeTable {
+  PackedAStarScratch::Node* nodes;
+  PackedAStarScratch::Slot* slots;
+  size_t slot_mask;
+  uint32_t stamp;
+  size_t num_nodes;
+  int64_t max_nodes;
+  int64_t room;  // nodes that fit before the table must grow (or the memory limit stops)
+
+  // Grows the table for one more node (false: the memory limit is reached).
+  bool make_room(PackedAStarScratch& s) {
+    if (static_cast<int64_t>(num_nodes) + 1 > max_nodes) return false;
+    grow_table(s, num_nodes);
+    nodes = s.nodes.data();
+    slots = s.slots.data();
+    slot_mask = s.slots.size() - 1;
+    room = std::min(static_cast<int64_t>(s.nodes.size()), max_nodes);
+    return true;
+  }
+
+  // The node of `state`, new (inserted = true; the caller sets all its fields) or found; the
+  // table has room for one more (make_room).
+  [[gnu::always_inline]] int32_t intern(uint64_t state, bool& inserted) {
+    for (size_t k = slot_of(state, slot_mask);; k = (k + 1) & slot_mask) {
+      PackedAStarScratch::Slot& slot = slots[k];
+      if (slot.stamp != stamp) {
+        const auto id = static_cast<int32_t>(num_nodes++);
+        slot = {stamp, id};
+        inserted = true;
+        return id;
+      }
+      if (nodes[static_cast<size_t>(slot.node)].state == state) {
+        inserted = false;
+        return slot.node;
+      }
+    }
+  }
+};
+
+// The open list of one search over the scratch's heap vector (kept as locals, like NodeTable).
+template <typename Entry>
+struct OpenList {
+  std::vector<Entry>& vector;
+  size_t& stored_capacity;
+  Entry* heap;
+  size_t size;
+  size_t capacity;
+
+  [[gnu::always_inline]] void push(int64_t f, int64_t g, int32_t node) {
+    if (size == capacity) [[unlikely]] {
+      grow_heap(vector, stored_capacity);
+      heap = vector.data();
+      capacity = stored_capacity;
+    }
+    heap[size++] = heap_entry(heap, f, g, node);
+    std::push_heap(heap, heap + size, HeapAfter{});
+  }
+  [[gnu::always_inline]] Entry pop() {
+    std::pop_heap(heap, heap + size, HeapAfter{});
+    return heap[--size];
+  }
+};
+
+// The plan to node `goal`, read back through the parents into out: *len its length, false when
+// it does not fit.
+[[gnu::always_inline]] inline bool write_plan(const PackedAStarScratch::Node* nodes, int32_t goal,
+                                              std::span<ActionId> out, int32_t* len) {
+  int32_t n = 0;
+  for (int32_t i = goal; nodes[static_cast<size_t>(i)].parent >= 0;
+       i = nodes[static_cast<size_t>(i)].parent)
+    ++n;
+  *len = n;
+  if (static_cast<size_t>(n) > out.size()) return false;
+  for (int32_t i = goal, k = n; nodes[static_cast<size_t>(i)].parent >= 0;
+       i = nodes[static_cast<size_t>(i)].parent)
+    out[static_cast<size_t>(--k)] = nodes[static_cast<size_t>(i)].action;
+  return true;
+}
+
+// True when the search has run longer than limits.max_seconds. The clock is read as in
+// best_first.h: after 1024 expansions (`start`), then every 1024.
+[[gnu::always_inline]] inline bool out_of_time(int64_t expanded, const SearchLimits& limits,
+                                               std::chrono::steady_clock::time_point& start) {
+  if ((expanded & 1023) != 0 || expanded == 0 || limits.max_seconds <= 0) return false;
+  const auto now = std::chrono::steady_clock::now();
+  if (expanded == 1024) start = now;
+  return std::chrono::duration<double>(now - start).count() > limits.max_seconds;
+}
+
+}  // namespace
+
+// The search keeps the scratch's arrays and counters in locals (registers: NodeTable, OpenList)
+// and writes the counters back on return: stored through the scratch, every node and heap write
+// could alias them, and each would be reloaded after every store.
 template <bool kOneBit>
 [[gnu::always_inline]] inline PlanOutcome PackedAStar::search(
     PackedAStarScratch& s, uint64_t root, uint64_t goal_mask, uint64_t goal_value,
     const SearchLimits& limits, std::span<ActionId> out, int32_t* len) const {
-  using Clock = std::chrono::steady_clock;
   using Node = PackedAStarScratch::Node;
   using Slot = PackedAStarScratch::Slot;
   using HeapEntry =
       std::conditional_t<kOneBit, PackedAStarScratch::CompactEntry, PackedAStarScratch::HeapEntry>;
-  auto& heap_vector = [&s]() -> auto& {
-    if constexpr (kOneBit)
-      return s.compact_heap;
-    else
-      return s.heap;
-  }
-  ();
-  size_t& stored_capacity = kOneBit ? s.compact_capacity : s.heap_capacity;
   PlanOutcome outcome;
   const int64_t h0 = heuristic<kOneBit>(s, root, goal_mask, goal_value);
   if (h0 >= kInf) {  // a goal value unreachable in its own transition graph
@@ -348,97 +435,48 @@ template <bool kOneBit>
     std::fill(s.slots.begin(), s.slots.end(), Slot{0, 0});
     s.stamp = 1;
   }
-  const uint32_t stamp = s.stamp;
-  Node* nodes = s.nodes.data();
-  Slot* slots = s.slots.data();
-  size_t slot_mask = s.slots.size() - 1;
-  size_t node_capacity = s.nodes.size();  // = slots / 2: the table stays at most half full
-  HeapEntry* heap = heap_vector.data();
-  size_t heap_size = 0;
-  size_t heap_capacity = stored_capacity;
-  size_t num_nodes = 0;
-  int64_t expanded = 0, generated = 0;
   // best_first.h stops at max(1, M / kBytesPerNode) nodes; with the root entered, that is
   // (nodes + 1) * kBytesPerNode > M, i.e. nodes + 1 > floor(M / kBytesPerNode).
   const int64_t max_nodes = limits.max_memory_bytes / kBytesPerNode;
+  NodeTable table{s.nodes.data(),
+                  s.slots.data(),
+                  s.slots.size() - 1,
+                  s.stamp,
+                  0,
+                  max_nodes,
+                  std::min(static_cast<int64_t>(s.nodes.size()), max_nodes)};
+  OpenList<HeapEntry> open = [&s] {
+    if constexpr (kOneBit)
+      return OpenList<HeapEntry>{s.compact_heap, s.compact_capacity, s.compact_heap.data(), 0,
+                                 s.compact_capacity};
+    else
+      return OpenList<HeapEntry>{s.heap, s.heap_capacity, s.heap.data(), 0, s.heap_capacity};
+  }();
+  int64_t expanded = 0, generated = 0;
   // Every return passes `outcome` itself (no copy of it: a copy right after its fields are
   // written stalls on store forwarding).
   const auto sync = [&] {
     s.expanded = expanded;
     s.generated = generated;
-    s.num_nodes = num_nodes;
+    s.num_nodes = table.num_nodes;
   };
-  // Room for one more node: in the table (grown) and within the memory limit (false).
-  int64_t room = std::min(static_cast<int64_t>(node_capacity), max_nodes);
-  const auto make_room = [&]() -> bool {
-    if (static_cast<int64_t>(num_nodes) + 1 > max_nodes) return false;
-    grow_table(s, num_nodes);
-    nodes = s.nodes.data();
-    slots = s.slots.data();
-    slot_mask = s.slots.size() - 1;
-    node_capacity = s.nodes.size();
-    room = std::min(static_cast<int64_t>(node_capacity), max_nodes);
-    return true;
-  };
-  // The node of `state`, new (inserted = true; the caller sets all its fields) or found; the
-  // table has room for one more (make_room).
-  const auto intern = [&](uint64_t state, bool& inserted) -> int32_t {
-    for (size_t k = slot_of(state, slot_mask);; k = (k + 1) & slot_mask) {
-      Slot& slot = slots[k];
-      if (slot.stamp != stamp) {
-        const auto id = static_cast<int32_t>(num_nodes++);
-        slot = {stamp, id};
-        inserted = true;
-        return id;
-      }
-      if (nodes[static_cast<size_t>(slot.node)].state == state) {
-        inserted = false;
-        return slot.node;
-      }
-    }
-  };
-  const auto push = [&](int64_t f, int64_t g, int32_t node) {
-    if (heap_size == heap_capacity) [[unlikely]] {
-      grow_heap(heap_vector, stored_capacity);
-      heap = heap_vector.data();
-      heap_capacity = stored_capacity;
-    }
-    heap[heap_size++] = heap_entry(heap, f, g, node);
-    std::push_heap(heap, heap + heap_size, HeapAfter{});
-  };
-
   bool inserted = false;
-  (void)intern(root, inserted);  // (a scratch holds at least 256 nodes)
-  nodes[0] = {root, 0, h0, -1, -1};
-
-  // The clock is read as in best_first.h: after 1024 expansions, then every 1024.
-  Clock::time_point start{};
+  (void)table.intern(root, inserted);  // (a scratch holds at least 256 nodes)
+  table.nodes[0] = {root, 0, h0, -1, -1};
+  std::chrono::steady_clock::time_point start{};
   // The root is the first entry popped: taken without the heap (pushed to the empty heap and
   // popped at once, as the general search does, it leaves the heap as it found it).
-  HeapEntry top = heap_entry(heap, h0, 0, 0);
+  HeapEntry top = heap_entry(open.heap, h0, 0, 0);
   for (bool root_entry = true;; root_entry = false) {
     if (!root_entry) {
-      if (heap_size == 0) break;
-      std::pop_heap(heap, heap + heap_size, HeapAfter{});
-      top = heap[--heap_size];
+      if (open.size == 0) break;
+      top = open.pop();
     }
-    const Node node = nodes[static_cast<size_t>(top.node)];
+    const Node node = table.nodes[static_cast<size_t>(top.node)];
     if (entry_f(top) != node.g + node.h) continue;  // stale: reached more cheaply since
     if ((node.state & goal_mask) == goal_value) {
-      int32_t n = 0;
-      for (int32_t i = top.node; nodes[static_cast<size_t>(i)].parent >= 0;
-           i = nodes[static_cast<size_t>(i)].parent)
-        ++n;
-      outcome.status = PlanStatus::kSolved;
-      *len = n;
-      if (static_cast<size_t>(n) > out.size()) {
-        outcome.status = PlanStatus::kBufferTooSmall;
-        sync();
-        return outcome;
-      }
-      for (int32_t i = top.node, k = n; nodes[static_cast<size_t>(i)].parent >= 0;
-           i = nodes[static_cast<size_t>(i)].parent)
-        out[static_cast<size_t>(--k)] = nodes[static_cast<size_t>(i)].action;
+      outcome.status = write_plan(table.nodes, top.node, out, len) ? PlanStatus::kSolved
+                                                                   : PlanStatus::kBufferTooSmall;
       sync();
       return outcome;
     }
@@ -448,21 +486,18 @@ template <bool kOneBit>
       sync();
       return outcome;
     }
-    if ((expanded & 1023) == 0 && expanded > 0 && limits.max_seconds > 0) {
-      const Clock::time_point now = Clock::now();
-      if (expanded == 1024) start = now;
-      if (std::chrono::duration<double>(now - start).count() > limits.max_seconds) {
-        outcome.status = PlanStatus::kLimitReached;
-        outcome.detail = kDetailTimeLimit;
-        sync();
-        return outcome;
-      }
+    if (out_of_time(expanded, limits, start)) {
+      outcome.status = PlanStatus::kLimitReached;
+      outcome.detail = kDetailTimeLimit;
+      sync();
+      return outcome;
     }
     ++expanded;
     for (const Action& a : actions_) {
       if ((node.state & a.pre_mask) != a.pre_value) continue;
       ++generated;
-      if (static_cast<int64_t>(num_nodes) + 1 > room && !make_room()) [[unlikely]] {
+      if (static_cast<int64_t>(table.num_nodes) + 1 > table.room && !table.make_room(s))
+          [[unlikely]] {
         outcome.status = PlanStatus::kLimitReached;
         outcome.detail = kDetailMemoryLimit;
         sync();
@@ -470,17 +505,17 @@ template <bool kOneBit>
       }
       const uint64_t child = (node.state & ~a.eff_mask) | a.eff_value;
       const int64_t g = node.g + a.cost;
-      const int32_t id = intern(child, inserted);
-      Node& known = nodes[static_cast<size_t>(id)];
+      const int32_t id = table.intern(child, inserted);
+      Node& known = table.nodes[static_cast<size_t>(id)];
       if (inserted) {
         const int64_t h = heuristic<kOneBit>(s, child, goal_mask, goal_value);
         known = {child, g, h, top.node, a.id};
-        if (h < kInf) push(g + h, g, id);  // a dead end is never pushed
+        if (h < kInf) open.push(g + h, g, id);  // a dead end is never pushed
       } else if (g < known.g && known.h < kInf) {
         known.g = g;
         known.parent = top.node;
         known.action = a.id;
-        push(g + known.h, g, id);
+        open.push(g + known.h, g, id);
       }
     }
   }
