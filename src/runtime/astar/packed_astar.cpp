@@ -360,6 +360,22 @@ struct NodeTable {
   }
 };
 
+// A new generation of the scratch's duplicate table (every slot of an earlier call is now
+// free), empty.
+[[gnu::always_inline]] inline NodeTable start_table(PackedAStarScratch& s, int64_t max_nodes) {
+  if (++s.stamp == 0) {
+    std::fill(s.slots.begin(), s.slots.end(), PackedAStarScratch::Slot{0, 0});
+    s.stamp = 1;
+  }
+  return NodeTable{s.nodes.data(),
+                   s.slots.data(),
+                   s.slots.size() - 1,
+                   s.stamp,
+                   0,
+                   max_nodes,
+                   std::min(static_cast<int64_t>(s.nodes.size()), max_nodes)};
+}
+
 // The open list of one search over the scratch's heap vector (kept as locals, like NodeTable).
 template <typename Entry>
 struct OpenList {
@@ -383,6 +399,17 @@ struct OpenList {
     return heap[--size];
   }
 };
+
+// The scratch's heap of the one-bit layout (compact keys) or of the other, empty.
+template <bool kOneBit>
+[[gnu::always_inline]] inline auto open_list(PackedAStarScratch& s) {
+  if constexpr (kOneBit)
+    return OpenList<PackedAStarScratch::CompactEntry>{s.compact_heap, s.compact_capacity,
+                                                      s.compact_heap.data(), 0, s.compact_capacity};
+  else
+    return OpenList<PackedAStarScratch::HeapEntry>{s.heap, s.heap_capacity, s.heap.data(), 0,
+                                                   s.heap_capacity};
+}
 
 // The plan to node `goal`, read back through the parents into out: *len its length, false when
 // it does not fit.
@@ -420,7 +447,6 @@ template <bool kOneBit>
     PackedAStarScratch& s, uint64_t root, uint64_t goal_mask, uint64_t goal_value,
     const SearchLimits& limits, std::span<ActionId> out, int32_t* len) const {
   using Node = PackedAStarScratch::Node;
-  using Slot = PackedAStarScratch::Slot;
   using HeapEntry =
       std::conditional_t<kOneBit, PackedAStarScratch::CompactEntry, PackedAStarScratch::HeapEntry>;
   PlanOutcome outcome;
@@ -430,28 +456,11 @@ template <bool kOneBit>
     outcome.detail = kDetailExhausted;
     return outcome;
   }
-  // A new generation of the duplicate table: every slot of an earlier call is now free.
-  if (++s.stamp == 0) {
-    std::fill(s.slots.begin(), s.slots.end(), Slot{0, 0});
-    s.stamp = 1;
-  }
   // best_first.h stops at max(1, M / kBytesPerNode) nodes; with the root entered, that is
   // (nodes + 1) * kBytesPerNode > M, i.e. nodes + 1 > floor(M / kBytesPerNode).
   const int64_t max_nodes = limits.max_memory_bytes / kBytesPerNode;
-  NodeTable table{s.nodes.data(),
-                  s.slots.data(),
-                  s.slots.size() - 1,
-                  s.stamp,
-                  0,
-                  max_nodes,
-                  std::min(static_cast<int64_t>(s.nodes.size()), max_nodes)};
-  OpenList<HeapEntry> open = [&s] {
-    if constexpr (kOneBit)
-      return OpenList<HeapEntry>{s.compact_heap, s.compact_capacity, s.compact_heap.data(), 0,
-                                 s.compact_capacity};
-    else
-      return OpenList<HeapEntry>{s.heap, s.heap_capacity, s.heap.data(), 0, s.heap_capacity};
-  }();
+  NodeTable table = start_table(s, max_nodes);
+  OpenList<HeapEntry> open = open_list<kOneBit>(s);
   int64_t expanded = 0, generated = 0;
   // Every return passes `outcome` itself (no copy of it: a copy right after its fields are
   // written stalls on store forwarding).
@@ -480,15 +489,9 @@ template <bool kOneBit>
       sync();
       return outcome;
     }
-    if (expanded >= limits.max_expansions) {
+    if (expanded >= limits.max_expansions || out_of_time(expanded, limits, start)) {
       outcome.status = PlanStatus::kLimitReached;
-      outcome.detail = kDetailExpansionLimit;
-      sync();
-      return outcome;
-    }
-    if (out_of_time(expanded, limits, start)) {
-      outcome.status = PlanStatus::kLimitReached;
-      outcome.detail = kDetailTimeLimit;
+      outcome.detail = expanded >= limits.max_expansions ? kDetailExpansionLimit : kDetailTimeLimit;
       sync();
       return outcome;
     }

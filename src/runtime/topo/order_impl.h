@@ -4,10 +4,112 @@
 #pragma once
 
 #include <cassert>
+#include <type_traits>
 
 #include "orderings.h"
 
 namespace topoplan {
+
+namespace detail {
+
+// The queue of ℙ's sort (Kahn's algorithm) and, with disjunctive requests (kLoops), the actions
+// it defers: a record local to TopoPlanner::order whose address never escapes, so that its
+// pointers and counters stay in registers as the sort's locals would. The queue is `out` itself:
+// every action enters it once and fires when it leaves it, so the queue's order is the plan's.
+template <bool kLoops>
+struct SortQueue {
+  // The records' types as FastOrderings holds them (they are TopoScratch's).
+  using ActRec = std::remove_pointer_t<decltype(FastOrderings::act_rec)>;
+  using ActSort = std::remove_const_t<std::remove_pointer_t<decltype(FastOrderings::act_sort)>>;
+  using VarRec = std::remove_pointer_t<decltype(FastOrderings::var)>;
+
+  decltype(FastOrderings::act) act;
+  ActRec* act_rec;    // indeg
+  ActSort* act_sort;  // state (kLoops)
+  VarRec* var;        // loop_first, pending_disj (kLoops)
+  ActionId* deferred;
+  ActionId* queue;
+  int32_t queue_head = 0;
+  int32_t queue_tail = 0;
+  int32_t deferred_head = 0;
+  int32_t deferred_tail = 0;
+  // !kLoops: the queue's first action is also kept in a register (front), so that an action
+  // queued into an empty queue (a chain: most of a crowd plan) is fired without the store to
+  // `out` and the load back on the sort's critical path.
+  ActionId front = -1;
+
+  // Deferred: f_v (the action leaving the first epoch of s0[v] on a looping walk) while some
+  // request for s0[v] is pending.
+  [[gnu::always_inline]] void make_ready(ActionId a) {
+    if constexpr (!kLoops) {
+      if (queue_head == queue_tail) front = a;
+      queue[queue_tail++] = a;
+      return;
+    }
+    const VarId v = act[a].var;
+    if (a == var[v].loop_first && var[v].pending_disj > 0) {
+      act_sort[a].state = kDeferred;
+      deferred[deferred_tail++] = a;
+    } else {
+      act_sort[a].state = kQueued;
+      queue[queue_tail++] = a;
+    }
+  }
+  [[gnu::always_inline]] void succ(ActionId to) {
+    if (--act_rec[to].indeg == 0) make_ready(to);
+  }
+  // x ran in the first epoch of s0[w]: one request less holds w's loop back.
+  [[gnu::always_inline]] void disj(VarId w) {
+    assert(kLoops);
+    const ActionId f = var[w].loop_first;
+    if (act_sort[f].state != kDone && --var[w].pending_disj == 0 &&
+        act_sort[f].state == kDeferred && act_rec[f].indeg == 0) {
+      act_sort[f].state = kQueued;
+      queue[queue_tail++] = f;
+    }
+  }
+  // The chosen actions without predecessors are ready; the others wait (kPending).
+  [[gnu::always_inline]] void seed(const ActionId* used, int32_t num_used) {
+    for (int32_t i = 0; i < num_used; ++i) {
+      const ActionId a = used[i];
+      if (act_rec[a].indeg == 0)
+        make_ready(a);
+      else if constexpr (kLoops)
+        act_sort[a].state = kPending;
+    }
+  }
+  // Skips the deferred actions fired since or not waiting any more (in-degree above 0); false
+  // when none is left (kLoops).
+  [[gnu::always_inline]] bool find_deferred() {
+    while (deferred_head < deferred_tail && (act_sort[deferred[deferred_head]].state != kDeferred ||
+                                             act_rec[deferred[deferred_head]].indeg != 0))
+      ++deferred_head;
+    return deferred_head != deferred_tail;
+  }
+  // f fires next (the queue is empty; kLoops).
+  [[gnu::always_inline]] void fire_next(ActionId f) {
+    act_sort[f].state = kQueued;
+    queue[queue_tail++] = f;
+  }
+  // One chosen action left in a cycle (not fired), or -1.
+  [[gnu::always_inline]] ActionId stuck(const ActionId* used, int32_t num_used) const {
+    for (int32_t i = 0; i < num_used; ++i)
+      if (kLoops ? act_sort[used[i]].state != kDone : act_rec[used[i]].indeg != 0) return used[i];
+    return -1;
+  }
+  // The next action to fire (the queue is not empty).
+  [[gnu::always_inline]] ActionId pop() {
+    if constexpr (!kLoops) {
+      const ActionId x = front;
+      if (++queue_head != queue_tail) front = queue[queue_head];
+      return x;
+    } else {
+      return queue[queue_head++];
+    }
+  }
+};
+
+}  // namespace detail
 
 // Kahn's algorithm with one rule for the disjunctive requests (b needs w = s0[w], w loops back
 // to s0[w]): f_w, the action that first leaves s0[w], is deferred while some such b has not run,
@@ -30,9 +132,7 @@ template <bool kLoops>
 [[gnu::always_inline]] inline PlanStatus TopoPlanner::order(TopoScratch& s, const ValueId* s0,
                                                             const ValueId* goal, uint32_t goal_diff,
                                                             ActionId* out) const {
-  using detail::kDeferred;
   using detail::kDone;
-  using detail::kPending;
   using detail::kQueued;
   using detail::view;
   if constexpr (kLoops) {  // the pick budget and the late edges (loops only)
@@ -44,61 +144,12 @@ template <bool kLoops>
   const detail::FastOrderings orderings(*this, s);
   const ActInfo* const act = act_info_.data();
   uint32_t* const sim = s.sim_.data();
-  const auto indeg = view<&TopoScratch::ActRec::indeg>(s.act_.data());
+  detail::SortQueue<kLoops> q{orderings.act, orderings.act_rec,  s.act_sort_.data(),
+                              orderings.var, s.deferred_.data(), out};
   const auto state = view<&TopoScratch::ActSort::state>(s.act_sort_.data());
-  const auto loop_first = view<&TopoScratch::VarRec::loop_first>(s.var_.data());
-  const auto pending = view<&TopoScratch::VarRec::pending_disj>(s.var_.data());
-  ActionId* const deferred = s.deferred_.data();
   const ActionId* const used = s.used_.data();
-  // The queue is `out` itself: every action enters it once and fires when it leaves it, so
-  // the queue's order is the plan's order.
-  ActionId* const queue = out;
   const int32_t num_used = s.num_used_;
-  int32_t queue_head = 0;
-  int32_t queue_tail = 0;
-  int32_t deferred_head = 0;
-  int32_t deferred_tail = 0;
-  // !kLoops: the queue's first action is also kept in a register (front), so that an action
-  // queued into an empty queue (a chain: most of a crowd plan) is fired without the store to
-  // `out` and the load back on the sort's critical path.
-  ActionId front = -1;
-  // Deferred: f_v (the action leaving the first epoch of s0[v] on a looping walk) while some
-  // request for s0[v] is pending.
-  auto make_ready = [&](ActionId a) {
-    if constexpr (!kLoops) {
-      if (queue_head == queue_tail) front = a;
-      queue[queue_tail++] = a;
-      return;
-    }
-    const VarId v = act[a].var;
-    if (a == loop_first[v] && pending[v] > 0) {
-      state[a] = kDeferred;
-      deferred[deferred_tail++] = a;
-    } else {
-      state[a] = kQueued;
-      queue[queue_tail++] = a;
-    }
-  };
-  auto succ = [&](ActionId to) {
-    if (--indeg[to] == 0) make_ready(to);
-  };
-  // x ran in the first epoch of s0[w]: one request less holds w's loop back.
-  auto disj = [&](VarId w) {
-    assert(kLoops);
-    const ActionId f = loop_first[w];
-    if (state[f] != kDone && --pending[w] == 0 && state[f] == kDeferred && indeg[f] == 0) {
-      state[f] = kQueued;
-      queue[queue_tail++] = f;
-    }
-  };
-
-  for (int32_t i = 0; i < num_used; ++i) {
-    const ActionId a = used[i];
-    if (indeg[a] == 0)
-      make_ready(a);
-    else if constexpr (kLoops)
-      state[a] = kPending;
-  }
+  q.seed(used, num_used);
   // Late edges exist only after a deferred loop was picked: the heads are reset then, once.
   bool late_edges = false;
   // Self-check of the conditions: 0 while every condition of every emitted action held. Tested
@@ -106,55 +157,43 @@ template <bool kLoops>
   // then first_unsound names the first failing action by replaying the plan.
   uint32_t bad = 0;
   while (true) {
-    if (queue_head == queue_tail) {
+    if (q.queue_head == q.queue_tail) {
       if constexpr (!kLoops) break;
       // Nothing ready: fire a deferred f_w (pick_deferred says which).
-      while (deferred_head < deferred_tail &&
-             (state[deferred[deferred_head]] != kDeferred || indeg[deferred[deferred_head]] != 0))
-        ++deferred_head;
-      if (deferred_head == deferred_tail) break;
+      if (!q.find_deferred()) break;
       if (!late_edges) {
         late_edges = true;
         for (int32_t i = 0; i < num_used; ++i) s.act_sort_[used[i]].head = -1;
       }
-      const ActionId f = pick_deferred(s, s0, deferred_head, deferred_tail);
+      const ActionId f = pick_deferred(s, s0, q.deferred_head, q.deferred_tail);
       send_requests_late(s, s0, f);
-      state[f] = kQueued;  // fired next (the queue is empty)
-      queue[queue_tail++] = f;
+      q.fire_next(f);
     }
-    ActionId x;
-    if constexpr (!kLoops) {
-      x = front;
-      if (++queue_head != queue_tail) front = queue[queue_head];
-    } else {
-      x = queue[queue_head++];
-    }
+    const ActionId x = q.pop();
     if constexpr (kLoops) {
       assert(state[x] == kQueued);
       state[x] = kDone;
     }
     const ActInfo& ax = act[x];
     bad |= sim[ax.pre_slot] ^ gen;
-    orderings.for_each_successor<kLoops>(x, late_edges, succ, disj,
-                                         [&](int32_t ps) { bad |= sim[ps] ^ gen; });
+    orderings.for_each_successor<kLoops>(
+        x, late_edges, [&](ActionId to) { q.succ(to); }, [&](VarId w) { q.disj(w); },
+        [&](int32_t ps) { bad |= sim[ps] ^ gen; });
     sim[ax.pre_slot] = 0;
     sim[ax.post_slot] = gen;
     goal_diff -= ax.code_delta;
   }
   // One test for the three failures (and for every plan of a planner without state code, whose
   // difference stays 1), then the same checks in the same order as one by one.
-  if ((bad | goal_diff | static_cast<uint32_t>(queue_tail ^ num_used)) == 0) [[likely]]
+  if ((bad | goal_diff | static_cast<uint32_t>(q.queue_tail ^ num_used)) == 0) [[likely]]
     return PlanStatus::kSolved;
   if (bad != 0) [[unlikely]] {
-    const ActionId x = first_unsound(s, s0, out, queue_head);
+    const ActionId x = first_unsound(s, s0, out, q.queue_head);
     fail(s, kDetailSelfCheck, x >= 0 ? act[x].var : -1, -1, x);
     return PlanStatus::kGaveUp;
   }
-  if (queue_tail != num_used) {
-    // Name one action left in a cycle.
-    ActionId stuck = -1;
-    for (int32_t i = 0; i < num_used && stuck < 0; ++i)
-      if (kLoops ? state[used[i]] != kDone : indeg[used[i]] != 0) stuck = used[i];
+  if (q.queue_tail != num_used) {
+    const ActionId stuck = q.stuck(used, num_used);  // one action left in a cycle
     fail(s, kDetailOrderingCycle, stuck >= 0 ? act[stuck].var : -1, -1, stuck);
     return PlanStatus::kGaveUp;
   }
