@@ -9,6 +9,7 @@
 #include "../support/horse_breeder.h"
 #include "cold_contract.h"
 #include "compile.h"
+#include "differential.h"
 #include "random_tasks.h"
 #include "topoplan/runtime/plan.h"
 #include "topoplan/runtime/validate.h"
@@ -22,6 +23,7 @@ using testing::random_task;
 using testing::RandomTaskSpec;
 
 using testing::compile_or_die;
+using testing::expect_both_outcomes;
 using testing::names;
 
 TEST(AStarBack, KeepsTheColdContract) {
@@ -105,51 +107,8 @@ TEST(AStarBack, UndefinedPreRegressesToAFreeVariable) {
   EXPECT_EQ(names(d, b.actions), (std::vector<std::string>{"Teleport"}));
 }
 
-// Same status as the exact search, the same optimal objective value, a valid plan; one planner
-// reused across instances, classes and objectives. Returns (solved, unsolvable).
 std::pair<int, int> differential(const RandomTaskSpec& spec, uint64_t first_seed, int count) {
-  int solved = 0, unsolvable = 0;
-  for (uint64_t seed = first_seed; seed < first_seed + static_cast<uint64_t>(count); ++seed) {
-    const auto task = random_task(seed, spec);
-    auto compiled = Domain::compile(task.def);
-    EXPECT_TRUE(compiled.ok()) << "seed " << seed;
-    if (!compiled.ok()) return {solved, unsolvable};
-    const Domain& d = *compiled;
-    BackAStarPlanner planner(d);
-    std::vector<ActionId> plan;
-    for (const Instance& inst : task.instances) {
-      for (Objective obj : {Objective::kCost, Objective::kLength}) {
-        PlannerOptions options;
-        options.objective = obj;
-        const PlanResult e = plan_exact(d, inst, options);
-        const PlanStatus s = planner.plan(inst, options, plan);
-        EXPECT_EQ(s, e.status) << "seed " << seed << " " << format_state(d, inst.init) << " -> "
-                               << format_state(d, inst.goal);
-        if (s != e.status) return {solved, unsolvable};
-        if (s != PlanStatus::kSolved) {
-          ++unsolvable;
-          continue;
-        }
-        ++solved;
-        const Validation v = validate_plan(d, inst, plan);
-        EXPECT_TRUE(v.valid) << "seed " << seed << ": " << v.reason;
-        const int64_t got =
-            obj == Objective::kCost ? plan_cost(d, plan) : static_cast<int64_t>(plan.size());
-        const int64_t want =
-            obj == Objective::kCost ? e.cost : static_cast<int64_t>(e.actions.size());
-        EXPECT_EQ(got, want) << "seed " << seed;
-        EXPECT_EQ(planner.last_cost(), want) << "seed " << seed;
-        if (!v.valid || got != want) return {solved, unsolvable};
-      }
-    }
-  }
-  return {solved, unsolvable};
-}
-
-void expect_both_outcomes(std::pair<int, int> r, int count) {
-  EXPECT_GT(r.first, count / 4) << r.first << " solved, " << r.second << " not";
-  EXPECT_GT(r.second, 0);
-  std::cout << "[ counts   ] " << r.first << " solved, " << r.second << " unsolvable\n";
+  return testing::astar_differential<BackAStarPlanner>(spec, first_seed, count);
 }
 
 TEST(AStarBackDifferential, GeneralTasksWithCosts) {

@@ -5,6 +5,7 @@
 #include "../support/horse_breeder.h"
 #include "cold_contract.h"
 #include "compile.h"
+#include "differential.h"
 #include "random_tasks.h"
 #include "topoplan/runtime/plan.h"
 #include "topoplan/runtime/validate.h"
@@ -14,7 +15,6 @@ namespace topoplan {
 namespace {
 
 using testing::make_instance;
-using testing::random_task;
 using testing::RandomTaskSpec;
 
 using testing::compile_or_die;
@@ -39,41 +39,8 @@ TEST(AStar, HorseBreederFeedsTheHorses) {
 // Differential test against the exact search: same status, same optimal objective value, and
 // a valid plan, for both objectives, over general SAS+ tasks and SAS+-PUS tasks.
 void differential(const RandomTaskSpec& spec, uint64_t first_seed, int count) {
-  int solved = 0, unsolvable = 0;
-  for (uint64_t seed = first_seed; seed < first_seed + static_cast<uint64_t>(count); ++seed) {
-    const auto task = random_task(seed, spec);
-    auto compiled = Domain::compile(task.def);
-    ASSERT_TRUE(compiled.ok()) << "seed " << seed << ": " << compiled.error().to_string();
-    const Domain& d = *compiled;
-    AStarPlanner planner(d);  // reused across instances and objectives
-    std::vector<ActionId> plan;
-    for (const Instance& inst : task.instances) {
-      for (Objective obj : {Objective::kCost, Objective::kLength}) {
-        PlannerOptions options;
-        options.objective = obj;
-        const PlanResult e = plan_exact(d, inst, options);
-        const PlanStatus s = planner.plan(inst, options, plan);
-        ASSERT_EQ(s, e.status) << "seed " << seed << " " << format_state(d, inst.init) << " -> "
-                               << format_state(d, inst.goal);
-        if (s != PlanStatus::kSolved) {
-          ++unsolvable;
-          continue;
-        }
-        ++solved;
-        const Validation v = validate_plan(d, inst, plan);
-        ASSERT_TRUE(v.valid) << "seed " << seed << ": " << v.reason;
-        const int64_t objective =
-            obj == Objective::kCost ? plan_cost(d, plan) : static_cast<int64_t>(plan.size());
-        const int64_t expected =
-            obj == Objective::kCost ? e.cost : static_cast<int64_t>(e.actions.size());
-        ASSERT_EQ(objective, expected) << "seed " << seed;
-        ASSERT_EQ(planner.last_cost(), expected) << "seed " << seed;
-      }
-    }
-  }
-  // The generator must exercise both outcomes, or the test proves little.
-  EXPECT_GT(solved, count / 4) << solved << " solved, " << unsolvable << " not";
-  EXPECT_GT(unsolvable, 0);
+  testing::expect_both_outcomes(testing::astar_differential<AStarPlanner>(spec, first_seed, count),
+                                count);
 }
 
 TEST(AStarDifferential, GeneralTasksWithCosts) {
