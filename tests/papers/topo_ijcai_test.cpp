@@ -14,6 +14,7 @@
 #include "env.h"
 #include "horse_breeder.h"
 #include "papers_support.h"
+#include "theorem4.h"
 #include "topoplan/runtime/analysis.h"
 #include "topoplan/runtime/validate.h"
 #include "topoplan/tools/papers.h"
@@ -127,16 +128,7 @@ TEST(TopoIjcai, AlwaysAfterCounterexample) {
 // Theorem 4's counterexample (docs/algorithm.md, departure 5): every plan repeats a+, so the
 // pseudocode, which builds each action once, fails; the fail is the paper's "no plan".
 TEST(TopoIjcai, RepeatedActionNeeded) {
-  DomainDef def;
-  def.name = "c2star-repeat";
-  def.variables = {{"v0", {"0", "1"}}, {"v1", {"0", "1"}}, {"v2", {"0", "1"}}};
-  def.actions = {
-      {"a_plus", 1, {{1, 0, 1}}, {}},
-      {"a_minus", 1, {{1, 1, 0}}, {}},
-      {"b", 1, {{0, 0, 1}}, {{1, 1}, {2, 1}}},
-      {"c", 1, {{2, 1, 0}}, {{1, 0}}},
-  };
-  auto d = Domain::compile(def);
+  auto d = Domain::compile(testing::c2star_counterexample_def());
   ASSERT_TRUE(d.ok());
   const Instance inst = testing::make_instance({0, 0, 1}, {1, 1, 0});
   PlannerOptions options;

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "../support/horse_breeder.h"
+#include "../support/theorem4.h"
 #include "compile.h"
 #include "random_domains.h"
 #include "topoplan/runtime/topo.h"
@@ -15,6 +16,7 @@
 namespace topoplan {
 namespace {
 
+using testing::c2star_counterexample_def;
 using testing::horse_breeder_000_def;
 using testing::horse_breeder_003_def;
 using testing::make_instance;
@@ -171,22 +173,7 @@ TEST(TopoBudget, PickDeferredBudgetSpent) {
   }
 }
 
-// Counterexample to Prévost et al. (2023)'s Theorem 4 (docs/algorithm.md): a C2* domain with a
-// solvable instance whose only plans repeat an action. b needs v1 = 1 and v2 = 1; c needs v1 = 0
-// and destroys v2 = 1, so b runs before c and v1 goes 0 → 1 → 0 → 1. ℙ must not say "unsolvable".
-DomainDef c2star_counterexample_def() {
-  DomainDef d;
-  d.name = "c2star-counterexample";
-  d.variables = {{"v0", {"0", "1"}}, {"v1", {"0", "1"}}, {"v2", {"0", "1"}}};
-  d.actions = {
-      {"a_plus", 1, {{1, 0, 1}}, {}},
-      {"a_minus", 1, {{1, 1, 0}}, {}},
-      {"b", 1, {{0, 0, 1}}, {{1, 1}, {2, 1}}},
-      {"c", 1, {{2, 1, 0}}, {{1, 0}}},
-  };
-  return d;
-}
-
+// Theorem 4's counterexample (theorem4.h): ℙ must not say "unsolvable".
 TEST(TopoGolden, C2StarTheoremCounterexample) {
   const Domain d = compile_or_die(c2star_counterexample_def());
   const Instance inst = make_instance({0, 0, 1}, {1, 1, 0});
