@@ -16,6 +16,7 @@
 #include "topoplan/runtime/analysis.h"
 #include "topoplan/runtime/domain.h"
 #include "topoplan/runtime/plan.h"
+#include "topoplan/runtime/validate.h"
 #include "topoplan/tools/search.h"
 
 namespace topoplan::papers_test {
@@ -49,6 +50,66 @@ inline void dump(const char* who, const Domain& d, const Instance& inst, const P
   std::printf("\n  exact:");
   for (const ActionId a : exact.actions) std::printf(" %s", d.action_name(a).c_str());
   std::printf("\n");
+}
+
+// The answers of a papers' planner against the exact search, in one class of domains.
+struct Counts {
+  int64_t instances = 0;
+  int64_t agree = 0;    // a plan of the optimal length, or a fail where no plan exists
+  int64_t longer = 0;   // a valid plan, not minimal
+  int64_t invalid = 0;  // a plan the validator caught
+  int64_t wrong = 0;    // a fail on a solvable instance
+  // invalid and wrong where the exact optimum uses each action once (a T1 plan exists); the
+  // others are instances whose minimal plans repeat an action (Theorem 4's gap).
+  int64_t invalid_t1 = 0, wrong_t1 = 0;
+  int64_t gave_up = 0;    // anything else: the instance is outside the paper's input class
+  int64_t next_full = 0;  // fails because Next would hold a third action (S3)
+  int64_t first_invalid_seed = -1, first_wrong_seed = -1, first_wrong_t1_seed = -1,
+          first_longer_seed = -1;
+};
+
+// Counts r, the answer of `who`, against the exact answer into c; a solved answer must be
+// valid (the planners validate their plans) and solvable. TOPOPLAN_DIFF_DUMP=1 prints the
+// invalid plans and the wrong fails on T1 instances with their domains.
+inline void tally(const char* who, Counts& c, uint64_t seed, const Domain& d, const Instance& inst,
+                  const PlanResult& r, const PlanResult& exact) {
+  const auto first = [seed](int64_t& at) {
+    if (at < 0) at = static_cast<int64_t>(seed);
+  };
+  ++c.instances;
+  const bool solvable = exact.status == PlanStatus::kSolved;
+  const bool t1 = solvable && uses_each_action_once(d, exact.actions);
+  const bool show = testing::env_int("TOPOPLAN_DIFF_DUMP", 0) != 0;
+  if (r.status == PlanStatus::kSolved) {
+    ASSERT_TRUE(validate_plan(d, inst, r.actions).valid);
+    ASSERT_TRUE(solvable);
+    if (r.actions.size() == exact.actions.size()) {
+      ++c.agree;
+    } else {
+      ++c.longer;
+      first(c.first_longer_seed);
+    }
+  } else if (starts_with(r.message, "invalid plan")) {
+    ++c.invalid;
+    if (t1) ++c.invalid_t1;
+    first(c.first_invalid_seed);
+    if (show) dump(who, d, inst, r, exact);
+  } else if (starts_with(r.message, "fail at")) {
+    if (r.message.find("third action") != std::string::npos) ++c.next_full;
+    if (!solvable) {
+      ++c.agree;
+      return;
+    }
+    ++c.wrong;
+    first(c.first_wrong_seed);
+    if (t1) {
+      ++c.wrong_t1;
+      first(c.first_wrong_t1_seed);
+      if (show) dump(who, d, inst, r, exact);
+    }
+  } else {
+    ++c.gave_up;
+  }
 }
 
 // The differential loop: seeded random unary, post-unique domains (from TOPOPLAN_DIFF_SEED,

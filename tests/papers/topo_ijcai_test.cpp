@@ -23,15 +23,9 @@
 namespace topoplan {
 namespace {
 
+using papers_test::Counts;
 using papers_test::starts_with;
-
-struct Counts {
-  int64_t instances = 0, agree = 0, longer = 0, invalid = 0, wrong_unsolvable = 0, gave_up = 0;
-  // wrong_unsolvable where the exact optimum uses each action once (a T1 plan exists); the
-  // others are instances whose minimal plans repeat an action (Theorem 4's gap).
-  int64_t wrong_t1 = 0;
-  int64_t first_invalid_seed = -1, first_wrong_seed = -1, first_longer_seed = -1;
-};
+using papers_test::tally;
 
 TEST(TopoIjcai, DifferentialAgainstExact) {
   PlannerOptions options;
@@ -41,36 +35,8 @@ TEST(TopoIjcai, DifferentialAgainstExact) {
       4000, true,
       [&](uint64_t seed, const Domain& d, const ClassReport& report, const Instance& inst,
           const PlanResult& exact) {
-        Counts& c = counts[static_cast<int>(report.structural_class)];
-        ++c.instances;
-        const PlanResult r = plan_topo_ijcai(d, inst, options);
-        const bool solvable = exact.status == PlanStatus::kSolved;
-        if (r.status == PlanStatus::kSolved) {
-          ASSERT_TRUE(validate_plan(d, inst, r.actions).valid);  // the planner validated it
-          ASSERT_TRUE(solvable);
-          if (r.actions.size() == exact.actions.size()) {
-            ++c.agree;
-          } else {
-            ++c.longer;
-            if (c.first_longer_seed < 0) c.first_longer_seed = static_cast<int64_t>(seed);
-          }
-        } else if (starts_with(r.message, "invalid plan")) {
-          ++c.invalid;
-          if (c.first_invalid_seed < 0) c.first_invalid_seed = static_cast<int64_t>(seed);
-        } else if (starts_with(r.message, "fail at")) {
-          if (solvable) {
-            ++c.wrong_unsolvable;
-            const bool t1 = papers_test::uses_each_action_once(d, exact.actions);
-            if (t1) ++c.wrong_t1;
-            if (t1 && testing::env_int("TOPOPLAN_DIFF_DUMP", 0) != 0)
-              papers_test::dump("topo-ijcai", d, inst, r, exact);
-            if (c.first_wrong_seed < 0) c.first_wrong_seed = static_cast<int64_t>(seed);
-          } else {
-            ++c.agree;
-          }
-        } else {
-          ++c.gave_up;
-        }
+        tally("topo-ijcai", counts[static_cast<int>(report.structural_class)], seed, d, inst,
+              plan_topo_ijcai(d, inst, options), exact);
       });
   const char* names[] = {"C0", "C2S", "C2*"};
   std::printf("\n%-5s %9s %9s %7s %9s %9s %8s %8s  first seeds (invalid, wrong, longer)\n", "class",
@@ -79,7 +45,7 @@ TEST(TopoIjcai, DifferentialAgainstExact) {
     const Counts& c = counts[i];
     std::printf("%-5s %9lld %9lld %7lld %9lld %9lld %8lld %8lld  %lld %lld %lld\n", names[i],
                 (long long)c.instances, (long long)c.agree, (long long)c.longer,
-                (long long)c.invalid, (long long)c.wrong_unsolvable, (long long)c.wrong_t1,
+                (long long)c.invalid, (long long)c.wrong, (long long)c.wrong_t1,
                 (long long)c.gave_up, (long long)c.first_invalid_seed,
                 (long long)c.first_wrong_seed, (long long)c.first_longer_seed);
   }

@@ -26,52 +26,10 @@
 namespace topoplan {
 namespace {
 
+using papers_test::Counts;
 using papers_test::starts_with;
+using papers_test::tally;
 using papers_test::uses_each_action_once;
-
-struct Counts {
-  int64_t next_full = 0;  // fails because Next would hold a third action (S3)
-  int64_t instances = 0, agree = 0, longer = 0, invalid = 0, invalid_t1 = 0, wrong = 0,
-          wrong_t1 = 0, gave_up = 0;
-  int64_t first_invalid_seed = -1, first_wrong_t1_seed = -1;
-};
-
-// Classifies r against the exact answer into c.
-void tally(const char* who, Counts& c, uint64_t seed, const Domain& d, const Instance& inst,
-           const PlanResult& r, const PlanResult& exact) {
-  ++c.instances;
-  const bool solvable = exact.status == PlanStatus::kSolved;
-  const bool t1 = solvable && uses_each_action_once(d, exact.actions);
-  const bool show = testing::env_int("TOPOPLAN_DIFF_DUMP", 0) != 0;
-  if (r.status == PlanStatus::kSolved) {
-    ASSERT_TRUE(validate_plan(d, inst, r.actions).valid);  // the planner validated it
-    ASSERT_TRUE(solvable);
-    if (r.actions.size() == exact.actions.size()) {
-      ++c.agree;
-    } else {
-      ++c.longer;
-    }
-  } else if (starts_with(r.message, "invalid plan")) {
-    ++c.invalid;
-    if (t1) ++c.invalid_t1;
-    if (c.first_invalid_seed < 0) c.first_invalid_seed = static_cast<int64_t>(seed);
-    if (show) papers_test::dump(who, d, inst, r, exact);
-  } else if (starts_with(r.message, "fail at")) {
-    if (r.message.find("third action") != std::string::npos) ++c.next_full;
-    if (!solvable) {
-      ++c.agree;
-      return;
-    }
-    ++c.wrong;
-    if (t1) {
-      ++c.wrong_t1;
-      if (c.first_wrong_t1_seed < 0) c.first_wrong_t1_seed = static_cast<int64_t>(seed);
-      if (show) papers_test::dump(who, d, inst, r, exact);
-    }
-  } else {
-    ++c.gave_up;
-  }
-}
 
 void print(const char* who, const Counts (&counts)[4]) {
   const char* names[] = {"C0", "C2S", "C2*", "other"};
