@@ -18,6 +18,7 @@
 #include <string>
 
 #include "env.h"
+#include "judge.h"
 #include "random_domains.h"
 #include "topoplan/runtime/topo.h"
 #include "topoplan/runtime/validate.h"
@@ -27,21 +28,10 @@ namespace topoplan {
 namespace {
 
 using testing::env_int;
-
-struct Figures {
-  int64_t instances = 0;
-  int64_t exact_solved = 0;      // solvable (exact search found a plan)
-  int64_t exact_t1 = 0;          // ... and its optimal plan uses each action once
-  int64_t exact_limit = 0;       // exact search hit its limit (skipped)
-  int64_t solved = 0;            // ℙ returned a plan
-  int64_t minimal = 0;           // ... of the exact optimal length
-  int64_t invalid = 0;           // ... rejected by the validator or repeating an action (must be 0)
-  int64_t unsolvable = 0;        // ℙ said unsolvable
-  int64_t wrong_unsolvable = 0;  // ... but the exact search found a plan (must be 0)
-  int64_t gave_up = 0;
-  int64_t missed = 0;  // solvable by a plan with each action once, ℙ did not solve it
-  int64_t longer = 0;  // solved, longer than the exact optimum, which repeats an action
-};
+using testing::Figures;
+using testing::judge;
+using testing::Sweep;
+using testing::Verdict;
 
 const char* kClassNames[] = {"C0", "C2S", "C2*", "none"};
 
@@ -90,12 +80,9 @@ void run(double free_goal_probability, const char* title, double undefined_pre_p
     ASSERT_TRUE(planner.ok()) << planner.error().to_string();
     TopoScratch scratch = planner->make_scratch();
     const auto cls = static_cast<int>(planner->structural_class());
-    // C0 and C2S: the theorems of Prévost et al. (2023) hold, ℙ decides every instance. C2*:
-    // Theorem 4 does not (docs/algorithm.md), so there ℙ only promises what it promises outside the
-    // classes.
-    const bool decides = (planner->structural_class() == StructuralClass::kC0 ||
-                          planner->structural_class() == StructuralClass::kC2S) &&
-                         undefined_pre_probability == 0;
+    const bool total = free_goal_probability == 0 && undefined_pre_probability == 0;
+    const Sweep sweep{total, total && (planner->structural_class() == StructuralClass::kC0 ||
+                                       planner->structural_class() == StructuralClass::kC2S)};
     out.assign(static_cast<size_t>(planner->max_plan_length()), -1);
     testing::Rng rng(seed ^ 0xD1FFull);
     for (int k = 0; k < kPerDomain && i + k < instances; ++k) {
@@ -107,65 +94,19 @@ void run(double free_goal_probability, const char* title, double undefined_pre_p
       ++f.instances;
       int32_t len = 0;
       const PlanOutcome o = planner->plan(scratch, inst.init, inst.goal, out, &len);
-      const PlanStatus st = o.status;
       const PlanResult ex = plan_exact(d, inst, exact_opts);
       if (ex.status == PlanStatus::kLimitReached) {
         ++f.exact_limit;
         continue;
       }
-      const bool solvable = ex.status == PlanStatus::kSolved;
-      const bool t1 = solvable && std::set<ActionId>(ex.actions.begin(), ex.actions.end()).size() ==
-                                      ex.actions.size();
-      f.exact_solved += solvable;
-      f.exact_t1 += t1;
-      bool bad = false;
-      std::string why;
-      if (st == PlanStatus::kSolved) {
-        ++f.solved;
-        const std::vector<ActionId> plan(out.begin(), out.begin() + len);
-        const Validation val = validate_plan(d, inst, plan);
-        if (!val.valid || std::set<ActionId>(plan.begin(), plan.end()).size() != plan.size()) {
-          ++f.invalid;
-          bad = true;
-          why = "invalid plan: " + val.reason;
-        } else if (solvable && !t1 && plan.size() > ex.actions.size()) {
-          ++f.longer;  // minimal among plans with each action once is all ℙ promises here
-        } else if (!solvable || plan.size() != ex.actions.size()) {
-          bad = true;
-          why = "length " + std::to_string(plan.size()) + " vs exact " +
-                std::to_string(ex.actions.size());
-        } else {
-          ++f.minimal;
-        }
-      } else if (st == PlanStatus::kUnsolvable) {
-        ++f.unsolvable;
-        if (solvable) {
-          ++f.wrong_unsolvable;
-          bad = true;
-          why = "wrong unsolvable: " + planner->explain(o);
-        }
-      } else {
-        ++f.gave_up;
-      }
-      if (st != PlanStatus::kSolved && t1) {
-        ++f.missed;
-        // On the general path (undefined pre-conditions, partial goals) the window order is not
-        // always found (docs/algorithm.md, "Windows": what is proven); those misses are counted
-        // and printed, not failures. Total goals without undefined pre-conditions: a failure.
-        bad = undefined_pre_probability == 0 && free_goal_probability == 0;
-        why = "missed a T1 instance: " + std::string(to_string(st)) + ": " + planner->explain(o);
-      }
-      if (decides && free_goal_probability == 0 &&
-          st != (solvable ? PlanStatus::kSolved : PlanStatus::kUnsolvable)) {
-        bad = true;
-        if (why.empty()) why = "C0/C2S instance not decided like the exact search";
-      }
-      if (!bad && !why.empty() && f.missed <= 5)  // a counted miss: print the first few
+      const std::vector<ActionId> plan(out.begin(), out.begin() + (o.solved() ? len : 0));
+      const Verdict v = judge(*planner, d, inst, o, plan, ex, sweep, f);
+      if (!v.bad && !v.why.empty() && f.missed <= 5)  // a counted miss: print the first few
         std::printf("missed (counted): seed %llu instance %d: %s\n", (unsigned long long)seed, k,
-                    why.c_str());
-      if (bad) {
+                    v.why.c_str());
+      if (v.bad) {
         ADD_FAILURE() << "seed " << seed << " instance " << k << " class " << kClassNames[cls]
-                      << ": " << why << "\n  init " << format_state(d, inst.init) << "\n  goal "
+                      << ": " << v.why << "\n  init " << format_state(d, inst.init) << "\n  goal "
                       << format_state(d, inst.goal) << "\n  exact " << to_string(ex.status)
                       << " len " << ex.actions.size();
         if (++reported > 20) return print(title, fig);

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "env.h"
+#include "judge.h"
 #include "topoplan/runtime/topo.h"
 #include "topoplan/runtime/validate.h"
 #include "topoplan/tools/families.h"
@@ -26,6 +27,34 @@ namespace topoplan {
 namespace {
 
 using testing::env_int;
+using testing::Figures;
+using testing::judge;
+using testing::Sweep;
+using testing::Verdict;
+
+void print(int32_t max_locations, const Figures& f,
+           const std::map<std::string, int64_t>& gave_up_reasons) {
+  const int64_t decided = f.instances - f.exact_limit;
+  std::printf("\ntopo vs exact on GOAP levels (locations 3-%d)\n", max_locations);
+  std::printf("instances %lld, exact: solvable %lld, T1-solvable %lld, limit %lld\n",
+              (long long)f.instances, (long long)f.exact_solved, (long long)f.exact_t1,
+              (long long)f.exact_limit);
+  std::printf(
+      "topo: solved %lld (minimal %lld, longer than a repeating optimum %lld), "
+      "unsolvable %lld (wrong %lld), gave up %lld, missed T1 %lld, invalid %lld\n",
+      (long long)f.solved, (long long)f.minimal, (long long)f.longer, (long long)f.unsolvable,
+      (long long)f.wrong_unsolvable, (long long)f.gave_up, (long long)f.missed,
+      (long long)f.invalid);
+  if (decided > 0)
+    std::printf(
+        "topo answers %.2f%% of the instances (solved or proven unsolvable); "
+        "T1-solvable solved: %lld / %lld\n",
+        100.0 * static_cast<double>(f.solved + f.unsolvable) / static_cast<double>(decided),
+        (long long)(f.exact_t1 - f.missed), (long long)f.exact_t1);
+  for (const auto& [reason, n] : gave_up_reasons)
+    std::printf("  gave up, %s: %lld\n", reason.c_str(), (long long)n);
+  std::fflush(stdout);
+}
 
 TEST(TopoDifferential, GoapLevels) {
   const int64_t wanted = env_int("TOPOPLAN_LEVEL_INSTANCES", 1000);
@@ -34,18 +63,17 @@ TEST(TopoDifferential, GoapLevels) {
   PlannerOptions exact_opts;
   exact_opts.objective = Objective::kLength;
   exact_opts.limits.max_expansions = 2'000'000;
-  int64_t instances = 0, solvable = 0, t1 = 0, limit = 0, solved = 0, minimal = 0, longer = 0;
-  int64_t invalid = 0, unsolvable = 0, wrong = 0, gave_up = 0, missed = 0;
+  Figures f;
   std::map<std::string, int64_t> gave_up_reasons;
   int reported = 0;
   std::vector<ActionId> out;
-  for (uint64_t seed = first_seed; instances < wanted; ++seed) {
+  for (uint64_t seed = first_seed; f.instances < wanted; ++seed) {
     const Task task = goap_level(goap_level_params(seed, max_locations));
     const Domain& d = task.domain;
     std::map<ClassId, TopoPlanner> planners;
     for (const Instance& inst : task.instances) {
-      if (instances >= wanted) break;
-      ++instances;
+      if (f.instances >= wanted) break;
+      ++f.instances;
       auto it = planners.find(inst.npc_class);
       if (it == planners.end()) {
         Result<TopoPlanner> p = TopoPlanner::create(d, inst.npc_class);
@@ -57,75 +85,27 @@ TEST(TopoDifferential, GoapLevels) {
       out.assign(static_cast<size_t>(planner.max_plan_length()), -1);
       int32_t len = 0;
       const PlanOutcome o = planner.plan(scratch, inst.init, inst.goal, out, &len);
-      const PlanStatus st = o.status;
       const PlanResult ex = plan_exact(d, inst, exact_opts);
       if (ex.status == PlanStatus::kLimitReached) {
-        ++limit;
+        ++f.exact_limit;
         continue;
       }
-      const bool ok = ex.status == PlanStatus::kSolved;
-      const bool ex_t1 = ok && std::set<ActionId>(ex.actions.begin(), ex.actions.end()).size() ==
-                                   ex.actions.size();
-      solvable += ok;
-      t1 += ex_t1;
-      std::string why;
-      if (st == PlanStatus::kSolved) {
-        ++solved;
-        const std::vector<ActionId> plan(out.begin(), out.begin() + len);
-        const Validation val = validate_plan(d, inst, plan);
-        if (!val.valid || std::set<ActionId>(plan.begin(), plan.end()).size() != plan.size()) {
-          ++invalid;
-          why = "invalid plan: " + val.reason;
-        } else if (ok && !ex_t1 && plan.size() > ex.actions.size()) {
-          ++longer;
-        } else if (!ok || plan.size() != ex.actions.size()) {
-          why = "length " + std::to_string(plan.size()) + " vs exact " +
-                std::to_string(ex.actions.size());
-        } else {
-          ++minimal;
-        }
-      } else if (st == PlanStatus::kUnsolvable) {
-        ++unsolvable;
-        if (ok) {
-          ++wrong;
-          why = "wrong unsolvable: " + planner.explain(o);
-        }
-      } else {
-        ++gave_up;
+      if (o.status != PlanStatus::kSolved && o.status != PlanStatus::kUnsolvable)
         ++gave_up_reasons[describe(o.detail)];
-      }
-      if (st != PlanStatus::kSolved && ex_t1) {
-        ++missed;
-        why = "missed a T1 instance: " + planner.explain(o);
-      }
-      if (!why.empty() && ++reported <= 20) {  // report the first 20, count them all
-        ADD_FAILURE() << "level seed " << seed << " " << inst.name << ": " << why << "\n  init "
+      const std::vector<ActionId> plan(out.begin(), out.begin() + (o.solved() ? len : 0));
+      // Levels have partial goals, yet ℙ must solve every T1 instance of them.
+      const Verdict v = judge(planner, d, inst, o, plan, ex, Sweep{}, f);
+      if (v.bad && ++reported <= 20) {  // report the first 20, count them all
+        ADD_FAILURE() << "level seed " << seed << " " << inst.name << ": " << v.why << "\n  init "
                       << format_state(d, inst.init) << "\n  goal " << format_state(d, inst.goal)
                       << "\n  exact " << to_string(ex.status) << " len " << ex.actions.size();
       }
     }
   }
-  const int64_t decided = instances - limit;
-  std::printf("\ntopo vs exact on GOAP levels (locations 3-%d)\n", max_locations);
-  std::printf("instances %lld, exact: solvable %lld, T1-solvable %lld, limit %lld\n",
-              (long long)instances, (long long)solvable, (long long)t1, (long long)limit);
-  std::printf(
-      "topo: solved %lld (minimal %lld, longer than a repeating optimum %lld), "
-      "unsolvable %lld (wrong %lld), gave up %lld, missed T1 %lld, invalid %lld\n",
-      (long long)solved, (long long)minimal, (long long)longer, (long long)unsolvable,
-      (long long)wrong, (long long)gave_up, (long long)missed, (long long)invalid);
-  if (decided > 0)
-    std::printf(
-        "topo answers %.2f%% of the instances (solved or proven unsolvable); "
-        "T1-solvable solved: %lld / %lld\n",
-        100.0 * static_cast<double>(solved + unsolvable) / static_cast<double>(decided),
-        (long long)(t1 - missed), (long long)t1);
-  for (const auto& [reason, n] : gave_up_reasons)
-    std::printf("  gave up, %s: %lld\n", reason.c_str(), (long long)n);
-  std::fflush(stdout);
-  EXPECT_EQ(invalid, 0);
-  EXPECT_EQ(wrong, 0);
-  EXPECT_EQ(missed, 0);
+  print(max_locations, f, gave_up_reasons);
+  EXPECT_EQ(f.invalid, 0);
+  EXPECT_EQ(f.wrong_unsolvable, 0);
+  EXPECT_EQ(f.missed, 0);
 }
 
 }  // namespace
