@@ -6,13 +6,6 @@
 #include "topoplan/c/topoplan_c.h"
 #include "village.h"
 
-static int has_event(const topoplan_agent_event* e, int64_t n, int kind, int detail) {
-  int64_t k;
-  for (k = 0; k < n; ++k)
-    if (e[k].kind == kind && (detail < 0 || e[k].detail == detail)) return 1;
-  return 0;
-}
-
 /* A villager goes for the bread (walk to the door first) while the door is closed; "closed" is a
  * goal of higher priority. Someone opens the door during the walk: the returned count says
  * whether the walk was aborted for the better goal. */
@@ -69,7 +62,8 @@ static int run(int runs_to_end) {
   /* The door opens during the walk: "closed" no longer holds. */
   CHECK_STATUS(topoplan_agents_set_fact(agents, villager, 1, 1), TOPOPLAN_OK);
   CHECK_STATUS(topoplan_agents_update(agents, 0.0, events, 16, &stats), TOPOPLAN_OK);
-  aborted = has_event(events, stats.events, TOPOPLAN_AGENT_ABORT, TOPOPLAN_REPLAN_BETTER_GOAL);
+  aborted =
+      village_has_event(events, stats.events, TOPOPLAN_AGENT_ABORT, TOPOPLAN_REPLAN_BETTER_GOAL);
   if (runs_to_end) {
     /* The walk goes on and the goal waits for its end; then the better goal is taken. */
     CHECK(topoplan_agents_goal(agents, villager) == bread);

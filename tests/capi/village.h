@@ -57,4 +57,13 @@ static topoplan_agents* village_world(const topoplan_crowd_planner* planner,
   return world;
 }
 
+/* 1 when one of the n events is of `kind` with `detail` (any detail when detail < 0). */
+static inline int village_has_event(const topoplan_agent_event* e, int64_t n, int kind,
+                                    int detail) {
+  int64_t k;
+  for (k = 0; k < n; ++k)
+    if (e[k].kind == kind && (detail < 0 || e[k].detail == detail)) return 1;
+  return 0;
+}
+
 #endif
