@@ -104,40 +104,38 @@ static void no_plan_is_explained(topoplan_agents* agents) {
                TOPOPLAN_INVALID_ARGUMENT);
 }
 
-int main(void) {
+/* The engines' small calls: whether an action applies (and the condition that does not hold, in
+ * words), applying it, whether a goal holds. */
+static void small_calls(const topoplan_task* task) {
+  char text[256];
+  size_t size = 0;
+  topoplan_condition failed;
+  int32_t state[3] = {0, 0, 0};
+  int32_t goal[3] = {TOPOPLAN_UNDEFINED, TOPOPLAN_UNDEFINED, 1};
+  CHECK_STATUS(topoplan_action_applies(task, 1, state, 3, &failed), TOPOPLAN_INVALID_PLAN);
+  CHECK(failed.kind == TOPOPLAN_CONDITION_PREVAIL && failed.var == 0 && failed.required == 1);
+  CHECK_STATUS(topoplan_condition_describe(task, &failed, text, sizeof text, &size), TOPOPLAN_OK);
+  CHECK(strcmp(text, "prevail-condition 'pos=door' does not hold (it is 'pos=home')") == 0);
+  CHECK_STATUS(topoplan_action_applies(task, 0, state, 3, &failed), TOPOPLAN_OK);
+  CHECK_STATUS(topoplan_action_apply(task, 0, state, 3), TOPOPLAN_OK);
+  CHECK(state[0] == 1);
+  CHECK(topoplan_goal_holds(task, state, goal, 3) == 0);
+  CHECK_STATUS(topoplan_action_applies(task, 9, state, 3, &failed), TOPOPLAN_INVALID_ARGUMENT);
+}
+
+/* A world of one villager who wants the bread: it plans and starts the walk; the engine walks it
+ * to the door and opens it; it starts to walk in; the door closes: a broken condition, a replan. */
+static void one_villager(topoplan_agents* agents) {
   char error[256];
   char text[256];
   size_t size = 0;
-  village v;
-  topoplan_agents* agents = NULL;
-  topoplan_agents_def def;
   topoplan_agent_event events[16];
   topoplan_agents_stats stats;
-  topoplan_condition failed;
   int32_t state[3] = {0, 0, 0};
   int32_t goal[3] = {TOPOPLAN_UNDEFINED, TOPOPLAN_UNDEFINED, 1};
   int32_t fed = -1, list = -1, villager = -1, length = 0;
   int32_t plan[8];
 
-  if (!village_open(&v)) return 1;
-  /* The small calls. */
-  CHECK_STATUS(topoplan_action_applies(v.task, 1, state, 3, &failed), TOPOPLAN_INVALID_PLAN);
-  CHECK(failed.kind == TOPOPLAN_CONDITION_PREVAIL && failed.var == 0 && failed.required == 1);
-  CHECK_STATUS(topoplan_condition_describe(v.task, &failed, text, sizeof text, &size), TOPOPLAN_OK);
-  CHECK(strcmp(text, "prevail-condition 'pos=door' does not hold (it is 'pos=home')") == 0);
-  CHECK_STATUS(topoplan_action_applies(v.task, 0, state, 3, &failed), TOPOPLAN_OK);
-  CHECK_STATUS(topoplan_action_apply(v.task, 0, state, 3), TOPOPLAN_OK);
-  CHECK(state[0] == 1);
-  CHECK(topoplan_goal_holds(v.task, state, goal, 3) == 0);
-  CHECK_STATUS(topoplan_action_applies(v.task, 9, state, 3, &failed), TOPOPLAN_INVALID_ARGUMENT);
-  state[0] = 0;
-
-  /* A world of one villager. */
-  topoplan_agents_def_default(&def);
-  def.capacity = 4;
-  def.threads = 2;
-  agents = village_world(v.planner, &def);
-  if (agents == NULL) return 1;
   CHECK_STATUS(topoplan_agents_add_goal(agents, "bread", goal, 3, &fed, error, sizeof error),
                TOPOPLAN_OK);
   CHECK_STATUS(topoplan_agents_add_goal_list(agents, &fed, 1, &list, error, sizeof error),
@@ -160,7 +158,6 @@ int main(void) {
       TOPOPLAN_OK);
   CHECK(strcmp(text, "agent 0: start 'WalkToDoor'") == 0);
 
-  /* The engine walks it to the door and opens it; it starts to walk in; the door closes. */
   CHECK_STATUS(topoplan_agents_set_fact(agents, villager, 0, 1), TOPOPLAN_OK);
   CHECK_STATUS(topoplan_agents_update(agents, 0.016, events, 16, &stats), TOPOPLAN_OK);
   CHECK(topoplan_agents_running_action(agents, villager) == 1);
@@ -178,31 +175,48 @@ int main(void) {
   CHECK(strcmp(topoplan_agents_goal_name(agents, fed), "bread") == 0);
   CHECK_STATUS(topoplan_agents_set_fact(agents, villager, 1, 7), TOPOPLAN_INVALID_ARGUMENT);
   CHECK_STATUS(topoplan_agents_set_fact(agents, 9, 1, 0), TOPOPLAN_INVALID_ARGUMENT);
+}
 
-  no_plan_is_explained(agents);
-
-  topoplan_agents_free(agents);
-
-  /* The part size: parts of 64 agents on 2 threads give the events of one part on one thread;
-   * parts smaller than a 64-agent word are refused, naming the field. */
+/* The part size: parts of 64 agents on 2 threads give the events of one part on one thread;
+ * parts smaller than a 64-agent word are refused, naming the field. */
+static void part_size(const topoplan_crowd_planner* planner) {
+  char error[256];
+  topoplan_agents* agents = NULL;
+  topoplan_agents_def def;
+  uint64_t one = 0, parts = 0;
+  int64_t n;
   topoplan_agents_def_default(&def);
   CHECK(def.min_agents_per_part == 16384);
-  {
-    uint64_t one = 0, parts = 0;
-    const int64_t n = village_run(v.planner, 1, 0, &one);
-    CHECK(n > 600);
-    CHECK(village_run(v.planner, 2, 64, &parts) == n);
-    CHECK(parts == one);
-    CHECK(village_run(v.planner, 3, 128, &parts) == n);
-    CHECK(parts == one);
-  }
+  n = village_run(planner, 1, 0, &one);
+  CHECK(n > 600);
+  CHECK(village_run(planner, 2, 64, &parts) == n);
+  CHECK(parts == one);
+  CHECK(village_run(planner, 3, 128, &parts) == n);
+  CHECK(parts == one);
   def.threads = 2;
   def.min_agents_per_part = 63;
-  CHECK_STATUS(topoplan_agents_create(v.planner, &def, &agents, error, sizeof error),
+  CHECK_STATUS(topoplan_agents_create(planner, &def, &agents, error, sizeof error),
                TOPOPLAN_INVALID_ARGUMENT);
   CHECK(strstr(error, "min_agents_per_part") != NULL);
   CHECK(agents == NULL);
+}
 
+int main(void) {
+  village v;
+  topoplan_agents* agents = NULL;
+  topoplan_agents_def def;
+
+  if (!village_open(&v)) return 1;
+  small_calls(v.task);
+  topoplan_agents_def_default(&def);
+  def.capacity = 4;
+  def.threads = 2;
+  agents = village_world(v.planner, &def);
+  if (agents == NULL) return 1;
+  one_villager(agents);
+  no_plan_is_explained(agents);
+  topoplan_agents_free(agents);
+  part_size(v.planner);
   village_close(&v);
   printf("%d checks, %d failures\n", checks, failures);
   return failures == 0 ? 0 : 1;
