@@ -100,65 +100,56 @@ static int plan_holds(const topoplan_task* t, const topoplan_agents* w, int32_t 
   return topoplan_goal_holds(t, s, goal, m) == 1;
 }
 
-int main(int argc, char** argv) {
-  char error[512], line[256];
+/* The task of the file at `path` (its domain part); exits 2, with the reader's words, if refused.
+ */
+static topoplan_task* load_task(const char* path) {
+  char error[512];
   size_t size = 0;
-  char* text;
   topoplan_task* task = NULL;
-  topoplan_crowd_planner* planner = NULL;
-  topoplan_agents* world = NULL;
-  topoplan_agents_def def;
-  topoplan_agent_event events[64];
-  topoplan_agents_stats stats;
-  int32_t goals[3][kMaxVars], goal_id[3], list[2], start[kMaxVars];
-  int32_t finish_at[kAgents];
-  int32_t m, i, g, k, frame, a;
-  int replans[8] = {0}, no_plan = 0, bad = 0, fed = 0;
-  if (argc < 2) {
-    fprintf(stderr, "usage: village PATH/TO/village.toml\n");
-    return 2;
-  }
-  text = read_domain(argv[1], &size);
+  char* text = read_domain(path, &size);
   if (text == NULL) {
-    fprintf(stderr, "village: cannot read '%s'\n", argv[1]);
-    return 2;
+    fprintf(stderr, "village: cannot read '%s'\n", path);
+    exit(2);
   }
-  if (topoplan_task_parse(text, size, TOPOPLAN_FORMAT_NATIVE, argv[1], &task, error,
-                          sizeof error) != TOPOPLAN_OK) {
+  if (topoplan_task_parse(text, size, TOPOPLAN_FORMAT_NATIVE, path, &task, error, sizeof error) !=
+      TOPOPLAN_OK) {
     fprintf(stderr, "%s\n", error);
     free(text);
-    return 2;
+    exit(2);
   }
   free(text);
-  m = topoplan_task_num_variables(task);
-  if (m > kMaxVars) return 2;
+  return task;
+}
 
-  /* Goals: eat, rest (villagers); steal, rest (thieves). */
+/* The goals and who wants them: eat, rest (villagers); steal, rest (thieves). goals[g] is goal
+ * goal_id[g]'s partial state over m variables. */
+static void add_goals(const topoplan_task* task, topoplan_agents* world, int32_t m,
+                      int32_t goals[3][kMaxVars], int32_t goal_id[3]) {
+  char error[512];
+  int32_t g, k, list[2], villager[2], thief[2];
   for (g = 0; g < 3; ++g)
     for (k = 0; k < m; ++k) goals[g][k] = TOPOPLAN_UNDEFINED;
   goals[0][var(task, "hunger")] = val(task, "hunger", "fed");
   goals[1][var(task, "energy")] = val(task, "energy", "rested");
   goals[2][var(task, "loot")] = val(task, "loot", "sold");
-  topoplan_crowd_planner_create(task, &planner, error, sizeof error);
-  topoplan_agents_def_default(&def);
-  def.capacity = kAgents;
-  def.decision_period = 20;
-  if (planner == NULL ||
-      topoplan_agents_create(planner, &def, &world, error, sizeof error) != TOPOPLAN_OK) {
-    fprintf(stderr, "village: %s\n", error);
-    return 2;
-  }
   topoplan_agents_add_goal(world, "eat", goals[0], m, &goal_id[0], error, sizeof error);
   topoplan_agents_add_goal(world, "rest", goals[1], m, &goal_id[1], error, sizeof error);
   topoplan_agents_add_goal(world, "steal", goals[2], m, &goal_id[2], error, sizeof error);
-  {
-    const int32_t villager[2] = {goal_id[0], goal_id[1]}, thief[2] = {goal_id[2], goal_id[1]};
-    topoplan_agents_add_goal_list(world, villager, 2, &list[0], error, sizeof error);
-    topoplan_agents_add_goal_list(world, thief, 2, &list[1], error, sizeof error);
-    topoplan_agents_set_class_goals(world, class_id(task, "Villager"), list[0]);
-    topoplan_agents_set_class_goals(world, class_id(task, "Thief"), list[1]);
-  }
-  /* Everyone starts at home, hungry and tired; the door is open, the guard away. */
+  villager[0] = goal_id[0];
+  villager[1] = goal_id[1];
+  thief[0] = goal_id[2];
+  thief[1] = goal_id[1];
+  topoplan_agents_add_goal_list(world, villager, 2, &list[0], error, sizeof error);
+  topoplan_agents_add_goal_list(world, thief, 2, &list[1], error, sizeof error);
+  topoplan_agents_set_class_goals(world, class_id(task, "Villager"), list[0]);
+  topoplan_agents_set_class_goals(world, class_id(task, "Thief"), list[1]);
+}
+
+/* Everyone starts at home, hungry and tired; the door is open, the guard away. Agents 0 to
+ * kVillagers - 1 are villagers, the others thieves. Exits 2 if one is refused. */
+static void add_agents(const topoplan_task* task, topoplan_agents* world, int32_t m) {
+  char error[512];
+  int32_t start[kMaxVars], i;
   start[var(task, "pos")] = val(task, "pos", "home");
   start[var(task, "bakeryDoor")] = val(task, "bakeryDoor", "open");
   start[var(task, "bread")] = val(task, "bread", "onShelf");
@@ -171,10 +162,67 @@ int main(int argc, char** argv) {
     const int32_t c = class_id(task, i < kVillagers ? "Villager" : "Thief");
     if (topoplan_agents_add(world, c, start, m, &agent, error, sizeof error) != TOPOPLAN_OK) {
       fprintf(stderr, "village: %s\n", error);
-      return 2;
+      exit(2);
     }
-    finish_at[i] = -1;
   }
+}
+
+/* The world's events of this frame, as the agents sense them (the story of the file's head). */
+static void sense(const topoplan_task* task, topoplan_agents* world, int32_t frame) {
+  int32_t i;
+  if (frame == 5)
+    for (i = 0; i < kVillagers; ++i)
+      topoplan_agents_set_fact(world, i, var(task, "bakeryDoor"),
+                               val(task, "bakeryDoor", "closed"));
+  if (frame == 9)
+    topoplan_agents_set_fact(world, 3, var(task, "bread"), val(task, "bread", "stolen"));
+  if (frame == 30)
+    topoplan_agents_set_fact(world, 3, var(task, "bread"), val(task, "bread", "onShelf"));
+  if (frame == 2)
+    topoplan_agents_set_fact(world, 5, var(task, "guard"), val(task, "guard", "near"));
+  if (frame == 24)
+    topoplan_agents_set_fact(world, 5, var(task, "guard"), val(task, "guard", "away"));
+}
+
+/* What the story must show: replans by reason, "no plan" events, villagers fed, plans failing
+ * the engines' check. */
+typedef struct story {
+  int replans[8], no_plan, fed, bad;
+} story;
+
+int main(int argc, char** argv) {
+  char error[512], line[256];
+  size_t size = 0;
+  topoplan_task* task = NULL;
+  topoplan_crowd_planner* planner = NULL;
+  topoplan_agents* world = NULL;
+  topoplan_agents_def def;
+  topoplan_agent_event events[64];
+  topoplan_agents_stats stats;
+  int32_t goals[3][kMaxVars], goal_id[3];
+  int32_t finish_at[kAgents];
+  int32_t m, i, g, k, frame;
+  story told = {{0}, 0, 0, 0};
+  int ok;
+  if (argc < 2) {
+    fprintf(stderr, "usage: village PATH/TO/village.toml\n");
+    return 2;
+  }
+  task = load_task(argv[1]);
+  m = topoplan_task_num_variables(task);
+  if (m > kMaxVars) return 2;
+  topoplan_crowd_planner_create(task, &planner, error, sizeof error);
+  topoplan_agents_def_default(&def);
+  def.capacity = kAgents;
+  def.decision_period = 20;
+  if (planner == NULL ||
+      topoplan_agents_create(planner, &def, &world, error, sizeof error) != TOPOPLAN_OK) {
+    fprintf(stderr, "village: %s\n", error);
+    return 2;
+  }
+  add_goals(task, world, m, goals, goal_id);
+  add_agents(task, world, m);
+  for (i = 0; i < kAgents; ++i) finish_at[i] = -1;
 
   for (frame = 0; frame < kFrames; ++frame) {
     /* The engine: actions that ran their frames are finished. */
@@ -183,45 +231,34 @@ int main(int argc, char** argv) {
         topoplan_agents_action_finished(world, i);
         finish_at[i] = -1;
       }
-    /* The world's events, as the agents sense them. */
-    if (frame == 5)
-      for (i = 0; i < kVillagers; ++i)
-        topoplan_agents_set_fact(world, i, var(task, "bakeryDoor"),
-                                 val(task, "bakeryDoor", "closed"));
-    if (frame == 9)
-      topoplan_agents_set_fact(world, 3, var(task, "bread"), val(task, "bread", "stolen"));
-    if (frame == 30)
-      topoplan_agents_set_fact(world, 3, var(task, "bread"), val(task, "bread", "onShelf"));
-    if (frame == 2)
-      topoplan_agents_set_fact(world, 5, var(task, "guard"), val(task, "guard", "near"));
-    if (frame == 24)
-      topoplan_agents_set_fact(world, 5, var(task, "guard"), val(task, "guard", "away"));
-
+    sense(task, world, frame);
     topoplan_agents_update(world, 1.0 / 60, events, 64, &stats);
     if (stats.events_dropped > 0) return 2;
-    for (k = 0; k < 8; ++k) replans[k] += (int)stats.replans[k];
+    for (k = 0; k < 8; ++k) told.replans[k] += (int)stats.replans[k];
     for (k = 0; k < stats.events; ++k) {
       const topoplan_agent_event* e = &events[k];
       topoplan_agents_describe(world, e, line, sizeof line, &size);
       printf("frame %2d: %s\n", (int)frame, line);
       if (e->kind == TOPOPLAN_AGENT_START) finish_at[e->agent] = frame + kActionFrames;
       if (e->kind == TOPOPLAN_AGENT_ABORT) finish_at[e->agent] = -1;
-      if (e->kind == TOPOPLAN_AGENT_NO_PLAN) ++no_plan;
-      if (e->kind == TOPOPLAN_AGENT_REACHED && e->goal == goal_id[0]) ++fed;
+      if (e->kind == TOPOPLAN_AGENT_NO_PLAN) ++told.no_plan;
+      if (e->kind == TOPOPLAN_AGENT_REACHED && e->goal == goal_id[0]) ++told.fed;
       if (e->kind == TOPOPLAN_AGENT_PLANNED) {
         for (g = 0; g < 3 && goal_id[g] != e->goal; ++g) {
         }
-        if (g == 3 || !plan_holds(task, world, e->agent, goals[g], m)) ++bad;
+        if (g == 3 || !plan_holds(task, world, e->agent, goals[g], m)) ++told.bad;
       }
     }
   }
   printf("replans by reason:");
-  for (k = 1; k < 8; ++k) printf(" %s %d", topoplan_agents_replan_string(k), replans[k]);
-  printf("\nno plan %d, villagers fed %d, plans failing the check %d\n", no_plan, fed, bad);
-  a = bad == 0 && replans[TOPOPLAN_REPLAN_CONDITION_BROKEN] > 0 && no_plan > 0 && fed == kVillagers;
+  for (k = 1; k < 8; ++k) printf(" %s %d", topoplan_agents_replan_string(k), told.replans[k]);
+  printf("\nno plan %d, villagers fed %d, plans failing the check %d\n", told.no_plan, told.fed,
+         told.bad);
+  ok = told.bad == 0 && told.replans[TOPOPLAN_REPLAN_CONDITION_BROKEN] > 0 && told.no_plan > 0 &&
+       told.fed == kVillagers;
   topoplan_agents_free(world);
   topoplan_crowd_planner_free(planner);
   topoplan_task_free(task);
-  if (!a) fprintf(stderr, "village: the story did not happen as told\n");
-  return a ? 0 : 1;
+  if (!ok) fprintf(stderr, "village: the story did not happen as told\n");
+  return ok ? 0 : 1;
 }
