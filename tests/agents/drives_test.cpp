@@ -215,6 +215,102 @@ Choice reference(const std::vector<DriveGoal>& list, const std::vector<DriveDef>
   return best;
 }
 
+// A village world of random goals, drives, a random drive list and 16 agents of random states
+// and drive values: what the brute-force reference needs to know of it.
+struct RandomDrives {
+  std::vector<std::vector<ValueId>> goal_values;  // six partial goals over five variables
+  std::vector<DriveDef> drives;
+  std::vector<DriveGoal> list;
+  double margin = 0;
+  std::vector<std::vector<ValueId>> states;
+  std::vector<std::vector<double>> values;  // per agent, per drive
+};
+
+constexpr int32_t kRandomAgents = 16;
+
+// Adds r's random goals, drives, drive list (class 0's goals) and agents to `world`.
+void add_random_drives(const Domain& domain, int32_t world_seed, SplitMix64& rng, AgentWorld& world,
+                       RandomDrives& r) {
+  for (int32_t g = 0; g < 6; ++g) {
+    std::vector<ValueId> values(5, kUndefined);
+    const int32_t fields = 1 + rng.below(2);
+    for (int32_t k = 0; k < fields; ++k) {
+      const auto var = static_cast<VarId>(rng.below(5));
+      values[static_cast<size_t>(var)] = rng.below(domain.domain_size(var));
+    }
+    r.goal_values.push_back(values);
+    ASSERT_TRUE(world.add_goal("g" + std::to_string(g), values).ok());
+  }
+  for (int32_t d = 0; d < 3; ++d) {
+    const double lo = rng.below(50) - 25.0;
+    r.drives.push_back({"d" + std::to_string(d), lo, lo + 1.0 + rng.below(200), 0.0, lo});
+    ASSERT_TRUE(world.add_drive(r.drives.back()).ok());
+  }
+  const int32_t entries = 1 + rng.below(8);
+  for (int32_t k = 0; k < entries; ++k) {
+    udgoap::Curve c;
+    c.type = static_cast<udgoap::CurveType>(rng.below(6));
+    c.slope = (rng.below(41) - 20) / 4.0;
+    c.exponent = 1 + rng.below(4);
+    c.x_shift = rng.below(5) / 10.0;
+    c.y_shift = rng.below(5) / 10.0;
+    r.list.push_back({rng.below(6), rng.below(3), c, rng.below(5) / 2.0});
+  }
+  r.margin = world_seed % 2 == 0 ? 0.0 : rng.below(4) / 10.0;
+  ASSERT_TRUE(world.set_class_goals(0, world.add_drive_list(r.list, r.margin).value()) ==
+              std::nullopt);
+  for (int32_t i = 0; i < kRandomAgents; ++i) {
+    std::vector<ValueId> s(5);
+    for (VarId var = 0; var < 5; ++var)
+      s[static_cast<size_t>(var)] = rng.below(domain.domain_size(var));
+    ASSERT_TRUE(world.add_agent(0, s).ok());
+    std::vector<double> v;
+    for (size_t d = 0; d < r.drives.size(); ++d) {
+      v.push_back(r.drives[d].min + (r.drives[d].max - r.drives[d].min) * rng.below(101) / 100.0);
+      world.set_drive(i, static_cast<DriveId>(d), v.back());
+    }
+    r.states.push_back(s);
+    r.values.push_back(v);
+  }
+}
+
+// The reference's choice for every agent of the world as it stands.
+std::vector<Choice> reference_choices(const AgentWorld& world, RandomDrives& r, int64_t& held) {
+  std::vector<Choice> want(static_cast<size_t>(kRandomAgents));
+  for (int32_t i = 0; i < kRandomAgents; ++i) {
+    const auto u = static_cast<size_t>(i);
+    world.state(i, r.states[u]);
+    std::vector<uint8_t> holds;
+    for (const auto& g : r.goal_values) {
+      bool h = true;
+      for (size_t var = 0; var < g.size(); ++var)
+        h = h && (g[var] == kUndefined || g[var] == r.states[u][var]);
+      holds.push_back(h ? 1 : 0);
+    }
+    want[u] = reference(r.list, r.drives, r.values[u], holds, world.goal(i), world.goal_score(i),
+                        r.margin, held);
+  }
+  return want;
+}
+
+// New drive values for the next round: a new draw, or a step of up to a tenth of the range (so
+// that some choices fall within the margin); some agents keep their goal, some switch.
+void move_drives(SplitMix64& rng, AgentWorld& world, RandomDrives& r) {
+  for (int32_t i = 0; i < kRandomAgents; ++i) {
+    const auto u = static_cast<size_t>(i);
+    for (size_t d = 0; d < r.drives.size(); ++d) {
+      const DriveDef& drive = r.drives[d];
+      const double range = drive.max - drive.min;
+      const int32_t how = rng.below(3);
+      if (how == 0) continue;
+      r.values[u][d] = how == 1 ? drive.min + range * rng.below(101) / 100.0
+                                : std::clamp(r.values[u][d] + range * (rng.below(21) - 10) / 100.0,
+                                             drive.min, drive.max);
+      world.set_drive(i, static_cast<DriveId>(d), r.values[u][d]);
+    }
+  }
+}
+
 TEST(AgentDrives, ChosenGoalIsTheBruteForceMaximum) {
   const Domain domain = village(/*alarm=*/false);
   const CrowdPlanner planner = CrowdPlanner::create(domain).value();
@@ -225,76 +321,17 @@ TEST(AgentDrives, ChosenGoalIsTheBruteForceMaximum) {
     def.capacity = 64;
     def.decision_period = 1;
     AgentWorld world = AgentWorld::create(planner, def).value();
-    // Random partial goals over the village's variables.
-    std::vector<std::vector<ValueId>> goal_values;
-    for (int32_t g = 0; g < 6; ++g) {
-      std::vector<ValueId> values(5, kUndefined);
-      const int32_t fields = 1 + rng.below(2);
-      for (int32_t k = 0; k < fields; ++k) {
-        const auto var = static_cast<VarId>(rng.below(5));
-        values[static_cast<size_t>(var)] = rng.below(domain.domain_size(var));
-      }
-      goal_values.push_back(values);
-      ASSERT_TRUE(world.add_goal("g" + std::to_string(g), values).ok());
-    }
-    std::vector<DriveDef> drives;
-    for (int32_t d = 0; d < 3; ++d) {
-      const double lo = rng.below(50) - 25.0;
-      drives.push_back({"d" + std::to_string(d), lo, lo + 1.0 + rng.below(200), 0.0, lo});
-      ASSERT_TRUE(world.add_drive(drives.back()).ok());
-    }
-    std::vector<DriveGoal> list;
-    const int32_t entries = 1 + rng.below(8);
-    for (int32_t k = 0; k < entries; ++k) {
-      udgoap::Curve c;
-      c.type = static_cast<udgoap::CurveType>(rng.below(6));
-      c.slope = (rng.below(41) - 20) / 4.0;
-      c.exponent = 1 + rng.below(4);
-      c.x_shift = rng.below(5) / 10.0;
-      c.y_shift = rng.below(5) / 10.0;
-      list.push_back({rng.below(6), rng.below(3), c, rng.below(5) / 2.0});
-    }
-    const double margin = world_seed % 2 == 0 ? 0.0 : rng.below(4) / 10.0;
-    ASSERT_TRUE(world.set_class_goals(0, world.add_drive_list(list, margin).value()) ==
-                std::nullopt);
-    const int32_t agents = 16;
-    std::vector<std::vector<ValueId>> states;
-    std::vector<std::vector<double>> values;
-    for (int32_t i = 0; i < agents; ++i) {
-      std::vector<ValueId> s(5);
-      for (VarId var = 0; var < 5; ++var)
-        s[static_cast<size_t>(var)] = rng.below(domain.domain_size(var));
-      ASSERT_TRUE(world.add_agent(0, s).ok());
-      std::vector<double> v;
-      for (size_t d = 0; d < drives.size(); ++d) {
-        v.push_back(drives[d].min + (drives[d].max - drives[d].min) * rng.below(101) / 100.0);
-        world.set_drive(i, static_cast<DriveId>(d), v.back());
-      }
-      states.push_back(s);
-      values.push_back(v);
-    }
+    RandomDrives r;
+    ASSERT_NO_FATAL_FAILURE(add_random_drives(domain, world_seed, rng, world, r));
     std::vector<Event> events(1024);
     // One update examines every agent (period 1): compare each against the reference.
     for (int32_t round = 0; round < 6; ++round) {
-      std::vector<Choice> want(static_cast<size_t>(agents));
-      for (int32_t i = 0; i < agents; ++i) {
-        const auto u = static_cast<size_t>(i);
-        world.state(i, states[u]);
-        std::vector<uint8_t> holds;
-        for (const auto& g : goal_values) {
-          bool h = true;
-          for (size_t var = 0; var < g.size(); ++var)
-            h = h && (g[var] == kUndefined || g[var] == states[u][var]);
-          holds.push_back(h ? 1 : 0);
-        }
-        want[u] = reference(list, drives, values[u], holds, world.goal(i), world.goal_score(i),
-                            margin, held);
-      }
+      const std::vector<Choice> want = reference_choices(world, r, held);
       const UpdateStats s = world.update(0.0, events);
       ASSERT_EQ(s.events_dropped, 0);
-      check_plans(domain, world, goal_values,
+      check_plans(domain, world, r.goal_values,
                   std::span<const Event>(events).first(static_cast<size_t>(s.events)));
-      for (int32_t i = 0; i < agents; ++i) {
+      for (int32_t i = 0; i < kRandomAgents; ++i) {
         const auto u = static_cast<size_t>(i);
         EXPECT_EQ(world.goal(i), want[u].goal) << "world " << world_seed << " agent " << i;
         if (want[u].goal != kNoGoal) {
@@ -302,23 +339,9 @@ TEST(AgentDrives, ChosenGoalIsTheBruteForceMaximum) {
         }
         ++checked;
       }
-      // New drive values for the next round: a new draw, or a step of up to a tenth of the
-      // range (so that some choices fall within the margin); some agents keep their goal, some
-      // switch.
-      for (int32_t i = 0; i < agents; ++i) {
-        const auto u = static_cast<size_t>(i);
-        for (size_t d = 0; d < drives.size(); ++d) {
-          const double range = drives[d].max - drives[d].min;
-          const int32_t how = rng.below(3);
-          if (how == 0) continue;
-          values[u][d] = how == 1 ? drives[d].min + range * rng.below(101) / 100.0
-                                  : std::clamp(values[u][d] + range * (rng.below(21) - 10) / 100.0,
-                                               drives[d].min, drives[d].max);
-          world.set_drive(i, static_cast<DriveId>(d), values[u][d]);
-        }
-      }
+      move_drives(rng, world, r);
     }
-    for (int32_t i = 0; i < agents; ++i) {
+    for (int32_t i = 0; i < kRandomAgents; ++i) {
       if (world.goal(i) == kNoGoal) continue;
       (world.last_replan(i) == ReplanReason::kBetterGoal ? switched : kept) += 1;
     }
