@@ -8,34 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "bench_goap.h"
 #include "topoplan/runtime/astar.h"
 #include "topoplan/runtime/astar_back.h"
 #include "topoplan/tools/families.h"
 
 namespace topoplan {
 namespace {
-
-template <typename Planner>
-void bm_hot(benchmark::State& state, const Task& t, Objective objective) {
-  Planner planner(t.domain);
-  PlannerOptions options;
-  options.objective = objective;
-  options.limits.max_expansions = 1'000'000;
-  std::vector<ActionId> out;
-  size_t i = 0;
-  double expanded = 0, generated = 0;
-  for (auto _ : state) {
-    if (planner.plan(t.instances[i], options, out) != PlanStatus::kSolved)
-      return state.SkipWithError("no plan within the limit");
-    expanded += static_cast<double>(planner.expanded());
-    generated += static_cast<double>(planner.generated());
-    benchmark::DoNotOptimize(out.data());
-    if (++i == t.instances.size()) i = 0;
-  }
-  state.counters["expanded"] = benchmark::Counter(expanded, benchmark::Counter::kAvgIterations);
-  state.counters["generated"] = benchmark::Counter(generated, benchmark::Counter::kAvgIterations);
-  state.SetItemsProcessed(state.iterations());
-}
 
 void bm_cold(benchmark::State& state, const Task& t, const PlanFn fn) {
   PlannerOptions options;
@@ -64,11 +43,11 @@ int main(int argc, char** argv) {
     for (Objective obj : {Objective::kLength, Objective::kCost}) {
       const std::string o = obj == Objective::kLength ? "/length" : "/cost";
       benchmark::RegisterBenchmark(("astar/hot/" + fam + o).c_str(), [t, obj](benchmark::State& s) {
-        bm_hot<AStarPlanner>(s, *t, obj);
+        bench::bm_goap_hot<AStarPlanner>(s, *t, obj);
       });
       benchmark::RegisterBenchmark(
           ("astar-back/hot/" + fam + o).c_str(),
-          [t, obj](benchmark::State& s) { bm_hot<BackAStarPlanner>(s, *t, obj); });
+          [t, obj](benchmark::State& s) { bench::bm_goap_hot<BackAStarPlanner>(s, *t, obj); });
     }
     benchmark::RegisterBenchmark(("astar/cold/" + fam).c_str(),
                                  [t](benchmark::State& s) { bm_cold(s, *t, &plan_astar); });

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_goap.h"
 #include "topoplan/runtime/astar.h"
 #include "topoplan/runtime/topo.h"
 #include "topoplan/tools/backstrom.h"
@@ -77,22 +78,6 @@ void bm_backstrom(benchmark::State& state, const Task& t) {
   state.SetItemsProcessed(state.iterations());
 }
 
-void bm_astar(benchmark::State& state, const Task& t) {
-  AStarPlanner planner(t.domain);
-  PlannerOptions options;
-  options.objective = Objective::kLength;
-  options.limits.max_expansions = 1'000'000;
-  std::vector<ActionId> out;
-  size_t i = 0;
-  for (auto _ : state) {
-    if (planner.plan(t.instances[i], options, out) != PlanStatus::kSolved)
-      return state.SkipWithError("astar: no plan within the limit");
-    benchmark::DoNotOptimize(out.data());
-    if (++i == t.instances.size()) i = 0;
-  }
-  state.SetItemsProcessed(state.iterations());
-}
-
 }  // namespace
 }  // namespace topoplan
 
@@ -117,8 +102,9 @@ int main(int argc, char** argv) {
     // A* is exponential on the synthetic families beyond a few variables.
     if (f.name.rfind("multiprv-2-cycle/m=100", 0) != 0 && f.name.rfind("oneprv", 0) != 0 &&
         f.name.rfind("multiprv-n", 0) != 0)
-      benchmark::RegisterBenchmark(("astar/" + f.name).c_str(),
-                                   [t](benchmark::State& s) { bm_astar(s, *t); });
+      benchmark::RegisterBenchmark(("astar/" + f.name).c_str(), [t](benchmark::State& s) {
+        bench::bm_goap_hot<AStarPlanner>(s, *t, Objective::kLength);
+      });
   }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
