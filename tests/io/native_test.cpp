@@ -192,6 +192,7 @@ const std::string kInst = kCls +
                           "[[instance]]\n"
                           "name = \"I\"\n";
 
+// A data table, not logic: one malformed file a row (name, text, the error's line and words).
 std::vector<BadCase> native_cases() {
   return {
       {"toml syntax", "[[variable]\nname = \"a\"\n", 1, ""},
