@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "bench_goap.h"
+#include "bench_loop.h"
 #include "topoplan/runtime/astar.h"
 #include "topoplan/runtime/astar_back.h"
 #include "topoplan/tools/families.h"
@@ -19,14 +19,11 @@ namespace {
 void bm_cold(benchmark::State& state, const Task& t, const PlanFn fn) {
   PlannerOptions options;
   options.objective = Objective::kLength;
-  size_t i = 0;
-  for (auto _ : state) {
+  bench::plan_in_turn(state, t, "no plan", [&](size_t i) {
     const PlanResult r = fn(t.domain, t.instances[i], options);
-    if (r.status != PlanStatus::kSolved) return state.SkipWithError("no plan");
     benchmark::DoNotOptimize(r.actions.data());
-    if (++i == t.instances.size()) i = 0;
-  }
-  state.SetItemsProcessed(state.iterations());
+    return r.status == PlanStatus::kSolved;
+  });
 }
 
 }  // namespace

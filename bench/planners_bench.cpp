@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "bench_goap.h"
+#include "bench_loop.h"
 #include "topoplan/runtime/astar.h"
 #include "topoplan/runtime/topo.h"
 #include "topoplan/tools/backstrom.h"
@@ -46,16 +46,13 @@ void bm_topo(benchmark::State& state, const Task& t) {
     cap = std::max(cap, ps.back().max_plan_length());
   }
   std::vector<ActionId> out(static_cast<size_t>(cap));
-  size_t i = 0;
-  for (auto _ : state) {
+  bench::plan_in_turn(state, t, "topo: no plan", [&](size_t i) {
     const Instance& inst = t.instances[i];
     int32_t len = 0;
     const PlanStatus s = ps[which[i]].plan(ss[which[i]], inst.init, inst.goal, out, &len).status;
-    if (s != PlanStatus::kSolved) return state.SkipWithError("topo: no plan");
     benchmark::DoNotOptimize(len);
-    if (++i == t.instances.size()) i = 0;
-  }
-  state.SetItemsProcessed(state.iterations());
+    return s == PlanStatus::kSolved;
+  });
 }
 
 void bm_backstrom(benchmark::State& state, const Task& t) {
@@ -67,15 +64,12 @@ void bm_backstrom(benchmark::State& state, const Task& t) {
     ps.push_back(std::move(p).value());
   }
   std::vector<ActionId> out;
-  size_t i = 0;
-  for (auto _ : state) {
+  bench::plan_in_turn(state, t, "backstrom: no plan", [&](size_t i) {
     const Instance& inst = t.instances[i];
-    if (ps[which[i]].plan(inst.init, inst.goal, out) != PlanStatus::kSolved)
-      return state.SkipWithError("backstrom: no plan");
+    const PlanStatus s = ps[which[i]].plan(inst.init, inst.goal, out);
     benchmark::DoNotOptimize(out.data());
-    if (++i == t.instances.size()) i = 0;
-  }
-  state.SetItemsProcessed(state.iterations());
+    return s == PlanStatus::kSolved;
+  });
 }
 
 }  // namespace

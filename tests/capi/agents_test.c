@@ -126,15 +126,14 @@ static void small_calls(const topoplan_task* task) {
 /* A world of one villager who wants the bread: it plans and starts the walk; the engine walks it
  * to the door and opens it; it starts to walk in; the door closes: a broken condition, a replan. */
 static void one_villager(topoplan_agents* agents) {
-  char error[256];
-  char text[256];
-  size_t size = 0;
-  topoplan_agent_event events[16];
-  topoplan_agents_stats stats;
   int32_t state[3] = {0, 0, 0};
   int32_t goal[3] = {TOPOPLAN_UNDEFINED, TOPOPLAN_UNDEFINED, 1};
   int32_t fed = -1, list = -1, villager = -1, length = 0;
   int32_t plan[8];
+  topoplan_agent_event events[16];
+  topoplan_agents_stats stats;
+  char error[256], text[256];
+  size_t size = 0;
 
   CHECK_STATUS(topoplan_agents_add_goal(agents, "bread", goal, 3, &fed, error, sizeof error),
                TOPOPLAN_OK);

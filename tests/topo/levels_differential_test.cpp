@@ -28,9 +28,6 @@ namespace {
 
 using testing::env_int;
 using testing::Figures;
-using testing::judge;
-using testing::Sweep;
-using testing::Verdict;
 
 void print(int32_t max_locations, const Figures& f,
            const std::map<std::string, int64_t>& gave_up_reasons) {
@@ -94,7 +91,7 @@ TEST(TopoDifferential, GoapLevels) {
         ++gave_up_reasons[describe(o.detail)];
       const std::vector<ActionId> plan(out.begin(), out.begin() + (o.solved() ? len : 0));
       // Levels have partial goals, yet ℙ must solve every T1 instance of them.
-      const Verdict v = judge(planner, d, inst, o, plan, ex, Sweep{}, f);
+      const testing::Verdict v = testing::judge(planner, d, inst, o, plan, ex, testing::Sweep{}, f);
       if (v.bad && ++reported <= 20) {  // report the first 20, count them all
         ADD_FAILURE() << "level seed " << seed << " " << inst.name << ": " << v.why << "\n  init "
                       << format_state(d, inst.init) << "\n  goal " << format_state(d, inst.goal)
