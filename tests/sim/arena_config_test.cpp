@@ -35,40 +35,41 @@ void expect_field(const std::optional<Error>& e, const std::string& field) {
   EXPECT_TRUE(table || relation) << e->message;
 }
 
+// check() refuses a copy of `ok` changed by `edit`, naming `field`.
+template <class Config, class Edit>
+void expect_refused(const Config& ok, const std::string& field, Edit edit) {
+  Config c = ok;
+  edit(c);
+  expect_field(check(c), field);
+}
+
+// check() refuses a copy of `ok` changed by `edit`, with `words` in its message.
+template <class Config, class Edit>
+void expect_refused_saying(const Config& ok, const std::string& words, Edit edit) {
+  Config c = ok;
+  edit(c);
+  const std::optional<Error> e = check(c);
+  ASSERT_TRUE(e.has_value()) << words;
+  EXPECT_NE(e->message.find(words), std::string::npos) << e->message;
+}
+
 TEST(ArenaConfigCheck, FileConfigPassesAndEachFamilyIsChecked) {
   const ArenaConfig ok = arena_config();
   EXPECT_FALSE(check(ok).has_value()) << check(ok)->message;
-  ArenaConfig c = ok;
-  c.dt = 0.0;  // time step
-  expect_field(check(c), "dt");
-  c = ok;
-  c.spawn_max = c.spawn_min / 2;  // interval: max below min
-  expect_field(check(c), "spawn_max");
-  c = ok;
-  c.melee_hit = 1.5;  // probability
-  expect_field(check(c), "melee_hit");
-  c = ok;
-  c.blast_radius = kNaN;  // distance
-  expect_field(check(c), "blast_radius");
-  c = ok;
-  c.cost_heal = -1;  // GOAP cost
-  expect_field(check(c), "cost_heal");
-  c = ok;
-  c.max_antlions = 0;  // count
-  expect_field(check(c), "max_antlions");
-  c = ok;
-  c.udgoap_max_expansions = -1;
-  expect_field(check(c), "udgoap_max_expansions");
-  c = ok;
-  c.spawn_points.front().pos.x = c.width;  // outside the arena
-  ASSERT_TRUE(check(c).has_value());
-  EXPECT_NE(check(c)->message.find("spawn point"), std::string::npos);
-  c = ok;
-  c.loop.decision_ticks = 0;  // the loop
-  expect_field(check(c), "decision_ticks");
-  c = ok;
-  c.loop.better_margin = kNaN;
-  expect_field(check(c), "better_margin");
+  expect_refused(ok, "dt", [](ArenaConfig& c) { c.dt = 0.0; });  // time step
+  // An interval: max below min.
+  expect_refused(ok, "spawn_max", [](ArenaConfig& c) { c.spawn_max = c.spawn_min / 2; });
+  expect_refused(ok, "melee_hit", [](ArenaConfig& c) { c.melee_hit = 1.5; });         // probability
+  expect_refused(ok, "blast_radius", [](ArenaConfig& c) { c.blast_radius = kNaN; });  // distance
+  expect_refused(ok, "cost_heal", [](ArenaConfig& c) { c.cost_heal = -1; });          // GOAP cost
+  expect_refused(ok, "max_antlions", [](ArenaConfig& c) { c.max_antlions = 0; });     // count
+  expect_refused(ok, "udgoap_max_expansions", [](ArenaConfig& c) { c.udgoap_max_expansions = -1; });
+  // Outside the arena.
+  expect_refused_saying(ok, "spawn point",
+                        [](ArenaConfig& c) { c.spawn_points.front().pos.x = c.width; });
+  // The loop.
+  expect_refused(ok, "decision_ticks", [](ArenaConfig& c) { c.loop.decision_ticks = 0; });
+  expect_refused(ok, "better_margin", [](ArenaConfig& c) { c.loop.better_margin = kNaN; });
 }
 
 TEST(HouseConfigCheck, FileConfigPassesAndEachFamilyIsChecked) {
@@ -76,32 +77,19 @@ TEST(HouseConfigCheck, FileConfigPassesAndEachFamilyIsChecked) {
   ASSERT_TRUE(r.ok()) << r.error().to_string();
   const HouseConfig ok = r->house;
   EXPECT_FALSE(check(ok).has_value()) << check(ok)->message;
-  HouseConfig c = ok;
-  c.speed = 0.0;
-  expect_field(check(c), "speed");
-  c = ok;
-  c.target = kNaN;
-  expect_field(check(c), "target");
-  c = ok;
-  c.goto_cost = -1;
-  expect_field(check(c), "goto_cost");
-  c = ok;
-  c.decay.front() = -1;  // per drive
-  expect_field(check(c), "decay");
-  c = ok;
-  c.start_spot = static_cast<int32_t>(c.spots.size());  // an index
-  expect_field(check(c), "start_spot");
-  c = ok;
-  ASSERT_FALSE(c.activities.empty());
-  c.activities.front().duration = 0.0;  // per activity
-  expect_field(check(c), "duration");
-  c = ok;
-  c.activities.front().gain.front() = 1e9;
-  expect_field(check(c), "gain");
-  c = ok;
-  c.decay.pop_back();  // sizes
-  ASSERT_TRUE(check(c).has_value());
-  EXPECT_NE(check(c)->message.find("one value per drive"), std::string::npos);
+  expect_refused(ok, "speed", [](HouseConfig& c) { c.speed = 0.0; });
+  expect_refused(ok, "target", [](HouseConfig& c) { c.target = kNaN; });
+  expect_refused(ok, "goto_cost", [](HouseConfig& c) { c.goto_cost = -1; });
+  expect_refused(ok, "decay", [](HouseConfig& c) { c.decay.front() = -1; });  // per drive
+  // An index.
+  expect_refused(ok, "start_spot",
+                 [](HouseConfig& c) { c.start_spot = static_cast<int32_t>(c.spots.size()); });
+  ASSERT_FALSE(ok.activities.empty());
+  // Per activity.
+  expect_refused(ok, "duration", [](HouseConfig& c) { c.activities.front().duration = 0.0; });
+  expect_refused(ok, "gain", [](HouseConfig& c) { c.activities.front().gain.front() = 1e9; });
+  // Sizes.
+  expect_refused_saying(ok, "one value per drive", [](HouseConfig& c) { c.decay.pop_back(); });
 }
 
 TEST(HospitalConfigCheck, FileConfigPassesAndEachFamilyIsChecked) {
@@ -109,25 +97,13 @@ TEST(HospitalConfigCheck, FileConfigPassesAndEachFamilyIsChecked) {
   ASSERT_TRUE(r.ok()) << r.error().to_string();
   const HospitalConfig ok = r->hospital;
   EXPECT_FALSE(check(ok).has_value()) << check(ok)->message;
-  HospitalConfig c = ok;
-  c.med_decay = kNaN;  // need dynamics
-  expect_field(check(c), "med_decay");
-  c = ok;
-  c.t_break = -1;  // durations
-  expect_field(check(c), "t_break");
-  c = ok;
-  c.w_chat = 1e4;  // weights
-  expect_field(check(c), "w_chat");
-  c = ok;
-  c.threads = 0;  // counts
-  expect_field(check(c), "threads");
-  c = ok;
-  c.crowd_npcs = {0};
-  expect_field(check(c), "crowd_npcs");
-  c = ok;
-  c.nurses = c.doctors = c.visitors = 0;
-  ASSERT_TRUE(check(c).has_value());
-  EXPECT_NE(check(c)->message.find("at least one NPC"), std::string::npos);
+  expect_refused(ok, "med_decay", [](HospitalConfig& c) { c.med_decay = kNaN; });  // need dynamics
+  expect_refused(ok, "t_break", [](HospitalConfig& c) { c.t_break = -1; });        // durations
+  expect_refused(ok, "w_chat", [](HospitalConfig& c) { c.w_chat = 1e4; });         // weights
+  expect_refused(ok, "threads", [](HospitalConfig& c) { c.threads = 0; });         // counts
+  expect_refused(ok, "crowd_npcs", [](HospitalConfig& c) { c.crowd_npcs = {0}; });
+  expect_refused_saying(ok, "at least one NPC",
+                        [](HospitalConfig& c) { c.nurses = c.doctors = c.visitors = 0; });
 }
 
 // The limits table's simulation entries (limits::kSimAll), every one that a scenario file sets:
