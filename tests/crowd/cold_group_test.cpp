@@ -213,10 +213,7 @@ TEST(CrowdColdGroups, FramesGiveThePlanAnswers) {
     for (const double budget : {0.0, 2e-5}) {
       SCOPED_TRACE(::testing::Message() << threads << " threads, budget " << budget);
       CrowdThreadPool pool(threads);
-      CrowdDef def;
-      def.npcs_per_block = 48;
-      pool.install(def);
-      Crowd crowd = Crowd::create(planner, def).value();
+      Crowd crowd = blocked_crowd(planner, pool, 48);
       Results r(t.npc_class.size(), capacity);
       CrowdCursor cursor;
       int calls = 0;

@@ -235,6 +235,14 @@ inline Crowd make_crowd(const CrowdPlanner& planner, CrowdThreadPool& pool, Plan
   return Crowd::create(planner, base).value();
 }
 
+// A crowd without cache on `pool`'s threads, serving blocks of `block` NPCs.
+inline Crowd blocked_crowd(const CrowdPlanner& planner, CrowdThreadPool& pool, int32_t block) {
+  CrowdDef def;
+  def.npcs_per_block = block;
+  pool.install(def);
+  return Crowd::create(planner, def).value();
+}
+
 inline Results run_batch(const CrowdPlanner& planner, const Town& t, size_t capacity,
                          int32_t threads, PlanCache* cache, int32_t block = 64) {
   CrowdThreadPool pool(threads);

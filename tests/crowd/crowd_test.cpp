@@ -463,10 +463,7 @@ TEST(Crowd, FrameBudgetServesAPrefixAndResumes) {
   const auto& [w, planner, t, capacity, ref] = c;
   for (int32_t threads : {1, 3}) {
     CrowdThreadPool pool(threads);
-    CrowdDef def;
-    def.npcs_per_block = 32;
-    pool.install(def);
-    Crowd crowd = Crowd::create(planner, def).value();
+    Crowd crowd = blocked_crowd(planner, pool, 32);
     Results r(t.npc_class.size(), capacity);
     CrowdCursor cursor;
     int calls = 0;
