@@ -7,9 +7,9 @@
 #include <iostream>
 
 #include "../support/horse_breeder.h"
+#include "astar_checks.h"
 #include "cold_contract.h"
 #include "compile.h"
-#include "differential.h"
 #include "random_tasks.h"
 #include "topoplan/runtime/plan.h"
 #include "topoplan/runtime/validate.h"
@@ -35,26 +35,17 @@ TEST(AStarBack, HorseBreederGolden) {
   // stored) before the haystack is taken (bucket on the floor), so the only 6-action plan waters
   // the horses first.
   const Domain d = compile_or_die(testing::horse_breeder_003_def());
-  const Instance inst = make_instance({0, 0, 0}, {2, 0, 2});
-  const PlanResult r = plan_astar_back(d, inst);
-  ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
+  const PlanResult r = testing::expect_horse_breeder_optimal(d, plan_astar_back);
   EXPECT_EQ(names(d, r.actions),
             (std::vector<std::string>{"PickUpBucket", "FillBucketWithWater", "FillHorseTrough",
                                       "DropBucket", "TakeHaystack", "FillHorseFeeder"}));
   EXPECT_EQ(r.cost, 6);
-  EXPECT_TRUE(validate_plan(d, inst, r.actions).valid);
   EXPECT_EQ(r.stats.engine, "astar-back");
 }
 
 TEST(AStarBack, HorseBreeder000AgreesWithExact) {
-  const Domain d = compile_or_die(testing::horse_breeder_000_def());
-  const Instance inst = make_instance({0, 0, 0}, {2, 0, 2});
-  const PlanResult r = plan_astar_back(d, inst);
-  const PlanResult e = plan_exact(d, inst);
-  ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
-  ASSERT_EQ(e.status, PlanStatus::kSolved);
-  EXPECT_EQ(r.cost, e.cost);
-  EXPECT_TRUE(validate_plan(d, inst, r.actions).valid);
+  testing::expect_horse_breeder_optimal(compile_or_die(testing::horse_breeder_000_def()),
+                                        plan_astar_back);
 }
 
 // Two binary variables a, b; init a=0, b=0; goal a=1, b=0.

@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "../support/horse_breeder.h"
+#include "astar_checks.h"
 #include "cold_contract.h"
 #include "compile.h"
-#include "differential.h"
 #include "random_tasks.h"
 #include "topoplan/runtime/plan.h"
 #include "topoplan/runtime/validate.h"
@@ -25,15 +25,7 @@ TEST(AStar, KeepsTheColdContract) {
 
 TEST(AStar, HorseBreederFeedsTheHorses) {
   const Domain d = compile_or_die(testing::horse_breeder_003_def());
-  const Instance inst = make_instance({0, 0, 0}, {2, 0, 2});
-  const PlanResult r = plan_astar(d, inst);
-  ASSERT_EQ(r.status, PlanStatus::kSolved) << r.message;
-  const Validation v = validate_plan(d, inst, r.actions);
-  EXPECT_TRUE(v.valid) << v.reason;
-  const PlanResult e = plan_exact(d, inst);
-  ASSERT_EQ(e.status, PlanStatus::kSolved);
-  EXPECT_EQ(r.cost, e.cost);
-  EXPECT_EQ(r.stats.engine, "astar");
+  EXPECT_EQ(testing::expect_horse_breeder_optimal(d, plan_astar).stats.engine, "astar");
 }
 
 // Differential test against the exact search: same status, same optimal objective value, and

@@ -1,6 +1,7 @@
-// The A* differential test, shared by the forward and the regressive A*: on seeded random SAS+
-// tasks, the same status as the exact search, the same optimal objective value and a valid plan,
-// for both objectives, with one planner reused across instances, classes and objectives.
+// The checks the forward and the regressive A* share: the papers' Horse Breeder instance, and the
+// differential test on seeded random SAS+ tasks (the same status as the exact search, the same
+// optimal objective value and a valid plan, for both objectives, with one planner reused across
+// instances, classes and objectives).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -10,12 +11,27 @@
 #include <utility>
 #include <vector>
 
+#include "../support/horse_breeder.h"
 #include "random_tasks.h"
 #include "topoplan/runtime/plan.h"
 #include "topoplan/runtime/validate.h"
 #include "topoplan/tools/search.h"
 
 namespace topoplan::testing {
+
+// The papers' Horse Breeder instance on d, ⟨0,0,0⟩ to ⟨2,0,2⟩ (haystack in the feeder, water in
+// the trough), planned by `plan`: solved, valid and as cheap as the exact search's plan.
+inline PlanResult expect_horse_breeder_optimal(const Domain& d, PlanFn plan) {
+  const Instance inst = make_instance({0, 0, 0}, {2, 0, 2});
+  PlanResult r = plan(d, inst, PlannerOptions{});
+  EXPECT_EQ(r.status, PlanStatus::kSolved) << r.message;
+  const Validation v = validate_plan(d, inst, r.actions);
+  EXPECT_TRUE(v.valid) << v.reason;
+  const PlanResult e = plan_exact(d, inst);
+  EXPECT_EQ(e.status, PlanStatus::kSolved);
+  EXPECT_EQ(r.cost, e.cost);
+  return r;
+}
 
 // Plans the instances of `count` random tasks from `first_seed` with a Planner (AStarPlanner or
 // BackAStarPlanner) and checks each against plan_exact; stops at the first disagreement.
