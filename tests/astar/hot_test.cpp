@@ -29,10 +29,7 @@ TEST(AStarHot, EqualsColdPlanOnRandomInstances) {
     std::vector<ActionId> out(4096);
     Rng rng(seed * 31);
     for (int i = 0; i < 30; ++i) {
-      RandomInstanceOptions iopt;
-      iopt.kind = i % 2 == 0 ? GoalKind::kRandomWalk : GoalKind::kRandomGoal;
-      iopt.free_goal_probability = i % 3 == 1 ? 0.3 : 0.0;
-      const Instance inst = random_instance(domain, rng, iopt);
+      const Instance inst = alternating_instance(domain, rng, i, i % 3 == 1 ? 0.3 : 0.0);
       PlannerOptions options;
       options.limits = def.limits;
       const PlanResult cold = plan_astar(domain, inst, options);

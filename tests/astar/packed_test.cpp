@@ -103,10 +103,7 @@ TEST(AStarOneWord, EveryRealDomainInstanceAndRandomTasksOfThem) {
     }
     testing::Rng rng(static_cast<uint64_t>(files) * 97);
     for (int i = 0; i < 20; ++i) {
-      testing::RandomInstanceOptions iopt;
-      iopt.kind = i % 2 == 0 ? testing::GoalKind::kRandomWalk : testing::GoalKind::kRandomGoal;
-      iopt.free_goal_probability = 0.6;
-      const Instance inst = testing::random_instance(d, rng, iopt);
+      const Instance inst = testing::alternating_instance(d, rng, i, 0.6);
       check_instance(d, inst, Objective::kCost, tally, name + " random " + std::to_string(i));
       if (::testing::Test::HasFatalFailure()) return;
     }

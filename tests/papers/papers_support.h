@@ -138,9 +138,7 @@ void for_each_decided_instance(int64_t default_instances, bool classified_only, 
     if (classified_only && report.structural_class == StructuralClass::kNone) continue;
     testing::Rng rng(seed * 7919 + 1);
     for (int k = 0; k < 4 && done < instances; ++k) {
-      testing::RandomInstanceOptions iopt;
-      iopt.kind = k % 2 == 0 ? testing::GoalKind::kRandomWalk : testing::GoalKind::kRandomGoal;
-      const Instance inst = testing::random_instance(d, rng, iopt);
+      const Instance inst = testing::alternating_instance(d, rng, k);
       const PlanResult exact = plan_exact(d, inst, options);
       if (exact.status == PlanStatus::kLimitReached) continue;
       ++done;

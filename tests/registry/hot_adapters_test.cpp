@@ -98,10 +98,7 @@ TEST(HotAdapters, EqualColdPlansOnRandomDomains) {
     testing::Rng rng(seed * 7919);
     std::vector<Instance> instances;
     for (int i = 0; i < 6; ++i) {
-      testing::RandomInstanceOptions o;
-      o.kind = i % 2 == 0 ? testing::GoalKind::kRandomWalk : testing::GoalKind::kRandomGoal;
-      o.free_goal_probability = i % 3 == 0 ? 0.3 : 0.0;
-      instances.push_back(testing::random_instance(d, rng, o));
+      instances.push_back(testing::alternating_instance(d, rng, i, i % 3 == 0 ? 0.3 : 0.0));
     }
     const std::string where = "seed " + std::to_string(seed);
     solved_exact += compare("exact", d, instances, where);

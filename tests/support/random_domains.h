@@ -78,6 +78,16 @@ struct RandomInstanceOptions {
 [[nodiscard]] Instance random_instance(const Domain& domain, Rng& rng,
                                        const RandomInstanceOptions& options = {});
 
+// The sweeps' mix of instances: instance k is a random walk when k is even, a random goal when k
+// is odd; each goal entry is left kUndefined with `free_goal_probability`.
+inline Instance alternating_instance(const Domain& domain, Rng& rng, int64_t k,
+                                     double free_goal_probability = 0) {
+  RandomInstanceOptions options;
+  options.kind = k % 2 == 0 ? GoalKind::kRandomWalk : GoalKind::kRandomGoal;
+  options.free_goal_probability = free_goal_probability;
+  return random_instance(domain, rng, options);
+}
+
 // MultiPrv_n_Cycle of Prévost et al. 2022 §3: m variables with the cycle 0 → 1 → ... → n-1 → 0,
 // each action on v_i requiring v_j = n/2 for every j > i. From all-0 to all-0 every variable walks
 // its cycle once (each waits for the later ones to reach n/2). References: docs/references.md.

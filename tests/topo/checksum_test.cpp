@@ -100,10 +100,7 @@ struct Probe {
         continue;
       }
       for (int k = 0; k < per_class; ++k) {
-        testing::RandomInstanceOptions io;
-        io.kind = k % 2 == 0 ? testing::GoalKind::kRandomWalk : testing::GoalKind::kRandomGoal;
-        io.free_goal_probability = k % 3 == 0 ? 0.3 : 0.0;
-        Instance inst = testing::random_instance(task.domain, rng, io);
+        Instance inst = testing::alternating_instance(task.domain, rng, k, k % 3 == 0 ? 0.3 : 0.0);
         inst.npc_class = cls;
         plan(*planner, inst);
       }
@@ -134,17 +131,12 @@ TEST(TopoChecksum, Probe) {
   const auto random_domains = static_cast<uint64_t>(sanitized_share(3000));
   for (const double u : undefined) {
     for (uint64_t seed = 1; seed <= random_domains; ++seed) {
-      testing::RandomDomainOptions dopt;
-      dopt.undefined_pre_probability = u;
-      const Domain d = testing::random_domain(seed, dopt);
+      const Domain d = testing::random_domain(seed, {.undefined_pre_probability = u});
       Result<TopoPlanner> planner = TopoPlanner::create(d);
       ASSERT_TRUE(planner.ok()) << planner.error().to_string();
       testing::Rng rng(seed ^ 0xC5EC5ull);
       for (int k = 0; k < 8; ++k) {
-        testing::RandomInstanceOptions io;
-        io.kind = k % 2 == 0 ? testing::GoalKind::kRandomWalk : testing::GoalKind::kRandomGoal;
-        io.free_goal_probability = k < 4 ? 0.0 : 0.4;
-        p.plan(*planner, testing::random_instance(d, rng, io));
+        p.plan(*planner, testing::alternating_instance(d, rng, k, k < 4 ? 0.0 : 0.4));
       }
     }
   }

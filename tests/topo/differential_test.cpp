@@ -73,9 +73,8 @@ void run(double free_goal_probability, const char* title, double undefined_pre_p
   std::vector<ActionId> out;
   for (int64_t i = 0; i < instances; i += kPerDomain) {
     const uint64_t seed = first_seed + static_cast<uint64_t>(i / kPerDomain);
-    testing::RandomDomainOptions dopt;
-    dopt.undefined_pre_probability = undefined_pre_probability;
-    const Domain d = testing::random_domain(seed, dopt);
+    const Domain d =
+        testing::random_domain(seed, {.undefined_pre_probability = undefined_pre_probability});
     Result<TopoPlanner> planner = TopoPlanner::create(d);
     ASSERT_TRUE(planner.ok()) << planner.error().to_string();
     TopoScratch scratch = planner->make_scratch();
@@ -86,10 +85,7 @@ void run(double free_goal_probability, const char* title, double undefined_pre_p
     out.assign(static_cast<size_t>(planner->max_plan_length()), -1);
     testing::Rng rng(seed ^ 0xD1FFull);
     for (int k = 0; k < kPerDomain && i + k < instances; ++k) {
-      testing::RandomInstanceOptions io;
-      io.kind = k % 2 == 0 ? testing::GoalKind::kRandomWalk : testing::GoalKind::kRandomGoal;
-      io.free_goal_probability = free_goal_probability;
-      const Instance inst = testing::random_instance(d, rng, io);
+      const Instance inst = testing::alternating_instance(d, rng, k, free_goal_probability);
       Figures& f = fig[cls];
       ++f.instances;
       int32_t len = 0;

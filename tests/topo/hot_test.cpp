@@ -18,9 +18,8 @@ using namespace topoplan::testing;  // NOLINT(google-build-using-namespace)
 TEST(TopoHot, EqualsColdPlanOnRandomInstances) {
   int64_t solved = 0, failed = 0;
   for (uint64_t seed = 1; seed <= 60; ++seed) {
-    RandomDomainOptions dopt;
-    dopt.undefined_pre_probability = seed % 3 == 0 ? 0.3 : 0.0;
-    const Domain domain = random_domain(seed, dopt);
+    const Domain domain =
+        random_domain(seed, {.undefined_pre_probability = seed % 3 == 0 ? 0.3 : 0.0});
     const CompiledActionSet set = CompiledActionSet::create(domain).value();
     auto hot = create_hot_planner("topo", set).value();
     EXPECT_EQ(hot->name(), "topo");
@@ -28,10 +27,7 @@ TEST(TopoHot, EqualsColdPlanOnRandomInstances) {
     std::vector<ActionId> out(static_cast<size_t>(hot->max_plan_length()));
     Rng rng(seed * 977);
     for (int i = 0; i < 40; ++i) {
-      RandomInstanceOptions iopt;
-      iopt.kind = i % 2 == 0 ? GoalKind::kRandomWalk : GoalKind::kRandomGoal;
-      iopt.free_goal_probability = i % 4 == 1 ? 0.3 : 0.0;
-      const Instance inst = random_instance(domain, rng, iopt);
+      const Instance inst = alternating_instance(domain, rng, i, i % 4 == 1 ? 0.3 : 0.0);
       const PlanResult cold = plan_topo(domain, inst);
       int32_t len = -1;
       const PlanOutcome o = hot->plan(*scratch, inst.init, inst.goal, out, &len);

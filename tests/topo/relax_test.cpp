@@ -99,18 +99,14 @@ TEST(TopoRelaxed, RandomDomainsAgainstExactSearch) {
   Counts c;
   for (const double undefined : {0.0, 0.5}) {
     for (uint64_t seed = 1; seed <= 1500; ++seed) {
-      testing::RandomDomainOptions dopt;
-      dopt.undefined_pre_probability = undefined;
-      const Domain d = testing::random_domain(seed, dopt);
+      const Domain d = testing::random_domain(seed, {.undefined_pre_probability = undefined});
       Result<TopoPlanner> planner = TopoPlanner::create(d);
       ASSERT_TRUE(planner.ok()) << planner.error().to_string();
       TopoScratch scratch = planner->make_scratch();
       testing::Rng rng(seed ^ 0x4E1A5ull);
       for (int k = 0; k < 8; ++k) {
-        testing::RandomInstanceOptions io;
-        io.kind = k % 2 == 0 ? testing::GoalKind::kRandomWalk : testing::GoalKind::kRandomGoal;
-        io.free_goal_probability = k < 4 ? 0.0 : 0.4;
-        check(d, *planner, scratch, {}, testing::random_instance(d, rng, io), c);
+        check(d, *planner, scratch, {}, testing::alternating_instance(d, rng, k, k < 4 ? 0.0 : 0.4),
+              c);
       }
     }
   }
