@@ -20,41 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "domain_part.h"
 #include "topoplan/c/topoplan_c.h"
 
 enum { kAgents = 6, kVillagers = 4, kFrames = 80, kActionFrames = 3, kMaxVars = 16 };
-
-/* The domain part of the file: the agent sections ([agents], [[goal]], [[event]]), which only
- * `topoplan agents` reads, are blanked. */
-static char* read_domain(const char* path, size_t* size) {
-  FILE* f = fopen(path, "rb");
-  char line[1024];
-  char* text;
-  size_t used = 0, cap = 1 << 16;
-  int skip = 0;
-  if (f == NULL) return NULL;
-  text = (char*)malloc(cap);
-  while (text != NULL && fgets(line, sizeof line, f) != NULL) {
-    const size_t n = strlen(line);
-    if (line[0] == '[')
-      skip = strncmp(line, "[agents]", 8) == 0 || strncmp(line, "[[goal]]", 8) == 0 ||
-             strncmp(line, "[[event]]", 9) == 0;
-    if (used + n + 1 > cap) {
-      char* grown = (char*)realloc(text, cap *= 2);
-      if (grown == NULL) break;
-      text = grown;
-    }
-    if (!skip) {
-      memcpy(text + used, line, n);
-      used += n;
-    } else {
-      text[used++] = '\n';
-    }
-  }
-  fclose(f);
-  *size = used;
-  return text;
-}
 
 static void found(topoplan_status s, const char* what) {
   if (s != TOPOPLAN_OK) {
@@ -106,7 +75,7 @@ static topoplan_task* load_task(const char* path) {
   char error[512];
   size_t size = 0;
   topoplan_task* task = NULL;
-  char* text = read_domain(path, &size);
+  char* text = agents_domain_part(path, &size);
   if (text == NULL) {
     fprintf(stderr, "village: cannot read '%s'\n", path);
     exit(2);

@@ -13,6 +13,9 @@
 #include <time.h>
 #include <topoplan/c/topoplan_c.h>
 
+/* The file's domain part, as examples/agents/village.c reads it. */
+#include "../../../examples/agents/domain_part.h"
+
 #define ACTION_FRAMES 4
 #define FAIL_EVERY 16
 #define DAY_FRAMES 200
@@ -74,38 +77,6 @@ static void check(topoplan_status s, const char* what, const char* error) {
     fprintf(stderr, "village: %s: %s %s\n", what, topoplan_status_string(s), error ? error : "");
     exit(1);
   }
-}
-
-/* The file's domain: every table but [agents], [[goal]] and [[event]] (topoplan agents' own,
- * which the native parser does not take), lines kept so that errors keep their line numbers. */
-static char* domain_part(const char* path, size_t* size) {
-  FILE* in = fopen(path, "rb");
-  char line[4096];
-  char* text;
-  size_t used = 0, cap = 1 << 16;
-  int skip = 0;
-  if (in == NULL) {
-    fprintf(stderr, "village: cannot read '%s'\n", path);
-    exit(1);
-  }
-  text = malloc(cap);
-  while (fgets(line, sizeof line, in) != NULL) {
-    const size_t len = strlen(line);
-    if (line[0] == '[')
-      skip = strncmp(line, "[agents]", 8) == 0 || strncmp(line, "[[goal]]", 8) == 0 ||
-             strncmp(line, "[[event]]", 9) == 0;
-    if (used + len + 2 > cap) text = realloc(text, cap *= 2);
-    if (skip) {
-      text[used++] = '\n';
-    } else {
-      memcpy(text + used, line, len);
-      used += len;
-    }
-  }
-  fclose(in);
-  text[used] = 0;
-  *size = used;
-  return text;
 }
 
 /* The frame's facts, for one topoplan_agents_set_facts call. */
@@ -171,7 +142,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   rng = seed;
-  text = domain_part(argv[1], &text_size);
+  text = agents_domain_part(argv[1], &text_size);
+  if (text == NULL) {
+    fprintf(stderr, "village: cannot read '%s'\n", argv[1]);
+    exit(1);
+  }
   check(topoplan_task_parse(text, text_size, TOPOPLAN_FORMAT_NATIVE, argv[1], &task, error,
                             sizeof error),
         argv[1], error);
