@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "hot_contract.h"
 #include "random_domains.h"
 #include "topoplan/runtime/astar.h"
 #include "topoplan/runtime/compiled.h"
@@ -17,39 +18,26 @@ namespace {
 using namespace topoplan::testing;  // NOLINT(google-build-using-namespace)
 
 TEST(AStarHot, EqualsColdPlanOnRandomInstances) {
-  int64_t solved = 0, unsolvable = 0;
-  for (uint64_t seed = 1; seed <= 40; ++seed) {
-    const Domain domain = random_domain(seed);
-    const CompiledActionSet set = CompiledActionSet::create(domain).value();
-    HotPlannerDef def;
-    def.limits = SearchLimits{};
-    auto hot = create_hot_planner("astar", set, def).value();
-    EXPECT_EQ(hot->name(), "astar");
-    auto scratch = hot->make_scratch();
-    std::vector<ActionId> out(4096);
-    Rng rng(seed * 31);
-    for (int i = 0; i < 30; ++i) {
-      const Instance inst = alternating_instance(domain, rng, i, i % 3 == 1 ? 0.3 : 0.0);
-      PlannerOptions options;
-      options.limits = def.limits;
-      const PlanResult cold = plan_astar(domain, inst, options);
-      int32_t len = -1;
-      const PlanOutcome o = hot->plan(*scratch, inst.init, inst.goal, out, &len);
-      ASSERT_EQ(o.status, cold.status) << "seed " << seed << " instance " << i;
-      if (o.solved()) {
-        ++solved;
-        const std::vector<ActionId> plan(out.begin(), out.begin() + len);
-        EXPECT_EQ(plan, cold.actions);
-        EXPECT_TRUE(validate_plan(domain, inst, plan).valid);
-        if (len > 0) {
-          EXPECT_GT(scratch->expanded, 0);
+  HotSweep sweep{.name = "astar", .cold = &plan_astar};
+  sweep.def.limits = SearchLimits{};
+  sweep.options.limits = sweep.def.limits;
+  sweep.seeds = 40;
+  sweep.per_domain = 30;
+  sweep.rng_factor = 31;
+  sweep.out_size = 4096;
+  int64_t unsolvable = 0;
+  const int64_t solved = expect_hot_equals_cold(
+      sweep, [](uint64_t seed) { return random_domain(seed); },
+      [](int i) { return i % 3 == 1 ? 0.3 : 0.0; },
+      [&](const HotPlanner&, const PlanScratch& scratch, const PlanOutcome& o,
+          const std::vector<ActionId>& plan) {
+        if (o.solved() && !plan.empty()) {
+          EXPECT_GT(scratch.expanded, 0);
+        } else if (o.status == PlanStatus::kUnsolvable) {
+          ++unsolvable;
+          EXPECT_NE(o.detail & kDetailExhausted, 0u);
         }
-      } else if (o.status == PlanStatus::kUnsolvable) {
-        ++unsolvable;
-        EXPECT_NE(o.detail & kDetailExhausted, 0u);
-      }
-    }
-  }
+      });
   EXPECT_GT(solved, 100);
   EXPECT_GT(unsolvable, 5);
 }

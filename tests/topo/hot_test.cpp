@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "hot_contract.h"
 #include "random_domains.h"
 #include "topoplan/runtime/compiled.h"
 #include "topoplan/runtime/planner.h"
@@ -16,35 +17,27 @@ namespace {
 using namespace topoplan::testing;  // NOLINT(google-build-using-namespace)
 
 TEST(TopoHot, EqualsColdPlanOnRandomInstances) {
-  int64_t solved = 0, failed = 0;
-  for (uint64_t seed = 1; seed <= 60; ++seed) {
-    const Domain domain =
-        random_domain(seed, {.undefined_pre_probability = seed % 3 == 0 ? 0.3 : 0.0});
-    const CompiledActionSet set = CompiledActionSet::create(domain).value();
-    auto hot = create_hot_planner("topo", set).value();
-    EXPECT_EQ(hot->name(), "topo");
-    auto scratch = hot->make_scratch();
-    std::vector<ActionId> out(static_cast<size_t>(hot->max_plan_length()));
-    Rng rng(seed * 977);
-    for (int i = 0; i < 40; ++i) {
-      const Instance inst = alternating_instance(domain, rng, i, i % 4 == 1 ? 0.3 : 0.0);
-      const PlanResult cold = plan_topo(domain, inst);
-      int32_t len = -1;
-      const PlanOutcome o = hot->plan(*scratch, inst.init, inst.goal, out, &len);
-      ASSERT_EQ(o.status, cold.status) << "seed " << seed << " instance " << i;
-      if (o.solved()) {
-        ++solved;
-        EXPECT_EQ(o.detail, kDetailNone);
-        const std::vector<ActionId> plan(out.begin(), out.begin() + len);
-        EXPECT_EQ(plan, cold.actions);
-        EXPECT_TRUE(validate_plan(domain, inst, plan).valid);
-      } else {
-        ++failed;
-        EXPECT_NE(o.detail, kDetailNone) << hot->explain(*scratch, o);
-        EXPECT_FALSE(hot->explain(*scratch, o).empty());
-      }
-    }
-  }
+  HotSweep sweep{.name = "topo", .cold = &plan_topo};
+  sweep.seeds = 60;
+  sweep.per_domain = 40;
+  sweep.rng_factor = 977;
+  int64_t failed = 0;
+  const int64_t solved = expect_hot_equals_cold(
+      sweep,
+      [](uint64_t seed) {
+        return random_domain(seed, {.undefined_pre_probability = seed % 3 == 0 ? 0.3 : 0.0});
+      },
+      [](int i) { return i % 4 == 1 ? 0.3 : 0.0; },
+      [&](const HotPlanner& hot, const PlanScratch& scratch, const PlanOutcome& o,
+          const std::vector<ActionId>&) {
+        if (o.solved()) {
+          EXPECT_EQ(o.detail, kDetailNone);
+        } else {
+          ++failed;
+          EXPECT_NE(o.detail, kDetailNone) << hot.explain(scratch, o);
+          EXPECT_FALSE(hot.explain(scratch, o).empty());
+        }
+      });
   EXPECT_GT(solved, 100);
   EXPECT_GT(failed, 10);
 }
