@@ -73,41 +73,29 @@ TEST(Scenario, WizardFileLoads) {
   EXPECT_EQ(sensed, 6);  // Table A.1
 }
 
+// kMinimal with `old` replaced is refused at `line` of bad.toml, with `words` in the message when
+// given.
+void expect_error_at(const char* old, const char* replacement, int line, const char* words = "") {
+  const Error e = error_of(with(kMinimal, old, replacement));
+  EXPECT_EQ(e.file, "bad.toml") << replacement;
+  EXPECT_EQ(e.line, line) << replacement;
+  if (*words != '\0') {
+    EXPECT_NE(e.message.find(words), std::string::npos) << e.message;
+  }
+}
+
 TEST(Scenario, ErrorsCarryFileAndLine) {
-  Error e = error_of(with(kMinimal, "consumes = [\"eat\"]", "consumes = [\"drink\"]"));
-  EXPECT_EQ(e.file, "bad.toml");
-  EXPECT_EQ(e.line, 6);
-  EXPECT_NE(e.message.find("unknown action 'drink'"), std::string::npos) << e.message;
-
-  e = error_of(with(kMinimal, "max = 100", "maxi = 100"));
-  EXPECT_EQ(e.line, 16);
-  EXPECT_NE(e.message.find("unknown key 'maxi'"), std::string::npos) << e.message;
-
-  e = error_of(with(kMinimal, "op = \">\"", "op = \"=>\""));
-  EXPECT_EQ(e.line, 26);
-  EXPECT_NE(e.message.find("unknown op"), std::string::npos) << e.message;
-
-  e = error_of(with(kMinimal, "consumer.hunger\", subtract", "waiter.hunger\", subtract"));
-  EXPECT_EQ(e.line, 20);
-  EXPECT_NE(e.message.find("unknown entity or role 'waiter'"), std::string::npos) << e.message;
-
-  e = error_of(with(kMinimal, "value = 80", "value = 180"));
-  EXPECT_EQ(e.line, 15);
-  EXPECT_NE(e.message.find("outside [min, max]"), std::string::npos) << e.message;
-
-  e = error_of(with(kMinimal, "curve = \"polynomial\"", "curve = \"cubic\""));
-  EXPECT_EQ(e.line, 27);
-
-  e = error_of(with(kMinimal, "agent = \"npc\"", "agent = \"ghost\""));
-  EXPECT_EQ(e.line, 2);
-
-  e = error_of(with(kMinimal, "subtract = 50 }", "subtract = 50, add = 1 }"));
-  EXPECT_EQ(e.line, 20);
-
-  e = error_of(with(kMinimal, "[[action]]", "[[action]"));  // TOML syntax error
-  EXPECT_EQ(e.line, 18);
-
-  e = error_of("[[entity]]\nname = \"x\"\n");
+  expect_error_at("consumes = [\"eat\"]", "consumes = [\"drink\"]", 6, "unknown action 'drink'");
+  expect_error_at("max = 100", "maxi = 100", 16, "unknown key 'maxi'");
+  expect_error_at("op = \">\"", "op = \"=>\"", 26, "unknown op");
+  expect_error_at("consumer.hunger\", subtract", "waiter.hunger\", subtract", 20,
+                  "unknown entity or role 'waiter'");
+  expect_error_at("value = 80", "value = 180", 15, "outside [min, max]");
+  expect_error_at("curve = \"polynomial\"", "curve = \"cubic\"", 27);
+  expect_error_at("agent = \"npc\"", "agent = \"ghost\"", 2);
+  expect_error_at("subtract = 50 }", "subtract = 50, add = 1 }", 20);
+  expect_error_at("[[action]]", "[[action]", 18);  // TOML syntax error
+  const Error e = error_of("[[entity]]\nname = \"x\"\n");
   EXPECT_NE(e.message.find("[scenario]"), std::string::npos) << e.message;
 }
 
