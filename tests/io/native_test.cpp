@@ -192,8 +192,9 @@ const std::string kInst = kCls +
                           "[[instance]]\n"
                           "name = \"I\"\n";
 
-// A data table, not logic: one malformed file a row (name, text, the error's line and words).
-std::vector<BadCase> native_cases() {
+// Data tables, not logic: one malformed file a row (name, text, the error's line and words).
+// The file, the domain and the variables.
+std::vector<BadCase> file_and_variable_cases() {
   return {
       {"toml syntax", "[[variable]\nname = \"a\"\n", 1, ""},
       {"toml syntax later line", kVars + "name = = 3\n", 7, ""},
@@ -238,6 +239,12 @@ std::vector<BadCase> native_cases() {
       {"duplicate value", "[[variable]]\nname = \"a\"\nvalues = [\"x\",\n\"x\"]\n", 4,
        "duplicate value 'x'"},
       {"value empty", "[[variable]]\nname = \"a\"\nvalues = [\"\"]\n", 3, "is empty"},
+  };
+}
+
+// Actions, classes and instances.
+std::vector<BadCase> action_class_instance_cases() {
+  return {
       {"action not array", kVars + "[action]\nname = \"A\"\n", 7, "array of tables"},
       {"action missing name", kVars + "[[action]]\npost = { a = \"y\" }\n", 7,
        "missing the key 'name'"},
@@ -300,6 +307,12 @@ std::vector<BadCase> native_cases() {
        18, "duplicate instance 'I' (first defined at line 14)"},
       {"instance name empty", kCls + "[[instance]]\nname = \"\"\n", 14, "is empty"},
   };
+}
+
+std::vector<BadCase> native_cases() {
+  std::vector<BadCase> cases = file_and_variable_cases();
+  for (BadCase& c : action_class_instance_cases()) cases.push_back(std::move(c));
+  return cases;
 }
 
 TEST(NativeMalformed, EveryCaseFailsAtTheRightLine) {
