@@ -3,6 +3,7 @@
  * topoplan_validate and its cost compared with the exact search's; a short buffer, per-call
  * limits, bad arguments and unknown names give their statuses.
  * Usage: test_capi_planner SOURCE_DIR. Exit 0 when every check passes. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -110,6 +111,19 @@ static void test_errors(const char* dir) {
   CHECK_STATUS(
       topoplan_planner_plan_within(planner, problem.init, problem.goal, problem.num_variables, -1,
                                    1 << 30, 0.0, actions, 64, &len),
+      TOPOPLAN_INVALID_ARGUMENT);
+  /* A time limit outside the limits table's [0, 1e9]: refused, not an unbounded search. */
+  CHECK_STATUS(
+      topoplan_planner_plan_within(planner, problem.init, problem.goal, problem.num_variables,
+                                   1 << 20, 1 << 30, (double)INFINITY, actions, 64, &len),
+      TOPOPLAN_INVALID_ARGUMENT);
+  CHECK_STATUS(
+      topoplan_planner_plan_within(planner, problem.init, problem.goal, problem.num_variables,
+                                   1 << 20, 1 << 30, 2e9, actions, 64, &len),
+      TOPOPLAN_INVALID_ARGUMENT);
+  CHECK_STATUS(
+      topoplan_planner_plan_within(planner, problem.init, problem.goal, problem.num_variables,
+                                   1 << 20, 1 << 30, (double)NAN, actions, 64, &len),
       TOPOPLAN_INVALID_ARGUMENT);
   CHECK_STATUS(topoplan_planner_plan(planner, problem.init, problem.goal, problem.num_variables,
                                      actions, 64, &len),

@@ -398,7 +398,8 @@ TOPOPLAN_API topoplan_status topoplan_planner_plan(topoplan_planner* planner, co
                                                    int32_t* actions, int32_t capacity,
                                                    int32_t* length);
 /* The same within a search budget for this call: max_expansions >= 0, max_memory_bytes >= 0,
- * max_seconds >= 0 (0: no time limit); ℙ ignores them. One thread per planner handle. */
+ * max_seconds in [0, 1e9] (0: no time limit; infinity and NaN are refused); ℙ ignores them.
+ * One thread per planner handle. */
 TOPOPLAN_API topoplan_status topoplan_planner_plan_within(
     topoplan_planner* planner, const int32_t* init, const int32_t* goal, int32_t num_variables,
     int64_t max_expansions, int64_t max_memory_bytes, double max_seconds, int32_t* actions,

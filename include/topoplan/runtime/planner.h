@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "topoplan/runtime/compiled.h"
+#include "topoplan/runtime/limits.h"
 #include "topoplan/runtime/plan.h"
 #include "topoplan/runtime/result.h"
 
@@ -50,9 +51,12 @@ class PlanScratch {
   int64_t generated = 0;
 };
 
-// True when `limits` are usable per call (see HotPlanner::plan with limits).
+// True when `limits` are usable per call (see HotPlanner::plan with limits). The time limit
+// takes the limits table's range (limits::kMaxSeconds, [0, 1e9]): an infinite or NaN one is
+// refused, as it is in every other door.
 [[nodiscard]] inline bool limits_in_range(const SearchLimits& limits) {
-  return limits.max_expansions >= 0 && limits.max_memory_bytes >= 0 && limits.max_seconds >= 0;
+  return limits.max_expansions >= 0 && limits.max_memory_bytes >= 0 && limits.max_seconds >= 0 &&
+         limits.max_seconds <= limits::kMaxSeconds.hi;
 }
 
 // The contract: two non-virtual entries (the def's limits, or a call's own) over the one
@@ -75,7 +79,7 @@ class HotPlanner {
   }
   // The same within `limits` instead of the def's: one planner serves every budget (a crowd's
   // quick attempt and its retries). Planners without limits (ℙ) ignore them. Limits out of range
-  // (max_expansions or max_memory_bytes < 0, max_seconds < 0 or NaN) give kGaveUp +
+  // (max_expansions or max_memory_bytes < 0, max_seconds outside [0, 1e9] or NaN) give kGaveUp +
   // kDetailBadInput, *len = 0, for every planner.
   PlanOutcome plan(PlanScratch& scratch, std::span<const ValueId> s0, std::span<const ValueId> goal,
                    std::span<ActionId> out, int32_t* len, const SearchLimits& limits) const {
