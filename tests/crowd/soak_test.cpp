@@ -188,7 +188,7 @@ TEST(CrowdSoak, ChurnAndInvalidationsMatchOneByOneAndMemoryStaysFlat) {
   EXPECT_GT(checks, 0);
   EXPECT_GT(cs.hits, 0);
   EXPECT_GT(cs.evictions, 0);
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#ifndef TOPOPLAN_TEST_SANITIZED
   // Flat: nothing the frames allocate accumulates (a leak of one byte per NPC per frame would
   // be 2 MB in the CI run). Sanitizers keep freed memory in quarantine, so only unsanitized.
   EXPECT_LE(rss_end, rss_warm + 512) << "RSS grew from " << rss_warm << " KiB";
