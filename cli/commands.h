@@ -71,8 +71,10 @@ Subcommand<Options> add_subcommand(CLI::App& app, int& exit_code, const std::str
   cmd->callback([options, cmd, run, &exit_code] {
     if constexpr (std::is_invocable_v<Run, Options&, const CLI::App&>)
       exit_code = run(*options, *cmd);
-    else
+    else {
+      (void)cmd;  // clang warns of a capture that this branch leaves unused
       exit_code = run(*options);
+    }
   });
   return {cmd, options.get()};
 }
