@@ -287,7 +287,11 @@ TEST(PlanCache, WorkerMemoGivesTheSameAnswersAndIsDroppedWithTheCache) {
 // Under ThreadSanitizer (scripts/test.sh) this is the seqlock's race test.
 TEST(PlanCache, TwoCrowdsOnTwoThreadsShareOneSmallCache) {
   const WesternCase c(600, 41, 12, 16);
-  const auto& [w, planner, t, capacity, cold] = c;
+  // Named references, not a structured binding: clang 14 cannot capture bindings in a lambda.
+  const CrowdPlanner& planner = c.planner;
+  const Town& t = c.t;
+  const size_t capacity = c.capacity;
+  const Results& cold = c.cold;
   PlanCache cache(planner, {16, 16});  // far fewer entries than situations: constant overwrites
   auto hammer = [&] {
     CrowdThreadPool pool(2);

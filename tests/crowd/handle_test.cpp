@@ -185,7 +185,11 @@ TEST(PlanHandles, FullTableFallsBackToCopies) {
 // the passes with handles: under ThreadSanitizer the plan table's publication is checked.
 TEST(PlanHandles, TwoCrowdsShareOneCacheWithHandles) {
   const WesternCase c(600, 54, 12, 16);
-  const auto& [w, planner, t, capacity, copied] = c;
+  // Named references, not a structured binding: clang 14 cannot capture bindings in a lambda.
+  const CrowdPlanner& planner = c.planner;
+  const Town& t = c.t;
+  const size_t capacity = c.capacity;
+  const Results& copied = c.cold;
   PlanCache cache(planner, {16, 16});
   auto hammer = [&](int32_t memo) {
     CrowdThreadPool pool(2);

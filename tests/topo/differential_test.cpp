@@ -40,7 +40,6 @@ void print(const char* title, const Figures (&f)[4]) {
   std::printf("%-5s %9s %9s %9s %9s %9s %9s %7s %9s %9s %7s %7s %7s\n", "class", "instances",
               "solvable", "T1-solv", "solved", "minimal", "unsolv", "wrong", "gave-up", "missed",
               "invalid", "limit", "longer");
-  Figures total;
   for (int c = 0; c < 4; ++c) {
     const Figures& x = f[c];
     std::printf("%-5s %9lld %9lld %9lld %9lld %9lld %9lld %7lld %9lld %9lld %7lld %7lld %7lld\n",
