@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses of fuzz/ (clang, ASan + UBSan) and runs each for SECONDS
 # (default 60) on a corpus seeded from domains/. Crashes are written to build/fuzz/crashes/
-# and make the script fail; the corpora grow in build/fuzz/corpus/ between runs.
+# and make the script fail; the corpora grow in build/fuzz/corpus/ between runs (under
+# FUZZ_BUILD instead of build/fuzz when it is set, below).
 #
 #   scripts/fuzz.sh [SECONDS] [HARNESS...]     e.g. scripts/fuzz.sh 600 fuzz_sas fuzz_native
 #
@@ -10,6 +11,9 @@
 # a harness after that many executions (e.g. 10000000), whichever of the two limits comes first.
 # FUZZ_CORPUS (default build/fuzz/corpus) is where the corpora grow, one directory per harness;
 # FUZZ_LOG (default build/fuzz/HARNESS.log) is the log of a run of one harness.
+# FUZZ_BUILD names a tree configured with -DTOPOPLAN_FUZZ=ON to take the harnesses from instead
+# (CI's clang ASan + UBSan test tree, scripts/test.sh); build/fuzz, the default, is configured
+# here at -O2 for long runs. Logs, corpora and crashes go under the tree used.
 # Inputs are at most 64 KiB, except fuzz_native's 2 KiB: a TOML input costs that harness three
 # toml++ parses (in chunks, whole, and the round trip) and its seeds are up to 20 KB, so at
 # 64 KiB it ran 6 times slower (707 against 4,233 exec/s in the same conditions) while a 2 KiB
@@ -28,13 +32,17 @@ harnesses=("$@")
 nice_level=${FUZZ_NICE:-15}
 jobs=${FUZZ_JOBS:-1}
 
-cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
-  -DTOPOPLAN_FUZZ=ON -DTOPOPLAN_WERROR=ON -DTOPOPLAN_BUILD_TESTS=OFF -DTOPOPLAN_BUILD_TOOLS=OFF \
-  -DTOPOPLAN_BUILD_BENCHMARKS=OFF >/dev/null
-nice -n "$nice_level" cmake --build build/fuzz -j"$(nproc)" --target "${harnesses[@]}"
+tree=${FUZZ_BUILD:-build/fuzz}
+if [[ -z ${FUZZ_BUILD:-} ]]; then
+  cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+    -DTOPOPLAN_FUZZ=ON -DTOPOPLAN_WERROR=ON -DTOPOPLAN_BUILD_TESTS=OFF -DTOPOPLAN_BUILD_TOOLS=OFF \
+    -DTOPOPLAN_BUILD_BENCHMARKS=OFF >/dev/null
+fi
+nice -n "$nice_level" cmake --build "$tree" -j"$(nproc)" --target "${harnesses[@]}"
 
-corpus=${FUZZ_CORPUS:-build/fuzz/corpus}
+corpus=${FUZZ_CORPUS:-$tree/corpus}
 
 seed() {  # seed HARNESS FILES...: copies the files into the harness's corpus
   local dir=$corpus/$1
@@ -46,7 +54,7 @@ seed fuzz_native domains/*.toml
 seed fuzz_sas domains/*.sas
 seed fuzz_scenario domains/udgoap/wizard.toml
 seed fuzz_ambiance domains/udgoap/ambiance-*.toml
-mkdir -p "$corpus/fuzz_plan" "$corpus/fuzz_planner" "$corpus/fuzz_capi" build/fuzz/crashes
+mkdir -p "$corpus/fuzz_plan" "$corpus/fuzz_planner" "$corpus/fuzz_capi" "$tree/crashes"
 printf '(Sleep)\n(GoToRanch)\n; cost = 2 (unit cost)\n' >"$corpus/fuzz_plan/seed.plan"
 printf '\x03\x01\x02\x00\x04\x02\x00\x00\x01\x01\x01\x00\x02\x01\x01\x00\x00\x01\x02\x00\x01' \
   >"$corpus/fuzz_planner/seed.bin"
@@ -59,7 +67,7 @@ done
 status=0
 printf '%-15s %12s %10s %s\n' harness executions exec/s result
 for h in "${harnesses[@]}"; do
-  log=${FUZZ_LOG:-build/fuzz/$h.log}
+  log=${FUZZ_LOG:-$tree/$h.log}
   parallel=()
   ((jobs > 1)) && parallel=(-jobs="$jobs" -workers="$jobs")
   max_len=65536
@@ -77,9 +85,9 @@ for h in "${harnesses[@]}"; do
   [[ $h == fuzz_capi ]] && asan=malloc_context_size=0:max_malloc_fill_size=0:quarantine_size_mb=64
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:$asan \
     UBSAN_OPTIONS=print_stacktrace=1 \
-    nice -n "$nice_level" "build/fuzz/fuzz/$h" "$corpus/$h" \
+    nice -n "$nice_level" "$tree/fuzz/$h" "$corpus/$h" \
     -max_total_time="$seconds" -max_len="$max_len" "${runs[@]}" -timeout=20 -rss_limit_mb=2048 \
-    "${parallel[@]}" -artifact_prefix="build/fuzz/crashes/$h-" \
+    "${parallel[@]}" -artifact_prefix="$tree/crashes/$h-" \
     -print_final_stats=1 >"$log" 2>&1
   rc=$?
   set -e
@@ -90,7 +98,7 @@ for h in "${harnesses[@]}"; do
   rm -f fuzz-*.log
   result=ok
   if ((rc != 0)); then
-    result="FAILED (exit $rc, see $log and build/fuzz/crashes/)"
+    result="FAILED (exit $rc, see $log and $tree/crashes/)"
     status=1
   fi
   printf '%-15s %12s %10s %s\n' "$h" "$execs" "$rate" "$result"

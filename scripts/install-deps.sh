@@ -8,7 +8,7 @@ packages+=(emscripten chromium chromium-driver python3-selenium)  # web/: WebAss
 packages+=(python3-dev python3-pybind11 pybind11-dev python3-numpy python3-pytest
            python3-hypothesis python3-matplotlib python3-setuptools python3-pip python3-venv)
 packages+=(python3-distributed)  # Dask: the arena's tuning sweeps on a cluster (scripts/arena-tune.py)
-packages+=(clang libclang-rt-14-dev)  # fuzz/: libFuzzer harnesses (scripts/fuzz.sh)
+packages+=(clang libclang-rt-14-dev)  # the ASan + UBSan tree and fuzz/ libFuzzer harnesses
 packages+=(mono-devel)  # bindings/csharp/: the C# package's compiler (mcs) and runtime (mono)
 missing=()
 for p in "${packages[@]}"; do

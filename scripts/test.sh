@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: a warnings-as-errors build and its tests, the C API's
 # exported symbols, the C# package under Mono and the C snippets of the docs, then the
-# tests again under AddressSanitizer + UndefinedBehaviorSanitizer, the crowd tests under
-# ThreadSanitizer, each libFuzzer harness briefly, then an install and a find_package(topoplan)
+# tests again under AddressSanitizer + UndefinedBehaviorSanitizer (clang) and each libFuzzer
+# harness briefly from the same tree, the crowd tests under ThreadSanitizer (gcc), then an
+# install and a find_package(topoplan)
 # consumer build, an add_subdirectory(topoplan) consumer build, then the
 # WebAssembly build and its pages in headless Chromium.
 set -euo pipefail
@@ -36,14 +37,21 @@ scripts/check-abi.sh build/ci
 bindings/csharp/test.sh build/ci/src/capi/libtopoplan_c.so
 /usr/bin/python3 tests/docs/check_snippets.py build/ci/src/capi
 
-step "AddressSanitizer + UndefinedBehaviorSanitizer"
+step "AddressSanitizer + UndefinedBehaviorSanitizer (clang)"
 # The random differentials and the TopoChecksum probe plan an eighth of their instances here
-# (testing::sanitized_share); the release tree above plans them all.
-cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTOPOPLAN_WERROR=ON \
-  -DTOPOPLAN_SANITIZE=ON -DTOPOPLAN_BUILD_BENCHMARKS=OFF "${g1[@]}"
-cmake --build build/asan -j"$jobs"
+# (testing::sanitized_share); the release tree above plans them all. One clang tree serves the
+# sanitized tests and the libFuzzer harnesses (TOPOPLAN_FUZZ adds -fsanitize=fuzzer-no-link to
+# every target): one compile of the libraries instead of a gcc ASan tree and a clang fuzz tree
+# (bench/results/2026-11-27-ci-time.md). gcc keeps -Werror in the release and TSan trees.
+CC=clang CXX=clang++ cmake -S . -B build/casan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+  -DTOPOPLAN_WERROR=ON -DTOPOPLAN_SANITIZE=ON -DTOPOPLAN_FUZZ=ON -DTOPOPLAN_BUILD_BENCHMARKS=OFF \
+  "${g1[@]}"
+cmake --build build/casan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build/asan --output-on-failure -j"$jobs"
+  ctest --test-dir build/casan --output-on-failure -j"$jobs"
+step libFuzzer
+# Each harness 10 s from that tree; scripts/fuzz.sh SECONDS runs them longer in an -O2 tree.
+FUZZ_NICE=0 FUZZ_BUILD=build/casan scripts/fuzz.sh 10
 
 step ThreadSanitizer
 # ThreadSanitizer, lean: only the crowd tests (batch threads, shared plan cache, thread pool).
@@ -51,10 +59,6 @@ cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTOPOPLAN_W
   -DTOPOPLAN_TSAN=ON -DTOPOPLAN_BUILD_TOOLS=OFF -DTOPOPLAN_BUILD_BENCHMARKS=OFF "${g1[@]}"
 cmake --build build/tsan -j"$jobs" --target test_crowd
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 build/tsan/tests/test_crowd
-
-step libFuzzer
-# libFuzzer harnesses (clang, ASan + UBSan), 10 s each; scripts/fuzz.sh SECONDS runs them longer.
-FUZZ_NICE=0 scripts/fuzz.sh 10
 
 step "install and consumers"
 prefix=$(mktemp -d)
