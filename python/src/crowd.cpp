@@ -380,6 +380,12 @@ void bind_crowd_class(py::module_& m) {
                 static_cast<uint64_t>(cursor) > static_cast<uint64_t>(py::len(npc_class)) ||
                 !(budget_seconds >= 0.0))
               throw py::value_error("cursor in [0, N], budget_seconds >= 0");
+            // A cursor is 0 or what a call returned: a block's first NPC, or N.
+            if (cursor % c.crowd->def().npcs_per_block != 0 &&
+                static_cast<uint64_t>(cursor) != static_cast<uint64_t>(py::len(npc_class)))
+              throw py::value_error(
+                  "cursor must be 0 or a value plan_frame returned (a multiple of "
+                  "npcs_per_block, or N)");
             py::tuple r =
                 run_crowd(c, npc_class, init, goal, std::move(actions), std::move(offset),
                           std::move(length), std::move(status), handles, &cursor, budget_seconds);

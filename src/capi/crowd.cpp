@@ -355,6 +355,9 @@ topoplan_status crowd_plan_frame(topoplan_crowd* crowd, const topoplan_crowd_bat
         !handle_view(crowd, batch, handles, with_handles, o) || cursor == nullptr || *cursor < 0 ||
         *cursor > batch->count || !(budget_seconds >= 0.0))
       return TOPOPLAN_INVALID_ARGUMENT;
+    // A cursor is 0 or what a call wrote: a block's first NPC, or the batch's end.
+    if (*cursor % crowd->crowd->def().npcs_per_block != 0 && *cursor != batch->count)
+      return TOPOPLAN_INVALID_ARGUMENT;
     // Pending NPCs are indices into the batch of their pass: another batch size is not theirs.
     if (crowd->crowd->pending() > 0 && crowd->crowd->pending_batch_size() != batch->count)
       return TOPOPLAN_INVALID_ARGUMENT;

@@ -213,6 +213,9 @@ static void test_crowd(const char* dir) {
     cursor = NPCS + 1;
     CHECK_STATUS(topoplan_crowd_plan_frame(threaded, &batch, &out, &cursor, 0.0, &stats),
                  TOPOPLAN_INVALID_ARGUMENT);
+    cursor = 1; /* inside a block: no call writes it */
+    CHECK_STATUS(topoplan_crowd_plan_frame(threaded, &batch, &out, &cursor, 0.0, &stats),
+                 TOPOPLAN_INVALID_ARGUMENT);
   }
   out = view(&out_b, NPCS / 4); /* 1/4 action per NPC on average: some plans do not fit */
   CHECK_STATUS(topoplan_crowd_plan(threaded, &batch, &out, &stats), TOPOPLAN_OK);

@@ -252,6 +252,8 @@ def test_crowd_frames_and_bad_arrays():
         *_, stats, cursor = crowd.plan_frame(cls, pinit, pgoal, cursor, 0.0, status=status)
         frames += 1
     assert frames > 1 and (status == whole[3]).all()
+    with pytest.raises(ValueError, match="a value plan_frame returned"):  # inside a block
+        crowd.plan_frame(cls, pinit, pgoal, 1, 0.0)
     with pytest.raises(TypeError):  # no hidden conversion copies
         crowd.plan(cls.astype(np.int32), pinit, pgoal)
     with pytest.raises(TypeError):

@@ -199,11 +199,12 @@ TOPOPLAN_API topoplan_status topoplan_crowd_plan(topoplan_crowd* crowd,
                                                  const topoplan_crowd_batch* batch,
                                                  const topoplan_crowd_output* output,
                                                  topoplan_crowd_stats* stats);
-/* Plans from *cursor (first NPC not yet served; start at 0) in order until budget_seconds have
- * passed (checked once per block) or the batch is done; advances *cursor. Results equal
- * topoplan_crowd_plan's for the NPCs served. While NPCs of a pass are pending, the batch is that
- * pass's: one of another count is TOPOPLAN_INVALID_ARGUMENT (answer them first, or
- * topoplan_crowd_discard_pending). One thread per crowd. */
+/* Plans from *cursor (first NPC not yet served; start at 0, then pass back what a call wrote:
+ * any other value than 0, a block's first NPC or the batch's count is TOPOPLAN_INVALID_ARGUMENT) in
+ * order until budget_seconds have passed (checked once per block) or the batch is done; advances
+ * *cursor. Results equal topoplan_crowd_plan's for the NPCs served. While NPCs of a pass are
+ * pending, the batch is that pass's: one of another count is TOPOPLAN_INVALID_ARGUMENT (answer them
+ * first, or topoplan_crowd_discard_pending). One thread per crowd. */
 TOPOPLAN_API topoplan_status topoplan_crowd_plan_frame(topoplan_crowd* crowd,
                                                        const topoplan_crowd_batch* batch,
                                                        const topoplan_crowd_output* output,
