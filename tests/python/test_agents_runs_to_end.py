@@ -6,29 +6,15 @@ import numpy as np
 import pytest
 
 import topoplan as tp
+from test_agents import SHOP
 
-# pos: home → door → shop; the door must be open to walk to the shop.
-VILLAGE = {
-    "name": "village",
-    "variables": [{"name": "pos", "values": ["home", "door", "shop"]},
-                  {"name": "door", "values": ["closed", "open"]},
-                  {"name": "bread", "values": ["shelf", "held"]}],
-    "actions": [
-        {"name": "WalkToDoor", "pre": {"pos": "home"}, "post": {"pos": "door"}, "prevail": {}},
-        {"name": "OpenDoor", "pre": {"door": "closed"}, "post": {"door": "open"},
-         "prevail": {"pos": "door"}},
-        {"name": "WalkToShop", "pre": {"pos": "door"}, "post": {"pos": "shop"},
-         "prevail": {"door": "open"}},
-        {"name": "TakeBread", "pre": {"bread": "shelf"}, "post": {"bread": "held"},
-         "prevail": {"pos": "shop"}},
-    ],
-}
+# pos: home → door → shop; the door must be open to walk in (test_agents.py's shop).
 GOALS = {"closed": {"door": "closed"}, "bread": {"bread": "held"}}
 
 
 def village():
     """A world where "closed" (the door shut) comes before "bread" in the villager's goal list."""
-    task = tp.Task.from_dict(VILLAGE)
+    task = tp.Task.from_dict(SHOP)
     w = tp.AgentWorld(task, capacity=2, decision_period=1000)
     closed = w.add_goal("closed", GOALS["closed"])
     bread = w.add_goal("bread", GOALS["bread"])
@@ -83,8 +69,8 @@ def test_better_goal_waits_for_an_action_that_runs_to_its_end(runs_to_end):
 
 def test_bad_action_or_flag_raises_naming_it():
     _, w, _, _ = village()
-    with pytest.raises(IndexError, match=r"action 4 out of range \(4 actions\)"):
-        w.set_action_runs_to_end(4, True)
+    with pytest.raises(IndexError, match=r"action 5 out of range \(5 actions\)"):
+        w.set_action_runs_to_end(5, True)
     with pytest.raises(IndexError, match=r"action -1 out of range"):
         w.action_runs_to_end(-1)
     with pytest.raises(KeyError, match="no action 'Fly'"):
